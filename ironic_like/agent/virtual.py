@@ -1,0 +1,665 @@
+"""One virtual agent: inventory, lookup/heartbeat cycle and IPA commands.
+
+The agent lives inside :class:`ironic_like.agent.simulator.Simulator`,
+which owns the HTTP server, the timer (heartbeats, lookup retries, injected
+delays) and the pools that run blocking work. Nothing here owns a thread.
+"""
+
+import base64
+import collections
+import gzip
+import hashlib
+import json
+import logging
+import os
+import random
+import threading
+import time
+import uuid
+
+import requests
+
+from ironic_like.agent.commands import BusyError
+from ironic_like.agent.commands import Command
+from ironic_like.agent.commands import CommandError
+from ironic_like.agent.commands import COMMANDS
+from ironic_like.agent.commands import FAILED
+from ironic_like.agent.commands import RUNNING
+from ironic_like.agent.commands import UnknownCommand
+
+LOG = logging.getLogger(__name__)
+
+AGENT_VERSION = '9.99.0-ironic-like-sim'
+
+# Agent (power) states as the control API reports them.
+OFF = 'off'
+LOOKUP = 'lookup'
+LOOKUP_FAILED = 'lookup failed'
+HEARTBEATING = 'heartbeating'
+
+MAX_COMMANDS_KEPT = 100
+MAX_EVENTS_KEPT = 200
+CHUNK = 1024 * 1024
+
+DEFAULT_OPTIONS = {
+    # Lookup: first retry after lookup_backoff s, doubling up to
+    # lookup_backoff_max, at most lookup_max_attempts tries and
+    # lookup_timeout s in all.
+    'boot_delay': 0.0,
+    'lookup_backoff': 0.5,
+    'lookup_backoff_max': 10.0,
+    'lookup_max_attempts': 120,
+    'lookup_timeout': 900.0,
+    # Heartbeats every heartbeat_timeout/2 (or heartbeat_interval when
+    # set) times a jitter factor in [1 - jitter, 1 + jitter].
+    'heartbeat_interval': None,
+    'heartbeat_jitter': 0.15,
+    'no_heartbeat': False,
+    # 'current': GET /v1/lookup + POST /v1/heartbeat/{uuid};
+    # 'passthru': the seed's vendor_passthru endpoints.
+    'api_mode': 'current',
+    'api_version': 'latest',
+    'http_timeout': 30.0,
+    'download_timeout': 3600.0,
+    # Failure injection: a command name or a list of names, an optional
+    # message; delays: '<command>_delay' with the short or the full name
+    # ('prepare_image_delay' or 'standby.prepare_image_delay'), or
+    # 'command_delay' for every asynchronous command.
+    'fail_command': None,
+    'fail_message': None,
+    'command_delay': 0.0,
+    # Inventory sizes.
+    'cpus': 8,
+    'memory_mb': 16384,
+    'disk_size_gb': 100,
+    'require_token': False,
+}
+
+
+def _file_name(agent_id):
+    return ''.join(c if c.isalnum() or c in '-_.' else '_'
+                   for c in agent_id)
+
+
+def make_inventory(agent_id, macs, options):
+    """A plausible IPA inventory (version 2 layout of the seed)."""
+    interfaces = []
+    for index, mac in enumerate(macs):
+        interfaces.append({
+            'name': 'eth%d' % index, 'mac_address': mac.lower(),
+            'ipv4_address': '10.%d.%d.%d' % (
+                (index + 1) % 256, random.randint(0, 255),
+                random.randint(1, 254)),
+            'ipv6_address': None, 'has_carrier': True, 'lldp': None,
+            'vendor': '0x8086', 'product': '0x1572', 'client_id': None,
+            'biosdevname': None, 'speed_mbps': 10000})
+    size = int(options['disk_size_gb']) * 1024 ** 3
+    serial = hashlib.sha1(agent_id.encode()).hexdigest()[:12]
+    return {
+        'interfaces': interfaces,
+        'cpu': {'model_name': 'Simulated CPU @ 2.40GHz',
+                'frequency': '2400', 'count': int(options['cpus']),
+                'architecture': 'x86_64', 'flags': ['vmx', 'sse4_2']},
+        'memory': {'total': int(options['memory_mb']) * 1024 ** 2,
+                   'physical_mb': int(options['memory_mb'])},
+        'disks': [{'name': '/dev/sda', 'model': 'SimDisk',
+                   'size': size, 'rotational': False,
+                   'wwn': '0x5000c500%s' % serial[:8], 'serial': serial,
+                   'vendor': 'IronicLike', 'hctl': '0:0:0:0',
+                   'by_path': '/dev/disk/by-path/pci-0000:00:1f.2-ata-1'}],
+        'bmc_address': None,
+        'system_vendor': {'product_name': 'Simulated Machine',
+                          'serial_number': serial,
+                          'manufacturer': 'ironic_like'},
+        'boot': {'current_boot_mode': 'uefi',
+                 'pxe_interface': macs[0].lower() if macs else None},
+        'hostname': 'sim-%s' % agent_id,
+    }
+
+
+class VirtualAgent(object):
+    """State and behaviour of one simulated ramdisk."""
+
+    def __init__(self, sim, agent_id, macs, api_url=None, node_uuid=None,
+                 options=None, inventory=None):
+        if not agent_id or '/' in agent_id:
+            raise ValueError('agent id must be a non-empty string without /')
+        if not macs:
+            raise ValueError('agent %s needs at least one MAC' % agent_id)
+        self.sim = sim
+        self.id = agent_id
+        self.macs = [m.lower() for m in macs]
+        self.api_url = (api_url or sim.api_url or '').rstrip('/')
+        self.node_uuid_hint = node_uuid
+        self.options = dict(DEFAULT_OPTIONS)
+        self.options.update(options or {})
+        self.inventory = inventory or make_inventory(agent_id, self.macs,
+                                                     self.options)
+        base = os.path.join(sim.state_dir, _file_name(agent_id))
+        self.disk_path = base + '.disk'
+        self.configdrive_path = base + '.configdrive'
+        self.url = '%s/agents/%s' % (sim.base_url, agent_id)
+        self.lock = threading.RLock()
+        self.state = OFF
+        self.generation = 0
+        self.started_at = None
+        self.node_uuid = None
+        self.token = None
+        self.heartbeat_timeout = None
+        self.commands = collections.OrderedDict()
+        self.current = None  # the running asynchronous command
+        self.events = collections.deque(maxlen=MAX_EVENTS_KEPT)
+        self.records = {'firmware': [], 'bios': [], 'erased': 0,
+                        'image': None, 'configdrive': None}
+        self.counters = {'boots': 0, 'lookups': 0, 'heartbeats': 0,
+                         'heartbeat_errors': 0}
+        self.last_heartbeat_status = None
+        self.last_lookup_status = None
+        self._hb_seq = 0
+        self._hb_timer = None
+        self._lookup_timer = None
+        self._lookup_attempts = 0
+        self._lookup_started = None
+        self.root_uuid = None
+
+    # ----------------------------------------------------------------- util
+    def event(self, fmt, *args):
+        line = '%s %s' % (time.strftime('%Y-%m-%dT%H:%M:%S'), fmt % args)
+        self.events.append(line)
+        LOG.debug('agent %s: %s', self.id, line)
+
+    def set_options(self, options):
+        with self.lock:
+            for key, value in options.items():
+                if value is None and key not in DEFAULT_OPTIONS:
+                    self.options.pop(key, None)
+                elif value is None:
+                    self.options[key] = DEFAULT_OPTIONS[key]
+                else:
+                    self.options[key] = value
+
+    def summary(self):
+        with self.lock:
+            return {'id': self.id, 'state': self.state,
+                    'node_uuid': self.node_uuid or self.node_uuid_hint,
+                    'agent_url': self.url,
+                    'heartbeats': self.counters['heartbeats']}
+
+    def detail(self):
+        with self.lock:
+            doc = self.summary()
+            doc.update({
+                'macs': list(self.macs), 'api_url': self.api_url,
+                'node_uuid_hint': self.node_uuid_hint,
+                'has_token': self.token is not None,
+                'heartbeat_timeout': self.heartbeat_timeout,
+                'options': dict(self.options),
+                'counters': dict(self.counters),
+                'last_heartbeat_status': self.last_heartbeat_status,
+                'last_lookup_status': self.last_lookup_status,
+                'records': json.loads(json.dumps(self.records)),
+                'disk_path': self.disk_path,
+                'configdrive_path': self.configdrive_path,
+                'commands': [c.serialize()
+                             for c in self.commands.values()],
+                'inventory': self.inventory,
+            })
+            return doc
+
+    def _jitter(self, value):
+        spread = float(self.options.get('heartbeat_jitter') or 0)
+        return max(0.05, value * random.uniform(1 - spread, 1 + spread))
+
+    def _headers(self):
+        headers = {'Content-Type': 'application/json',
+                   'Accept': 'application/json'}
+        if self.options.get('api_version'):
+            headers['X-OpenStack-Ironic-API-Version'] = str(
+                self.options['api_version'])
+        return headers
+
+    # ---------------------------------------------------------------- power
+    def boot(self, agent_token=None, api_url=None, node_uuid=None):
+        """Power on: a fresh ramdisk starts and looks its node up.
+
+        ``agent_token``, ``api_url`` and ``node_uuid`` stand for what a
+        real ramdisk reads from its kernel command line (the token handed
+        out of band by the boot interface).
+        """
+        with self.lock:
+            self._stop_locked()
+            if api_url:
+                self.api_url = api_url.rstrip('/')
+            if node_uuid:
+                self.node_uuid_hint = node_uuid
+            self.token = agent_token or None
+            self.generation += 1
+            self.state = LOOKUP
+            self.started_at = time.time()
+            self.counters['boots'] += 1
+            self.commands.clear()
+            self.current = None
+            self._lookup_attempts = 0
+            self._lookup_started = time.monotonic()
+            gen = self.generation
+            self.event('booted (generation %d)', gen)
+            self._lookup_timer = self.sim.scheduler.call_later(
+                float(self.options.get('boot_delay') or 0),
+                self._lookup, gen)
+
+    def power_off(self):
+        with self.lock:
+            self._stop_locked()
+            self.generation += 1
+            if self.state != OFF:
+                self.event('powered off')
+            self.state = OFF
+
+    def _stop_locked(self):
+        for timer in (self._hb_timer, self._lookup_timer):
+            if timer is not None:
+                timer.cancel()
+        self._hb_timer = self._lookup_timer = None
+        self._hb_seq += 1
+        self.token = None
+        self.node_uuid = None
+        if self.current is not None and not self.current.done.is_set():
+            self.current.finish(error=CommandError(
+                'AgentPoweredOff', 'The machine was powered off'))
+        self.current = None
+
+    # --------------------------------------------------------------- lookup
+    def _lookup(self, gen):
+        with self.lock:
+            if gen != self.generation or self.state != LOOKUP:
+                return
+            self._lookup_attempts += 1
+            attempt = self._lookup_attempts
+            self.counters['lookups'] += 1
+        try:
+            status, body = self._do_lookup()
+        except requests.RequestException as exc:
+            status, body = None, str(exc)
+        with self.lock:
+            if gen != self.generation:
+                return
+            self.last_lookup_status = status
+            if status == 200 and isinstance(body, dict):
+                node = body.get('node') or {}
+                config = body.get('config') or {}
+                self.node_uuid = node.get('uuid') or self.node_uuid_hint
+                timeout = (config.get('heartbeat_timeout')
+                           or body.get('heartbeat_timeout') or 300)
+                self.heartbeat_timeout = float(timeout)
+                token = config.get('agent_token')
+                if token and token.strip('*'):
+                    self.token = token
+                self.state = HEARTBEATING
+                self.event('lookup found node %s (heartbeat timeout %s)',
+                           self.node_uuid, timeout)
+                self._schedule_heartbeat_locked(0)
+                return
+            elapsed = time.monotonic() - self._lookup_started
+            if (attempt >= int(self.options['lookup_max_attempts'])
+                    or elapsed >= float(self.options['lookup_timeout'])):
+                self.state = LOOKUP_FAILED
+                self.event('lookup gave up after %d attempts (last: %s)',
+                           attempt, status)
+                return
+            delay = min(float(self.options['lookup_backoff'])
+                        * 2 ** (attempt - 1),
+                        float(self.options['lookup_backoff_max']))
+            delay = max(0.01, delay * random.uniform(0.8, 1.0))
+            self.event('lookup attempt %d answered %s; retry in %.2fs',
+                       attempt, status, delay)
+            self._lookup_timer = self.sim.scheduler.call_later(
+                delay, self._lookup, gen)
+
+    def _do_lookup(self):
+        timeout = float(self.options['http_timeout'])
+        session = self.sim.session()
+        if self.options.get('api_mode') == 'passthru':
+            resp = session.post(
+                '%s/v1/drivers/agent/vendor_passthru/lookup' % self.api_url,
+                data=json.dumps({'version': 2,
+                                 'inventory': self.inventory}),
+                headers=self._headers(), timeout=timeout)
+        else:
+            params = {'addresses': ','.join(self.macs)}
+            if self.node_uuid_hint:
+                params['node_uuid'] = self.node_uuid_hint
+            resp = session.get('%s/v1/lookup' % self.api_url, params=params,
+                               headers=self._headers(), timeout=timeout)
+        try:
+            body = resp.json()
+        except ValueError:
+            body = resp.text
+        return resp.status_code, body
+
+    # ------------------------------------------------------------ heartbeat
+    def _schedule_heartbeat_locked(self, delay):
+        if self._hb_timer is not None:
+            self._hb_timer.cancel()
+        self._hb_seq += 1
+        self._hb_timer = self.sim.scheduler.call_later(
+            delay, self._heartbeat, self.generation, self._hb_seq)
+
+    def _interval(self):
+        if self.options.get('heartbeat_interval'):
+            base = float(self.options['heartbeat_interval'])
+        else:
+            base = (self.heartbeat_timeout or 300.0) / 2.0
+        return self._jitter(base)
+
+    def force_heartbeat(self):
+        with self.lock:
+            if self.state == HEARTBEATING:
+                self._schedule_heartbeat_locked(0)
+
+    def _heartbeat(self, gen, seq):
+        with self.lock:
+            if (gen != self.generation or seq != self._hb_seq
+                    or self.state != HEARTBEATING):
+                return
+            if self.options.get('no_heartbeat'):
+                # Silent agent: stays alive, never calls back. Check again
+                # later in case the option is lifted.
+                self._schedule_heartbeat_locked(self._interval())
+                return
+            status_doc = self._agent_status_locked()
+            node_uuid, token = self.node_uuid, self.token
+        try:
+            status = self._do_heartbeat(node_uuid, token, status_doc)
+        except requests.RequestException as exc:
+            status = 'error: %s' % exc
+        with self.lock:
+            if gen != self.generation:
+                return
+            self.last_heartbeat_status = status
+            if status in (200, 202, 204):
+                self.counters['heartbeats'] += 1
+            else:
+                self.counters['heartbeat_errors'] += 1
+                self.event('heartbeat answered %s', status)
+            if seq == self._hb_seq and self.state == HEARTBEATING:
+                interval = self._interval()
+                if status not in (200, 202, 204):
+                    # API down or refusing: try again sooner.
+                    interval = min(interval, self._jitter(5.0))
+                self._schedule_heartbeat_locked(interval)
+
+    def _agent_status_locked(self):
+        # Ironic accepts only start/end/error in agent_status.
+        if self.current is not None and self.current.status == RUNNING:
+            return 'start', 'running %s' % self.current.name
+        last = next(reversed(self.commands.values()), None)
+        if last is not None and last.status == FAILED:
+            return 'error', '%s failed: %s' % (
+                last.name, (last.error or {}).get('message'))
+        return 'end', ('%s done' % last.name) if last is not None else ''
+
+    def _do_heartbeat(self, node_uuid, token, status_doc):
+        timeout = float(self.options['http_timeout'])
+        session = self.sim.session()
+        if self.options.get('api_mode') == 'passthru':
+            url = '%s/v1/nodes/%s/vendor_passthru/heartbeat' % (
+                self.api_url, node_uuid)
+            body = {'agent_url': self.url}
+            if token:
+                body['agent_token'] = token
+        else:
+            url = '%s/v1/heartbeat/%s' % (self.api_url, node_uuid)
+            body = {'callback_url': self.url,
+                    'agent_version': AGENT_VERSION,
+                    'agent_token': token,
+                    'agent_status': status_doc[0],
+                    'agent_status_message': status_doc[1]}
+        resp = session.post(url, data=json.dumps(body),
+                            headers=self._headers(), timeout=timeout)
+        return resp.status_code
+
+    # ------------------------------------------------------------- commands
+    def running(self):
+        return self.state in (LOOKUP, HEARTBEATING)
+
+    def check_token(self, token):
+        with self.lock:
+            if self.token is None:
+                return True
+            if token is None:
+                return not self.options.get('require_token')
+            return token == self.token
+
+    def get_command(self, command_id):
+        with self.lock:
+            cmd = self.commands.get(command_id)
+            return cmd.serialize() if cmd is not None else None
+
+    def list_commands(self):
+        with self.lock:
+            return [c.serialize() for c in self.commands.values()]
+
+    def _failing(self, name):
+        fail = self.options.get('fail_command')
+        if not fail:
+            return False
+        names = [fail] if isinstance(fail, str) else list(fail)
+        short = name.split('.', 1)[-1]
+        return name in names or short in names or '*' in names
+
+    def _delay(self, name):
+        short = name.split('.', 1)[-1]
+        for key in ('%s_delay' % name, '%s_delay' % short):
+            if self.options.get(key) is not None:
+                return float(self.options[key])
+        return float(self.options.get('command_delay') or 0)
+
+    def execute(self, name, params, wait=False, wait_timeout=60.0):
+        """Start a command; answers the command document.
+
+        :raises UnknownCommand: no such command.
+        :raises BusyError: an asynchronous command is still running.
+        """
+        entry = COMMANDS.get(name)
+        if entry is None:
+            raise UnknownCommand(name)
+        handler, is_async = entry
+        cmd = Command(name, params or {})
+        with self.lock:
+            if is_async:
+                if (self.current is not None
+                        and self.current.status == RUNNING):
+                    raise BusyError(self.current.name)
+                self.current = cmd
+            self.commands[cmd.id] = cmd
+            while len(self.commands) > MAX_COMMANDS_KEPT:
+                self.commands.popitem(last=False)
+            gen = self.generation
+            self.event('command %s (%s) started', name, cmd.id)
+        if not is_async:
+            self._run(cmd, handler, gen, heartbeat=False)
+            return cmd.serialize()
+        delay = self._delay(name)
+        if delay > 0:
+            self.sim.scheduler.call_later(
+                delay, self.sim.submit_command, self._run, cmd, handler,
+                gen)
+        else:
+            self.sim.submit_command(self._run, cmd, handler, gen)
+        if wait:
+            cmd.done.wait(wait_timeout)
+        return cmd.serialize()
+
+    def _run(self, cmd, handler, gen, heartbeat=True):
+        if cmd.done.is_set():
+            return  # abandoned (power off)
+        try:
+            if gen != self.generation:
+                raise CommandError('AgentPoweredOff',
+                                   'The machine was powered off')
+            if self._failing(cmd.name):
+                raise CommandError(
+                    'InjectedFailure',
+                    self.options.get('fail_message')
+                    or 'Injected failure of %s' % cmd.name)
+            result = handler(self, cmd.params)
+        except CommandError as exc:
+            cmd.finish(error=exc)
+        except Exception as exc:
+            LOG.exception('agent %s: command %s crashed', self.id, cmd.name)
+            cmd.finish(error=CommandError(type(exc).__name__, str(exc)))
+        else:
+            cmd.finish(result=result)
+        with self.lock:
+            self.event('command %s finished: %s%s', cmd.name, cmd.status,
+                       ' (%s)' % cmd.error['message'] if cmd.error else '')
+            if self.current is cmd:
+                self.current = None
+        if heartbeat and gen == self.generation:
+            self.force_heartbeat()
+
+    # ------------------------------------------------------ disk operations
+    def _download(self, urls, algo, expected, dest):
+        deadline = time.monotonic() + float(
+            self.options['download_timeout'])
+        errors = []
+        session = self.sim.session()
+        for url in urls:
+            digest = hashlib.new(algo)
+            size = 0
+            tmp = dest + '.part'
+            try:
+                with session.get(url, stream=True, timeout=(
+                        10, float(self.options['http_timeout']))) as resp:
+                    if resp.status_code != 200:
+                        errors.append('%s: HTTP %s' % (url,
+                                                       resp.status_code))
+                        continue
+                    with open(tmp, 'wb') as out:
+                        for chunk in resp.iter_content(CHUNK):
+                            if time.monotonic() > deadline:
+                                raise CommandError(
+                                    'ImageDownloadError',
+                                    'Download of %s exceeded %ss' % (
+                                        url,
+                                        self.options['download_timeout']))
+                            digest.update(chunk)
+                            out.write(chunk)
+                            size += len(chunk)
+            except requests.RequestException as exc:
+                errors.append('%s: %s' % (url, exc))
+                _remove(tmp)
+                continue
+            except CommandError:
+                _remove(tmp)
+                raise
+            actual = digest.hexdigest()
+            if actual.lower() != expected.lower():
+                _remove(tmp)
+                raise CommandError(
+                    'ImageChecksumError',
+                    'Image failed to verify against checksum. location: '
+                    '%s; image checksum (%s): %s; verification checksum: '
+                    '%s' % (url, algo, expected, actual))
+            os.replace(tmp, dest)
+            return url, actual, size
+        raise CommandError(
+            'ImageDownloadError',
+            'Unable to download image: %s'
+            % '; '.join(errors or ['no URL given']))
+
+    def write_image(self, image_info, configdrive=None):
+        urls = image_info.get('urls') or (
+            [image_info['url']] if image_info.get('url') else [])
+        if isinstance(urls, str):
+            urls = [urls]
+        algo = image_info.get('os_hash_algo')
+        expected = image_info.get('os_hash_value')
+        if not (algo and expected):
+            expected = image_info.get('checksum')
+            algo = {32: 'md5', 64: 'sha256', 128: 'sha512'}.get(
+                len(expected or ''))
+        if not expected or not algo:
+            raise CommandError('ImageChecksumError',
+                               'No usable checksum in image_info')
+        try:
+            hashlib.new(algo)
+        except ValueError:
+            raise CommandError('ImageChecksumError',
+                               'Unsupported hash algorithm %s' % algo)
+        url, actual, size = self._download(urls, algo, expected,
+                                           self.disk_path)
+        root_uuid = str(uuid.uuid4())
+        record = {'id': image_info.get('id'), 'url': url, 'size': size,
+                  'hash_algo': algo, 'hash': actual, 'root_uuid': root_uuid}
+        cd_record = None
+        if configdrive:
+            cd_record = self._write_configdrive(configdrive)
+        else:
+            _remove(self.configdrive_path)
+        with self.lock:
+            self.root_uuid = root_uuid
+            self.records['image'] = record
+            self.records['configdrive'] = cd_record
+        return root_uuid
+
+    def _write_configdrive(self, configdrive):
+        if isinstance(configdrive, dict):
+            data = json.dumps(configdrive).encode()
+            source = 'json'
+        elif configdrive.startswith(('http://', 'https://')):
+            try:
+                resp = self.sim.session().get(
+                    configdrive, timeout=float(self.options['http_timeout']))
+                resp.raise_for_status()
+            except requests.RequestException as exc:
+                raise CommandError(
+                    'ConfigDriveDownloadError',
+                    'Unable to download config drive %s: %s'
+                    % (configdrive, exc))
+            data, source = _decode_configdrive(resp.content), 'url'
+        else:
+            data, source = _decode_configdrive(configdrive.encode()), 'inline'
+        with open(self.configdrive_path, 'wb') as out:
+            out.write(data)
+        return {'size': len(data), 'source': source,
+                'sha256': hashlib.sha256(data).hexdigest()}
+
+    def erase(self):
+        """Zero the disk (and config drive) files, keeping their size."""
+        total = 0
+        for path in (self.disk_path, self.configdrive_path):
+            if not os.path.exists(path):
+                continue
+            size = os.path.getsize(path)
+            zeros = bytes(min(CHUNK, size))
+            with open(path, 'r+b') as out:
+                left = size
+                while left > 0:
+                    n = min(left, len(zeros))
+                    out.write(zeros[:n])
+                    left -= n
+            total += size
+        with self.lock:
+            self.records['erased'] += 1
+            self.root_uuid = None
+        return total
+
+
+def _remove(path):
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _decode_configdrive(raw):
+    """Ironic sends gzipped, base64-encoded ISO images; accept raw too."""
+    try:
+        data = base64.b64decode(raw, validate=True)
+    except ValueError:
+        return raw
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError):
+        return data

@@ -1,0 +1,2 @@
+"""Pecan controllers: routing, policy and RPC; views render, schemas
+validate."""

@@ -1,0 +1,24 @@
+"""The root document: version discovery for keystoneauth/openstacksdk."""
+
+import pecan
+
+from ironic_like.api.controllers import v1
+
+NAME = 'OpenStack Ironic API'
+DESCRIPTION = ('ironic_like: bare-metal provisioning with an '
+               'Ironic-compatible API.')
+
+
+class RootController(object):
+
+    v1 = v1.Controller()
+
+    @pecan.expose('json')
+    def index(self):
+        version = v1.version_document(pecan.request.public_url)
+        return {
+            'name': NAME,
+            'description': DESCRIPTION,
+            'default_version': version,
+            'versions': [version],
+        }

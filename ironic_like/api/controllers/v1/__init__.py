@@ -1,0 +1,64 @@
+"""Version 1 of the API: the /v1 document and its resources."""
+
+import pecan
+from pecan import rest
+
+from ironic_like.api.controllers.v1 import allocation
+from ironic_like.api.controllers.v1 import conductor
+from ironic_like.api.controllers.v1 import driver
+from ironic_like.api.controllers.v1 import node
+from ironic_like.api.controllers.v1 import port
+from ironic_like.api.controllers.v1 import ramdisk
+from ironic_like.api import links
+from ironic_like.api import versions
+
+DOCS_URL = ('https://docs.openstack.org/ironic/latest/contributor/'
+            'webapi.html')
+
+
+def version_document(base_url):
+    """The v1 entry of version discovery (keystoneauth reads it)."""
+    return {
+        'id': 'v1',
+        'links': links.version_links(base_url),
+        'status': 'CURRENT',
+        'min_version': versions.MIN_VERSION_STRING,
+        'version': versions.MAX_VERSION_STRING,
+    }
+
+
+def v1_document(base_url, version):
+    doc = {
+        'id': 'v1',
+        'links': links.version_links(base_url) + [
+            {'href': DOCS_URL, 'rel': 'describedby', 'type': 'text/html'}],
+        'media_types': [{'base': 'application/json',
+                         'type': 'application/vnd.openstack.ironic.v1+json'}],
+        'nodes': links.make_collection_links(base_url, 'nodes'),
+        'ports': links.make_collection_links(base_url, 'ports'),
+        'drivers': links.make_collection_links(base_url, 'drivers'),
+        'version': version_document(base_url),
+    }
+    if version >= versions.CONDUCTORS:
+        doc['conductors'] = links.make_collection_links(base_url,
+                                                        'conductors')
+    if version >= versions.ALLOCATIONS:
+        doc['allocations'] = links.make_collection_links(base_url,
+                                                         'allocations')
+    return doc
+
+
+class Controller(rest.RestController):
+
+    nodes = node.NodesController()
+    ports = port.PortsController()
+    conductors = conductor.ConductorsController()
+    drivers = driver.DriversController()
+    allocations = allocation.AllocationsController()
+    # The deploy agent's (public routes; see ramdisk.py).
+    lookup = ramdisk.LookupController()
+    heartbeat = ramdisk.HeartbeatController()
+
+    @pecan.expose('json')
+    def get(self):
+        return v1_document(pecan.request.public_url, pecan.request.version)

@@ -1,0 +1,258 @@
+"""/v1/nodes: list, show, create, change (JSON patch) and delete nodes.
+
+Changes go to the node's conductor over RPC, which returns nothing we
+use: the node is read back from the database for the answer.
+"""
+
+from oslo_utils import uuidutils
+import pecan
+from pecan import rest
+
+from ironic_like.api.controllers.v1 import allocation
+from ironic_like.api.controllers.v1 import collection
+from ironic_like.api.controllers.v1 import node_maintenance
+from ironic_like.api.controllers.v1 import node_states
+from ironic_like.api.controllers.v1 import node_traits
+from ironic_like.api.controllers.v1 import port
+from ironic_like.api.controllers.v1 import ramdisk
+from ironic_like.api.controllers.v1 import utils
+from ironic_like.api import links
+from ironic_like.api import patching
+from ironic_like.api.schemas import node as schema
+from ironic_like.api import validation
+from ironic_like.api import versions
+from ironic_like.api.views import base as view_base
+from ironic_like.api.views import node as node_view
+from ironic_like.common import exception
+from ironic_like.common import policy
+from ironic_like.common import states
+from ironic_like.db.sqlalchemy import api as sa_api
+
+# Filters of GET /v1/nodes and the version each appeared in.
+FILTERS = {
+    'provision_state': versions.MIN_VERSION,
+    'maintenance': versions.MIN_VERSION,
+    'associated': versions.MIN_VERSION,
+    'instance_uuid': versions.MIN_VERSION,
+    'driver': versions.DRIVER_FILTER,
+    'resource_class': versions.RESOURCE_CLASS,
+    'conductor_group': versions.CONDUCTOR_GROUP,
+    'owner': versions.OWNER,
+}
+LIST_PARAMS = frozenset(utils.PAGING_PARAMS + ('fields', 'detail')
+                        + tuple(FILTERS))
+_BOOL_FILTERS = ('maintenance', 'associated')
+_DICT_FIELDS = frozenset(['driver_info', 'properties', 'extra',
+                          'instance_info', 'labels'])
+# What a field removed by a PATCH becomes.
+DEFAULTS = {name: ({} if name in _DICT_FIELDS else None)
+            for name in schema.FIELDS}
+
+_CREATE_VALIDATOR = validation.make_validator(
+    schema.object_schema(schema.CREATE_FIELDS, required=['driver']))
+_FIELD_VALIDATORS = {name: validation.make_validator(
+    schema.object_schema([name])) for name in schema.FIELDS}
+
+
+def _normalize(values):
+    """Stored forms: empty dicts, not null; lower-case conductor groups
+    (Ironic matches them case-insensitively)."""
+    for name in _DICT_FIELDS.intersection(values):
+        if values[name] is None:
+            values[name] = {}
+    if 'conductor_group' in values:
+        values['conductor_group'] = (values['conductor_group'] or '').lower()
+    return values
+
+
+def _filters(params):
+    filters = {}
+    for name, since in FILTERS.items():
+        value = params.get(name)
+        if value is None:
+            continue
+        utils.require_version(since, 'The %s filter' % name)
+        if name in _BOOL_FILTERS:
+            value = utils.parse_bool(name, value)
+        elif name == 'instance_uuid' and not uuidutils.is_uuid_like(value):
+            raise exception.InvalidUUID(uuid=value, field=name)
+        elif name == 'conductor_group':
+            value = value.lower()
+        filters[name] = value
+    return filters
+
+
+class _NodeRenderer(object):
+    """The view of one request, with the look-ups its fields need."""
+
+    def __init__(self, fields=None, detail=True):
+        self.allocations = node_view.AllocationUuids(utils.dbapi())
+        self.view = node_view.view(utils.version(), utils.public_url(),
+                                   utils.owner_lookup(), fields=fields,
+                                   detail=detail,
+                                   allocation_uuid_of=self.allocations)
+        self.columns = self.view.columns
+
+    def render_all(self, nodes):
+        if 'allocation_uuid' in self.view.names:
+            self.allocations.load(nodes)
+        render = self.view.render
+        return [render(node) for node in nodes]
+
+    def render(self, node):
+        return self.render_all([node])[0]
+
+
+def _view(fields=None, detail=True):
+    return _NodeRenderer(fields, detail)
+
+
+def _marker(params):
+    marker = params.get('marker')
+    if marker is not None and not uuidutils.is_uuid_like(marker):
+        raise exception.InvalidUUID(uuid=marker, field='marker')
+    return marker
+
+
+class NodesController(rest.RestController):
+
+    _custom_actions = {'detail': ['GET']}
+
+    _subcontrollers = {
+        'states': node_states.NodeStatesController,
+        'maintenance': node_maintenance.NodeMaintenanceController,
+        'traits': node_traits.NodeTraitsController,
+        'ports': port.NodePortsController,
+        'allocation': allocation.NodeAllocationController,
+        # Only the agent's heartbeat (seed 003).
+        'vendor_passthru': ramdisk.NodeVendorPassthruController,
+    }
+
+    @pecan.expose()
+    def _lookup(self, ident, *remainder):
+        if not remainder:
+            return None
+        sub = self._subcontrollers.get(remainder[0])
+        if sub is None:
+            return None
+        if remainder[0] == 'traits' and not utils.allowed(versions.TRAITS):
+            # The endpoint did not exist yet: 404 whatever the method.
+            raise exception.NotFound()
+        return sub(ident), remainder[1:]
+
+    # -- reading ---------------------------------------------------------
+
+    @pecan.expose('json')
+    def get_all(self, **kwargs):
+        return self._list(detail_path=False)
+
+    @pecan.expose('json')
+    def detail(self, **kwargs):
+        return self._list(detail_path=True)
+
+    def _list(self, detail_path):
+        params = utils.query(LIST_PARAMS)
+        ctx = utils.context()
+        policy.authorize('baremetal:node:list', {}, ctx)
+        fields = view_base.parse_fields(
+            utils.fields_param(params, detail_path))
+        detail = utils.parse_detail(params, detail_path)
+        filters = _filters(params)
+        limit = utils.parse_limit(params.get('limit'))
+        sort_key = utils.parse_sort_key(params.get('sort_key'),
+                                        sa_api.NODE_SORT_KEYS, 'id')
+        sort_dir = utils.parse_sort_dir(params.get('sort_dir'))
+        marker = _marker(params)
+        path = 'nodes/detail' if detail_path else 'nodes'
+        if not policy.check('baremetal:node:list_all', {}, ctx):
+            # Project-scoped users see the nodes their project owns or
+            # leases, nothing else.
+            if not ctx.project_id:
+                return {'nodes': []}
+            filters['project'] = ctx.project_id
+        view = _view(fields, detail)
+        columns = None
+        if not detail or fields is not None:
+            # Short form and ?fields= load only the columns they show.
+            columns = sorted(view.columns | {'uuid'})
+        nodes = utils.dbapi().get_node_list(
+            filters=filters, limit=limit, marker=marker, sort_key=sort_key,
+            sort_dir=sort_dir, columns=columns)
+        items = view.render_all(nodes)
+        last = nodes[-1].uuid if nodes else None
+        return collection.list_body('nodes', items, limit, path, last,
+                                    params)
+
+    @pecan.expose('json')
+    def get_one(self, ident, **kwargs):
+        params = utils.query(['fields'])
+        fields = view_base.parse_fields(utils.fields_param(params))
+        node = utils.get_authorized_node(ident, 'baremetal:node:get')
+        return _view(fields).render(node)
+
+    # -- writing ---------------------------------------------------------
+
+    @pecan.expose('json')
+    def post(self, **kwargs):
+        utils.query()
+        ctx = utils.context()
+        policy.authorize('baremetal:node:create', {}, ctx)
+        body = utils.load_body()
+        utils.check_body_fields(body, schema.CREATE_FIELDS,
+                                node_view.FIELDS, 'node')
+        utils.validate(_CREATE_VALIDATOR, body)
+        values = _normalize(dict(body))
+        node_uuid = values.get('uuid') or uuidutils.generate_uuid()
+        values['uuid'] = node_uuid
+        if not utils.allowed(versions.ENROLL_ON_CREATE):
+            # Before 1.11 Ironic put new nodes straight into available.
+            values['provision_state'] = states.AVAILABLE
+        try:
+            utils.rpcapi().create_node(ctx, values)
+        except exception.NoValidHost as e:
+            e.field = 'driver'
+            raise
+        node = utils.dbapi().get_node_by_uuid(node_uuid)
+        utils.set_status(201)
+        utils.set_location(links.build_url(utils.public_url(),
+                                           'nodes/%s' % node_uuid))
+        return _view().render(node)
+
+    @pecan.expose('json')
+    def patch(self, ident, **kwargs):
+        params = utils.query(['reset_interfaces'])
+        reset = utils.parse_bool('reset_interfaces',
+                                 params.get('reset_interfaces'))
+        if reset is not None:
+            utils.require_version(versions.RESET_INTERFACES,
+                                  'The reset_interfaces parameter')
+        node = utils.get_authorized_node(ident, 'baremetal:node:update')
+        patch = utils.load_body(list)
+        version = utils.version()
+        writable = {name for name in schema.PATCH_FIELDS
+                    if node_view.FIELDS[name].since <= version}
+        patching.check(patch, node_view.FIELDS, version, writable,
+                       schema.MANDATORY)
+        before = node_view.raw_values(node, writable)
+        after = patching.apply(before, patch)
+        changes = patching.changes(before, after, DEFAULTS)
+        for name, value in changes.items():
+            utils.validate(_FIELD_VALIDATORS[name], {name: value})
+        changes = _normalize(changes)
+        if reset and 'driver' not in changes:
+            raise exception.InvalidParameterValue(
+                err='The reset_interfaces parameter can only be used when '
+                    'changing the node\'s driver.',
+                field='reset_interfaces')
+        if changes:
+            utils.rpcapi().update_node(utils.context(), node, changes,
+                                       reset_interfaces=bool(reset))
+            node = utils.dbapi().get_node_by_id(node.id)
+        return _view().render(node)
+
+    @pecan.expose('json')
+    def delete(self, ident, **kwargs):
+        utils.query()
+        node = utils.get_authorized_node(ident, 'baremetal:node:delete')
+        utils.rpcapi().destroy_node(utils.context(), node)
+        utils.set_status(204)

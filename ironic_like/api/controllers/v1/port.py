@@ -1,0 +1,247 @@
+"""/v1/ports and /v1/nodes/{id}/ports.
+
+Ports are looked up by UUID only (Ironic added port names much later).
+Writes go to the conductor of the port's node, under the node's lock.
+"""
+
+from oslo_utils import uuidutils
+import pecan
+from pecan import rest
+
+from ironic_like.api.controllers.v1 import collection
+from ironic_like.api.controllers.v1 import utils
+from ironic_like.api import links
+from ironic_like.api import patching
+from ironic_like.api.schemas import port as schema
+from ironic_like.api import validation
+from ironic_like.api.views import base as view_base
+from ironic_like.api.views import port as port_view
+from ironic_like.common import exception
+from ironic_like.common import policy
+from ironic_like.db.sqlalchemy import api as sa_api
+
+_LIST_PARAMS = utils.PAGING_PARAMS + ('fields', 'detail')
+_FILTER_PARAMS = ('node', 'node_uuid', 'address')
+_DICT_FIELDS = frozenset(['extra', 'local_link_connection'])
+DEFAULTS = {name: ({} if name in _DICT_FIELDS else None)
+            for name in schema.FIELDS}
+# Above this many distinct nodes in a page, one query maps every node id
+# to its UUID instead of one query per node.
+_PER_NODE_LOOKUPS = 10
+
+_CREATE_VALIDATOR = validation.make_validator(
+    schema.object_schema(schema.CREATE_FIELDS, required=schema.MANDATORY))
+_FIELD_VALIDATORS = {name: validation.make_validator(
+    schema.object_schema([name])) for name in schema.FIELDS}
+
+
+def _node_uuids(ports):
+    """{node id: node UUID} for the nodes of ``ports``."""
+    ids = {p.node_id for p in ports}
+    db = utils.dbapi()
+    if len(ids) <= _PER_NODE_LOOKUPS:
+        found = {}
+        for node_id in ids:
+            try:
+                found[node_id] = db.get_node_by_id(node_id).uuid
+            except exception.NodeNotFound:
+                pass  # deleted meanwhile, with its ports
+        return found
+    return {n.id: n.uuid for n in db.get_node_list(columns=['id', 'uuid'])}
+
+
+def _node_by_uuid(node_uuid, field='node_uuid'):
+    """The node a body names; a missing one is a bad request (400), not a
+    missing resource."""
+    try:
+        return utils.dbapi().get_node_by_uuid(node_uuid)
+    except exception.NodeNotFound:
+        raise exception.InvalidParameterValue(
+            err='Node %s could not be found.' % node_uuid, field=field)
+
+
+def _normalize(values):
+    for name in _DICT_FIELDS.intersection(values):
+        if values[name] is None:
+            values[name] = {}
+    if 'pxe_enabled' in values and values['pxe_enabled'] is None:
+        values['pxe_enabled'] = True
+    if 'address' in values:
+        values['address'] = validation.normalize_mac(values['address'])
+    return values
+
+
+def _authorize_port(rule, port):
+    """The port's node, if ``rule`` allows; 404 for users who may not see
+    the node (so ports do not reveal nodes of other projects)."""
+    node = utils.dbapi().get_node_by_id(port.node_id)
+    utils.authorize_hiding(rule, 'baremetal:node:get',
+                           policy.node_target(node),
+                           exception.PortNotFound(port=port.uuid))
+    return node
+
+
+def _get_port(port_uuid):
+    if not uuidutils.is_uuid_like(port_uuid):
+        raise exception.InvalidUUID(uuid=port_uuid)
+    return utils.dbapi().get_port_by_uuid(port_uuid)
+
+
+def _render(port, node, fields=None):
+    view = port_view.view(utils.version(), utils.public_url(),
+                          {node.id: node.uuid}, fields=fields)
+    return view.render(port)
+
+
+def list_ports(detail_path, node_ident=None):
+    """GET of /v1/ports[/detail] and /v1/nodes/{id}/ports[/detail]."""
+    names = _LIST_PARAMS if node_ident else _LIST_PARAMS + _FILTER_PARAMS
+    params = utils.query(names)
+    ctx = utils.context()
+    policy.authorize('baremetal:port:list', {}, ctx)
+    fields = view_base.parse_fields(utils.fields_param(params, detail_path))
+    detail = utils.parse_detail(params, detail_path)
+    limit = utils.parse_limit(params.get('limit'))
+    sort_key = utils.parse_sort_key(params.get('sort_key'),
+                                    sa_api.PORT_SORT_KEYS, 'id')
+    sort_dir = utils.parse_sort_dir(params.get('sort_dir'))
+    marker = params.get('marker')
+    if marker is not None and not uuidutils.is_uuid_like(marker):
+        raise exception.InvalidUUID(uuid=marker, field='marker')
+
+    node = None
+    if node_ident is not None:
+        node = utils.get_node(node_ident)
+    elif params.get('node') is not None and \
+            params.get('node_uuid') is not None:
+        raise exception.InvalidParameterValue(
+            err='Only one of node and node_uuid may be given.',
+            field='node')
+    elif params.get('node') is not None:
+        node = utils.get_node(params['node'])
+    elif params.get('node_uuid') is not None:
+        if not uuidutils.is_uuid_like(params['node_uuid']):
+            raise exception.InvalidUUID(uuid=params['node_uuid'],
+                                        field='node_uuid')
+        node = utils.dbapi().get_node_by_uuid(params['node_uuid'])
+    if node is not None:
+        utils.authorize_node('baremetal:node:get', node)
+    elif not policy.check('baremetal:port:list_all', {}, ctx):
+        # Needs a project filter on ports the database layer lacks yet.
+        raise exception.HTTPForbidden(
+            resource='baremetal:port:list_all (filter by node to list the '
+                     'ports of one of your nodes)')
+
+    filters = {}
+    if node is not None:
+        filters['node_id'] = node.id
+    if params.get('address') is not None:
+        filters['address'] = validation.normalize_mac(params['address'])
+    ports = utils.dbapi().get_port_list(filters=filters, limit=limit,
+                                        marker=marker, sort_key=sort_key,
+                                        sort_dir=sort_dir)
+    node_uuids = {node.id: node.uuid} if node else _node_uuids(ports)
+    view = port_view.view(utils.version(), utils.public_url(), node_uuids,
+                          fields=fields, detail=detail)
+    items = [view.render(p) for p in ports]
+    path = 'nodes/%s/ports' % node_ident if node_ident else 'ports'
+    if detail_path:
+        path += '/detail'
+    last = ports[-1].uuid if ports else None
+    return collection.list_body('ports', items, limit, path, last, params)
+
+
+class NodePortsController(rest.RestController):
+    """/v1/nodes/{id}/ports: read only, as in Ironic."""
+
+    _custom_actions = {'detail': ['GET']}
+
+    def __init__(self, node_ident):
+        self.node_ident = node_ident
+
+    @pecan.expose('json')
+    def get_all(self, **kwargs):
+        return list_ports(False, self.node_ident)
+
+    @pecan.expose('json')
+    def detail(self, **kwargs):
+        return list_ports(True, self.node_ident)
+
+
+class PortsController(rest.RestController):
+
+    _custom_actions = {'detail': ['GET']}
+
+    @pecan.expose('json')
+    def get_all(self, **kwargs):
+        return list_ports(False)
+
+    @pecan.expose('json')
+    def detail(self, **kwargs):
+        return list_ports(True)
+
+    @pecan.expose('json')
+    def get_one(self, port_uuid, **kwargs):
+        params = utils.query(['fields'])
+        fields = view_base.parse_fields(utils.fields_param(params))
+        port = _get_port(port_uuid)
+        node = _authorize_port('baremetal:port:get', port)
+        return _render(port, node, fields)
+
+    @pecan.expose('json')
+    def post(self, **kwargs):
+        utils.query()
+        ctx = utils.context()
+        policy.authorize('baremetal:port:create', {}, ctx)
+        body = utils.load_body()
+        utils.check_body_fields(body, schema.CREATE_FIELDS,
+                                port_view.FIELDS, 'port')
+        utils.validate(_CREATE_VALIDATOR, body)
+        values = _normalize(dict(body))
+        node = _node_by_uuid(values.pop('node_uuid'))
+        values.pop('portgroup_uuid', None)
+        port_uuid = values.get('uuid') or uuidutils.generate_uuid()
+        values['uuid'] = port_uuid
+        utils.rpcapi().create_port(ctx, node, values)
+        port = utils.dbapi().get_port_by_uuid(port_uuid)
+        utils.set_status(201)
+        utils.set_location(links.build_url(utils.public_url(),
+                                           'ports/%s' % port_uuid))
+        return _render(port, node)
+
+    @pecan.expose('json')
+    def patch(self, port_uuid, **kwargs):
+        utils.query()
+        port = _get_port(port_uuid)
+        node = _authorize_port('baremetal:port:update', port)
+        patch = utils.load_body(list)
+        version = utils.version()
+        writable = {name for name in schema.PATCH_FIELDS
+                    if port_view.FIELDS[name].since <= version}
+        patching.check(patch, port_view.FIELDS, version, writable,
+                       schema.MANDATORY)
+        before = {name: getattr(port, name) for name in writable
+                  if name != 'node_uuid'}
+        before['node_uuid'] = node.uuid
+        after = patching.apply(before, patch)
+        changes = patching.changes(before, after, DEFAULTS)
+        for name, value in changes.items():
+            utils.validate(_FIELD_VALIDATORS[name], {name: value})
+        values = _normalize(changes)
+        new_node = node
+        if 'node_uuid' in values:
+            new_node = _node_by_uuid(values.pop('node_uuid'))
+            values['node_id'] = new_node.id
+        if values:
+            utils.rpcapi().update_port(utils.context(), node, port.id,
+                                       values)
+            port = utils.dbapi().get_port_by_id(port.id)
+        return _render(port, new_node)
+
+    @pecan.expose('json')
+    def delete(self, port_uuid, **kwargs):
+        utils.query()
+        port = _get_port(port_uuid)
+        node = _authorize_port('baremetal:port:delete', port)
+        utils.rpcapi().destroy_port(utils.context(), node, port.id)
+        utils.set_status(204)

@@ -1,0 +1,2 @@
+"""WSGI middleware around the pecan application (see api/app.py for the
+order they are stacked in)."""

@@ -1,0 +1,41 @@
+"""Routes that need no authentication.
+
+Version discovery (``/`` and ``/v1``) must work before a client has
+credentials, as in Ironic; so do the deploy agent's lookup and heartbeat
+(an agent has no keystone token: its agent token, checked by the
+conductor, authenticates it). Everything else goes through the
+authentication middleware.
+"""
+
+import re
+
+PUBLIC_PATHS = frozenset(['', '/v1'])
+PUBLIC_PATTERNS = [re.compile(p) for p in (
+    r'^/v1/lookup$',
+    r'^/v1/heartbeat/[^/]+$',
+    r'^/v1/drivers/[^/]+/vendor_passthru/lookup$',
+    r'^/v1/nodes/[^/]+/vendor_passthru/heartbeat$',
+)]
+
+
+def is_public(path):
+    return path in PUBLIC_PATHS or any(p.match(path)
+                                       for p in PUBLIC_PATTERNS)
+
+
+ENVIRON_KEY = 'ironic_like.public_api'
+
+
+class PublicRoutesMiddleware(object):
+
+    def __init__(self, app, protected_app):
+        self.app = app
+        self.protected_app = protected_app
+
+    def __call__(self, environ, start_response):
+        path = environ.get('PATH_INFO', '').rstrip('/')
+        if is_public(path):
+            environ[ENVIRON_KEY] = True
+            return self.app(environ, start_response)
+        environ[ENVIRON_KEY] = False
+        return self.protected_app(environ, start_response)

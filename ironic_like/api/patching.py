@@ -1,0 +1,81 @@
+"""RFC 6902 JSON patches applied to a resource's writable fields.
+
+The patch is checked path by path first, so that a read-only or unknown
+field is refused with its name before anything is applied; jsonpatch then
+applies it to the resource's raw (unmasked) values, and the caller sends
+only the fields that really changed.
+"""
+
+import jsonpatch
+import jsonpointer
+
+from ironic_like.api.schemas import common
+from ironic_like.api import validation
+from ironic_like.api import versions
+from ironic_like.common import exception
+
+_PATCH_VALIDATOR = validation.make_validator(common.JSON_PATCH)
+
+
+def root_of(path):
+    """First segment of a JSON pointer, unescaped (~1 is /, ~0 is ~)."""
+    first = path.lstrip('/').split('/', 1)[0]
+    return first.replace('~1', '/').replace('~0', '~')
+
+
+def check(patch, fields, version, writable, mandatory=()):
+    """Validate a patch document against a resource's fields.
+
+    :param fields: the resource's field registry (name -> views Field).
+    :param writable: names a patch may change.
+    :param mandatory: names that cannot be removed.
+    """
+    validation.validate(_PATCH_VALIDATOR, patch)
+    for op in patch:
+        path = op['path']
+        root = root_of(path)
+        if op['op'] in ('add', 'replace') and 'value' not in op:
+            raise exception.InvalidParameterValue(
+                err="'add' and 'replace' operations need a value "
+                    "(path %s)." % path, field=root)
+        field = fields.get(root)
+        if field is None:
+            raise exception.InvalidParameterValue(
+                err="Cannot patch %s: the resource has no attribute "
+                    "'%s'." % (path, root), field=root)
+        if field.since > version:
+            raise exception.NotAcceptable(
+                "Attribute '%s' needs API version %s or later."
+                % (root, versions.to_string(field.since)), field=root)
+        if root not in writable:
+            raise exception.InvalidParameterValue(
+                err="'/%s' is an internal attribute and can not be "
+                    "updated" % root, field=root)
+        if op['op'] == 'remove' and path == '/' + root and \
+                root in mandatory:
+            raise exception.InvalidParameterValue(
+                err="'/%s' is a mandatory attribute and can not be "
+                    "removed" % root, field=root)
+
+
+def apply(document, patch):
+    """The patched copy of ``document``; PatchError (400) if it fails."""
+    try:
+        return jsonpatch.apply_patch(document, patch)
+    except (jsonpatch.JsonPatchException,
+            jsonpointer.JsonPointerException) as e:
+        raise exception.PatchError(patch=patch, reason=e)
+
+
+def changes(before, after, defaults):
+    """{field: new value} of the fields that differ.
+
+    A field removed at the top level goes back to its default (None, or
+    {} for dictionaries), as in Ironic.
+    """
+    result = {}
+    for name, old in before.items():
+        new = after.get(name, defaults.get(name))
+        if new != old:
+            result[name] = new
+    return result

@@ -1,0 +1,103 @@
+"""Schemas of node request bodies.
+
+FIELDS holds one schema per writable node field; node creation builds its
+object schema from the fields the request's version may set, and a PATCH
+validates the fields it changes against the same definitions.
+"""
+
+from ironic_like.api.schemas import common
+from ironic_like.drivers import base as drivers_base
+
+# Ironic's limit for traits on one node.
+MAX_TRAITS = 50
+
+FIELDS = {
+    'uuid': common.UUID_OR_NULL,
+    'name': {'type': ['string', 'null'], 'format': 'logical_name',
+             'minLength': 1, 'maxLength': 255},
+    'description': {'type': ['string', 'null'], 'maxLength': 4096},
+    'driver': {'type': 'string', 'minLength': 1, 'maxLength': 255},
+    'driver_info': common.OBJECT_OR_NULL,
+    'properties': common.OBJECT_OR_NULL,
+    'extra': common.OBJECT_OR_NULL,
+    'instance_info': common.OBJECT_OR_NULL,
+    'instance_uuid': common.UUID_OR_NULL,
+    'resource_class': {'type': ['string', 'null'], 'maxLength': 80},
+    'conductor_group': {'type': ['string', 'null'], 'maxLength': 255,
+                        'pattern': r'^[a-zA-Z0-9_\-\.]*$'},
+    'owner': {'type': ['string', 'null'], 'maxLength': 255},
+    # Ours (not Ironic's): free-form selectors for host configuration.
+    'labels': {'type': ['object', 'null'],
+               'propertyNames': {'minLength': 1, 'maxLength': 255},
+               'additionalProperties': {'type': 'string',
+                                        'maxLength': 255}},
+    'maintenance_reason': common.STRING_OR_NULL,
+}
+for _kind in drivers_base.INTERFACE_KINDS:
+    FIELDS['%s_interface' % _kind] = {'type': ['string', 'null'],
+                                      'maxLength': 255}
+
+# Settable on creation (maintenance_reason is not: use /maintenance).
+CREATE_FIELDS = frozenset(FIELDS) - {'maintenance_reason'}
+# Changeable with PATCH.
+PATCH_FIELDS = frozenset(FIELDS) - {'uuid'}
+# Cannot be removed with a PATCH.
+MANDATORY = frozenset(['driver'])
+
+
+def object_schema(names, required=()):
+    return {
+        'type': 'object',
+        'properties': {name: FIELDS[name] for name in names},
+        'required': list(required),
+    }
+
+
+TRAITS_BODY = {
+    'type': 'object',
+    'properties': {
+        'traits': {'type': 'array', 'items': common.TRAIT,
+                   'maxItems': MAX_TRAITS},
+    },
+    'required': ['traits'],
+    'additionalProperties': False,
+}
+
+POWER_BODY = {
+    'type': 'object',
+    'properties': {
+        'target': {'type': 'string'},
+        'timeout': {'type': 'integer', 'minimum': 1},
+    },
+    'required': ['target'],
+    'additionalProperties': False,
+}
+
+CLEAN_STEP = {
+    'type': 'object',
+    'properties': {
+        'interface': {'type': 'string', 'minLength': 1},
+        'step': {'type': 'string', 'minLength': 1},
+        'args': {'type': 'object'},
+        'priority': {'type': 'integer'},
+    },
+    'required': ['interface', 'step'],
+    'additionalProperties': False,
+}
+
+PROVISION_BODY = {
+    'type': 'object',
+    'properties': {
+        'target': {'type': 'string'},
+        'clean_steps': {'type': 'array', 'items': CLEAN_STEP},
+        'configdrive': {'type': ['string', 'object', 'null']},
+    },
+    'required': ['target'],
+    'additionalProperties': False,
+}
+
+MAINTENANCE_BODY = {
+    'type': 'object',
+    'properties': {'reason': common.STRING_OR_NULL},
+    'additionalProperties': False,
+}

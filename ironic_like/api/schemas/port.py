@@ -1,0 +1,41 @@
+"""Schemas of port request bodies."""
+
+from ironic_like.api.schemas import common
+
+# Keys of local_link_connection Ironic knew by API 1.51.
+LOCAL_LINK_CONNECTION = {
+    'type': ['object', 'null'],
+    'properties': {
+        'switch_id': {'type': 'string', 'format': 'switch_id'},
+        'port_id': {'type': 'string', 'minLength': 1, 'maxLength': 255},
+        'switch_info': {'type': 'string', 'maxLength': 255},
+    },
+    'additionalProperties': False,
+    # Empty, or enough to find the switch port.
+    'anyOf': [{'maxProperties': 0},
+              {'required': ['switch_id', 'port_id']}],
+}
+
+FIELDS = {
+    'uuid': common.UUID_OR_NULL,
+    'address': {'type': 'string', 'format': 'mac_address'},
+    'node_uuid': {'type': 'string', 'format': 'uuid'},
+    'extra': common.OBJECT_OR_NULL,
+    'pxe_enabled': {'type': ['boolean', 'null']},
+    'local_link_connection': LOCAL_LINK_CONNECTION,
+    'physical_network': {'type': ['string', 'null'], 'maxLength': 64},
+    # Port groups are not implemented: only "none" is accepted.
+    'portgroup_uuid': {'type': 'null'},
+}
+
+CREATE_FIELDS = frozenset(FIELDS)
+PATCH_FIELDS = frozenset(FIELDS) - {'uuid', 'portgroup_uuid'}
+MANDATORY = frozenset(['address', 'node_uuid'])
+
+
+def object_schema(names, required=()):
+    return {
+        'type': 'object',
+        'properties': {name: FIELDS[name] for name in names},
+        'required': list(required),
+    }

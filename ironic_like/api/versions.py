@@ -1,0 +1,70 @@
+"""The API microversions this service speaks, and when each feature came.
+
+Ironic introduced fields, parameters and endpoints one microversion at a
+time; clients (openstacksdk, python-ironicclient) rely on exactly those
+numbers, so a feature here is gated on Ironic's version for it. A new
+feature adds a constant below and raises MAX_VERSION.
+"""
+
+# The range a client may ask for. No header means MIN_VERSION.
+MIN_VERSION = (1, 1)
+MAX_VERSION = (1, 62)
+
+# The only major version; the URL prefix is /v1.
+BASE_VERSION = 1
+
+# Features, by the version Ironic introduced them in.
+NODE_NAME = (1, 5)
+FIELDS_PARAM = (1, 8)
+ENROLL_ON_CREATE = (1, 11)
+RAID_CONFIG = (1, 12)
+ABORT_VERB = (1, 13)
+CLEAN_VERB = (1, 15)
+ADOPT_VERB = (1, 17)
+PORT_INTERNAL_INFO = (1, 18)
+PORT_PXE_AND_LLC = (1, 19)
+DRIVER_FILTER = (1, 16)
+RESOURCE_CLASS = (1, 21)
+PORTGROUPS = (1, 24)
+SOFT_POWER = (1, 27)
+DYNAMIC_DRIVERS = (1, 30)
+NODE_INTERFACES = (1, 31)
+PHYSICAL_NETWORK = (1, 34)
+TRAITS = (1, 37)
+NODE_FAULT = (1, 42)
+DETAIL_PARAM = (1, 43)
+DEPLOY_STEP = (1, 44)
+RESET_INTERFACES = (1, 45)
+CONDUCTOR_GROUP = (1, 46)
+AUTOMATED_CLEAN = (1, 47)
+PROTECTED = (1, 48)
+CONDUCTORS = (1, 49)
+OWNER = (1, 50)
+DESCRIPTION = (1, 51)
+ALLOCATIONS = (1, 52)
+PORT_SMARTNIC = (1, 53)
+ALLOCATION_UPDATE = (1, 57)
+ALLOCATION_BACKFILL = (1, 58)
+ALLOCATION_OWNER = (1, 60)
+# GET /v1/lookup and POST /v1/heartbeat/{node} (the agent's endpoints).
+AGENT_LOOKUP = (1, 22)
+# agent_version in a heartbeat.
+AGENT_VERSION_HEARTBEAT = (1, 36)
+# The node's retired and retired_reason fields (constants here).
+RETIRED = (1, 61)
+# agent_token in lookup answers and heartbeats.
+AGENT_TOKEN = (1, 62)
+MANAGE_VERBS = (1, 4)
+INSPECTION_TIMES = (1, 6)
+CLEAN_STEP = (1, 7)
+# The deploy/undeploy aliases of active/deleted: beyond MAX_VERSION, so
+# they are refused until the service reaches that version.
+DEPLOY_VERBS = (1, 73)
+
+
+def to_string(version):
+    return '%d.%d' % version
+
+
+MIN_VERSION_STRING = to_string(MIN_VERSION)
+MAX_VERSION_STRING = to_string(MAX_VERSION)

@@ -1,0 +1,44 @@
+"""Drivers (hardware types) in the API.
+
+Only hardware types exist here ("dynamic" drivers in Ironic's words);
+which conductors serve one comes from the alive conductors' rows.
+"""
+
+from ironic_like.api import links
+from ironic_like.api import versions as v
+from ironic_like.drivers import base as drivers_base
+from ironic_like.drivers import loader
+
+
+def _interfaces(name):
+    """default_<kind>_interface and enabled_<kind>_interfaces."""
+    try:
+        hw = loader.hardware_type(name)
+    except Exception:
+        hw = None
+    result = {}
+    for kind in drivers_base.INTERFACE_KINDS:
+        result['default_%s_interface' % kind] = (
+            hw.default(kind) if hw is not None else None)
+        result['enabled_%s_interfaces' % kind] = (
+            hw.supported(kind) if hw is not None else [])
+    return result
+
+
+def render(name, hosts, version, base_url, detail=False):
+    doc = {
+        'name': name,
+        'hosts': sorted(hosts),
+        'links': links.make_links(base_url, 'drivers', name),
+        'properties': [
+            {'href': '%s/v1/drivers/%s/properties' % (base_url, name),
+             'rel': 'self'},
+            {'href': '%s/drivers/%s/properties' % (base_url, name),
+             'rel': 'bookmark'},
+        ],
+    }
+    if version >= v.DYNAMIC_DRIVERS:
+        doc['type'] = 'dynamic'
+        if detail:
+            doc.update(_interfaces(name))
+    return doc

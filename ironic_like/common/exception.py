@@ -1,0 +1,254 @@
+"""Exceptions that cross the RPC boundary and map onto HTTP codes.
+
+This module is listed in oslo.messaging's allowed_remote_exmods, so a
+conductor's error arrives in the API as the same class (see DEPENDENCY-NOTES:
+a real broker otherwise turns everything into RemoteError).
+"""
+
+import http.client as http_client
+
+
+class IronicLikeException(Exception):
+    """Base class: ``msg_fmt`` is formatted with the keyword arguments."""
+
+    msg_fmt = 'An unknown exception occurred.'
+    code = http_client.INTERNAL_SERVER_ERROR
+    # Name of the request field at fault, if any; shown in the API error.
+    field = None
+
+    def __init__(self, message=None, **kwargs):
+        self.kwargs = kwargs
+        if 'field' in kwargs:
+            self.field = kwargs['field']
+        if 'code' in kwargs:
+            self.code = kwargs['code']
+        if not message:
+            try:
+                message = self.msg_fmt % kwargs
+            except (KeyError, TypeError):
+                message = self.msg_fmt
+        super().__init__(message)
+
+    def __str__(self):
+        return str(self.args[0]) if self.args else self.msg_fmt
+
+
+# 400
+class Invalid(IronicLikeException):
+    msg_fmt = 'Unacceptable parameters.'
+    code = http_client.BAD_REQUEST
+
+
+class InvalidParameterValue(Invalid):
+    msg_fmt = '%(err)s'
+
+
+class MissingParameterValue(InvalidParameterValue):
+    msg_fmt = '%(err)s'
+
+
+class InvalidUUID(Invalid):
+    msg_fmt = 'Expected a UUID but received %(uuid)s.'
+
+
+class InvalidUuidOrName(Invalid):
+    msg_fmt = 'Expected a logical name or UUID but received %(name)s.'
+
+
+class InvalidMAC(Invalid):
+    msg_fmt = 'Expected a MAC address but received %(mac)s.'
+
+
+class PatchError(Invalid):
+    msg_fmt = "Couldn't apply patch '%(patch)s'. Reason: %(reason)s"
+
+
+class InvalidStateRequested(Invalid):
+    msg_fmt = ('The requested action "%(action)s" can not be performed on '
+               'node "%(node)s" while it is in state "%(state)s".')
+
+
+class UnsupportedDriverExtension(Invalid):
+    msg_fmt = '%(extension)s is not supported for driver %(driver)s.'
+
+
+class DriverNotFound(Invalid):
+    # 400 on node create/update: the request names a driver nobody serves.
+    msg_fmt = 'Could not find the following driver(s) or hardware type(s): ' \
+              '%(driver_name)s.'
+
+
+class InterfaceNotFoundInEntrypoint(Invalid):
+    msg_fmt = ('Could not find the following interface in the '
+               '"%(iface)s" entrypoint: %(name)s.')
+
+
+class NoValidHost(Invalid):
+    # Ironic answers 400 for a driver no live conductor serves; so do we.
+    msg_fmt = 'No valid host was found. Reason: %(reason)s'
+
+
+# 401 / 403
+class NotAuthorized(IronicLikeException):
+    msg_fmt = 'Not authorized.'
+    code = http_client.FORBIDDEN
+
+
+class HTTPForbidden(NotAuthorized):
+    msg_fmt = 'Access was denied to the following resource: %(resource)s'
+
+
+class Unauthorized(IronicLikeException):
+    msg_fmt = 'Authentication required.'
+    code = http_client.UNAUTHORIZED
+
+
+# 404
+class NotFound(IronicLikeException):
+    msg_fmt = 'Resource could not be found.'
+    code = http_client.NOT_FOUND
+
+
+class NodeNotFound(NotFound):
+    msg_fmt = 'Node %(node)s could not be found.'
+
+
+class PortNotFound(NotFound):
+    msg_fmt = 'Port %(port)s could not be found.'
+
+
+class NodeTraitNotFound(NotFound):
+    msg_fmt = 'Node %(node_id)s doesn\'t have a trait %(trait)s'
+
+
+class ConductorNotFound(NotFound):
+    msg_fmt = 'Conductor %(conductor)s could not be found.'
+
+
+# 405
+class MethodNotAllowed(IronicLikeException):
+    msg_fmt = 'The method is not allowed for this resource.'
+    code = http_client.METHOD_NOT_ALLOWED
+
+
+# 406
+class NotAcceptable(IronicLikeException):
+    msg_fmt = 'Request not acceptable.'
+    code = http_client.NOT_ACCEPTABLE
+
+
+# 409
+class Conflict(IronicLikeException):
+    msg_fmt = 'Conflict.'
+    code = http_client.CONFLICT
+
+
+class NodeLocked(Conflict):
+    msg_fmt = ('Node %(node)s is locked by host %(host)s, please retry after '
+               'the current operation is completed.')
+
+
+class NodeAlreadyExists(Conflict):
+    msg_fmt = 'A node with UUID %(uuid)s already exists.'
+
+
+class DuplicateName(Conflict):
+    msg_fmt = 'A node with name %(name)s already exists.'
+
+
+class MACAlreadyExists(Conflict):
+    msg_fmt = 'A port with MAC address %(mac)s already exists.'
+
+
+class PortAlreadyExists(Conflict):
+    msg_fmt = 'A port with UUID %(uuid)s already exists.'
+
+
+class InstanceAssociated(Conflict):
+    msg_fmt = ('Instance %(instance_uuid)s is already associated with a '
+               'node, it cannot be associated with this other node '
+               '%(node)s')
+
+
+class NodeAssociated(Conflict):
+    msg_fmt = ('Node %(node)s is associated with instance '
+               '%(instance)s.')
+
+
+class NodeInWrongPowerState(Conflict):
+    msg_fmt = 'Can not change instance association while node %(node)s is ' \
+              'in power state %(pstate)s.'
+
+
+class NodeNotInMaintenance(Conflict):
+    msg_fmt = 'The node %(node)s is not in maintenance mode.'
+
+
+class InvalidState(Conflict):
+    msg_fmt = 'Invalid resource state.'
+
+
+class ConductorAlreadyRegistered(Conflict):
+    msg_fmt = 'Conductor %(conductor)s already registered.'
+
+
+# 500 / 503
+class PowerStateFailure(IronicLikeException):
+    msg_fmt = 'Failed to set node power state to %(pstate)s.'
+
+
+class ConductorUnavailable(IronicLikeException):
+    msg_fmt = 'No conductor answered for node %(node)s: %(reason)s'
+    code = http_client.SERVICE_UNAVAILABLE
+
+
+class TemporaryFailure(IronicLikeException):
+    msg_fmt = 'Resource temporarily unavailable, please retry.'
+    code = http_client.SERVICE_UNAVAILABLE
+
+
+class DatabaseVersionTooOld(IronicLikeException):
+    msg_fmt = 'Database version is too old: run ironic-like-dbsync upgrade.'
+
+
+def safe_message(error):
+    """The user-facing message of an error.
+
+    An exception re-raised from a conductor over a real broker has the
+    remote traceback appended to str(); the message proper is args[0].
+    """
+    if isinstance(error, IronicLikeException) and error.args:
+        return str(error.args[0])
+    return str(error)
+
+
+# Allocations (seed 004).
+class AllocationNotFound(NotFound):
+    msg_fmt = 'Allocation %(allocation)s could not be found.'
+
+
+class AllocationAlreadyExists(Conflict):
+    msg_fmt = 'An allocation with UUID %(uuid)s already exists.'
+
+
+class AllocationDuplicateName(Conflict):
+    msg_fmt = 'An allocation with name %(name)s already exists.'
+
+
+class NodeAlreadyAllocated(Conflict):
+    msg_fmt = 'Node %(node)s already has an allocation %(allocation)s.'
+
+
+class AllocationFailed(IronicLikeException):
+    msg_fmt = 'Failed to process allocation %(uuid)s: %(error)s.'
+
+
+class AllocationTakenOver(Conflict):
+    msg_fmt = ('Allocation %(uuid)s is now handled by conductor '
+               '%(conductor)s.')
+
+
+class AgentTokenInvalid(Unauthorized):
+    """A heartbeat without the node's agent token, or with another one."""
+    msg_fmt = ('Invalid or missing agent token received for node '
+               '%(node)s.')

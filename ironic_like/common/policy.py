@@ -1,0 +1,226 @@
+"""Access policy: oslo.policy rules with their defaults in code.
+
+Three roles (reader < member < admin) in two scopes. System-scoped users
+see every node; a project-scoped user sees (and, as a member, operates)
+only the nodes whose owner or lessee is their project. Node and port
+definitions, conductors and driver details are admin business. Operators
+override any rule in the policy file named by oslo.policy's usual
+[oslo_policy] options.
+
+The role checks also accept the higher roles, so a deployment whose tokens
+do not carry implied roles still works.
+"""
+
+import sys
+
+from oslo_config import cfg
+from oslo_log import log
+from oslo_policy import policy
+
+from ironic_like.common import exception
+
+LOG = log.getLogger(__name__)
+
+_ENFORCER = None
+
+# A node without an owner must never match a user without a project:
+# oslo.policy compares both as strings, and str(None) == str(None).
+NO_PROJECT = '<none>'
+
+_SCOPES = ['system', 'project']
+
+_BASE_RULES = [
+    policy.RuleDefault('reader', 'role:reader or role:member or role:admin',
+                       description='Any role that may read.'),
+    policy.RuleDefault('member', 'role:member or role:admin',
+                       description='Any role that may operate.'),
+    policy.RuleDefault('admin', 'role:admin',
+                       description='Administrator, in any scope.'),
+    policy.RuleDefault('system_reader', 'rule:reader and system_scope:all',
+                       description='Reader of the whole deployment.'),
+    policy.RuleDefault('system_member', 'rule:member and system_scope:all',
+                       description='Operator of the whole deployment.'),
+    policy.RuleDefault('owner_reader',
+                       'rule:reader and project_id:%(node.owner)s',
+                       description='Reader in the project owning the node.'),
+    policy.RuleDefault('lessee_reader',
+                       'rule:reader and project_id:%(node.lessee)s',
+                       description='Reader in the project leasing the '
+                                   'node.'),
+    policy.RuleDefault('owner_member',
+                       'rule:member and project_id:%(node.owner)s',
+                       description='Member of the project owning the '
+                                   'node.'),
+    policy.RuleDefault('allocation_owner_reader',
+                       'rule:reader and project_id:%(allocation.owner)s',
+                       description='Reader in the project owning the '
+                                   'allocation.'),
+    policy.RuleDefault('allocation_owner_member',
+                       'rule:member and project_id:%(allocation.owner)s',
+                       description='Member of the project owning the '
+                                   'allocation.'),
+]
+
+_ANY_READER = 'rule:admin or rule:reader'
+_NODE_READER = ('rule:admin or rule:system_reader or rule:owner_reader or '
+                'rule:lessee_reader')
+_ALL_READER = 'rule:admin or rule:system_reader'
+_NODE_OPERATOR = 'rule:admin or rule:system_member or rule:owner_member'
+_ADMIN = 'rule:admin'
+
+
+def _op(name, check_str, description, operations):
+    return policy.DocumentedRuleDefault(
+        name=name, check_str=check_str, description=description,
+        operations=[{'path': path, 'method': method}
+                    for method, path in operations],
+        scope_types=_SCOPES)
+
+
+_NODE = '/nodes/{node_ident}'
+
+_API_RULES = [
+    _op('baremetal:node:list', _ANY_READER,
+        'List nodes (only those of the project without list_all).',
+        [('GET', '/nodes'), ('GET', '/nodes/detail')]),
+    _op('baremetal:node:list_all', _ALL_READER,
+        'List all nodes, not only those of the project.',
+        [('GET', '/nodes')]),
+    _op('baremetal:node:get', _NODE_READER, 'Show a node.',
+        [('GET', _NODE), ('GET', _NODE + '/states')]),
+    _op('baremetal:node:create', _ADMIN, 'Create a node.',
+        [('POST', '/nodes')]),
+    _op('baremetal:node:update', _ADMIN, 'Change a node.',
+        [('PATCH', _NODE)]),
+    _op('baremetal:node:delete', _ADMIN, 'Delete a node.',
+        [('DELETE', _NODE)]),
+    _op('baremetal:node:set_power_state', _NODE_OPERATOR,
+        'Change the power state of a node.',
+        [('PUT', _NODE + '/states/power')]),
+    _op('baremetal:node:set_provision_state', _NODE_OPERATOR,
+        'Change the provision state of a node.',
+        [('PUT', _NODE + '/states/provision')]),
+    _op('baremetal:node:set_maintenance', _NODE_OPERATOR,
+        'Put a node in maintenance.',
+        [('PUT', _NODE + '/maintenance')]),
+    _op('baremetal:node:clear_maintenance', _NODE_OPERATOR,
+        'Take a node out of maintenance.',
+        [('DELETE', _NODE + '/maintenance')]),
+    _op('baremetal:node:traits:list', _NODE_READER, 'List node traits.',
+        [('GET', _NODE + '/traits')]),
+    _op('baremetal:node:traits:set', _ADMIN, 'Set or add node traits.',
+        [('PUT', _NODE + '/traits'), ('PUT', _NODE + '/traits/{trait}')]),
+    _op('baremetal:node:traits:delete', _ADMIN, 'Remove node traits.',
+        [('DELETE', _NODE + '/traits'),
+         ('DELETE', _NODE + '/traits/{trait}')]),
+    _op('baremetal:port:list', _ANY_READER,
+        'List ports (only of the project\'s nodes without list_all).',
+        [('GET', '/ports'), ('GET', _NODE + '/ports')]),
+    _op('baremetal:port:list_all', _ALL_READER,
+        'List the ports of all nodes.', [('GET', '/ports')]),
+    _op('baremetal:port:get', _NODE_READER, 'Show a port.',
+        [('GET', '/ports/{port_id}')]),
+    _op('baremetal:port:create', _ADMIN, 'Create a port.',
+        [('POST', '/ports')]),
+    _op('baremetal:port:update', _ADMIN, 'Change a port.',
+        [('PATCH', '/ports/{port_id}')]),
+    _op('baremetal:port:delete', _ADMIN, 'Delete a port.',
+        [('DELETE', '/ports/{port_id}')]),
+    _op('baremetal:allocation:list', _ANY_READER,
+        'List allocations (only the project\'s without list_all).',
+        [('GET', '/allocations')]),
+    _op('baremetal:allocation:list_all', _ALL_READER,
+        'List the allocations of all projects.',
+        [('GET', '/allocations')]),
+    _op('baremetal:allocation:get',
+        'rule:admin or rule:system_reader or rule:allocation_owner_reader',
+        'Show an allocation.',
+        [('GET', '/allocations/{allocation_id}'),
+         ('GET', _NODE + '/allocation')]),
+    _op('baremetal:allocation:create',
+        'rule:admin or rule:system_member or rule:member',
+        'Create an allocation (project users: for their own project).',
+        [('POST', '/allocations')]),
+    _op('baremetal:allocation:create_any_owner',
+        'rule:admin or rule:system_member',
+        'Create an allocation for any owner (or none).',
+        [('POST', '/allocations')]),
+    _op('baremetal:allocation:update',
+        'rule:admin or rule:system_member or rule:allocation_owner_member',
+        'Change the name or extra of an allocation.',
+        [('PATCH', '/allocations/{allocation_id}')]),
+    _op('baremetal:allocation:delete',
+        'rule:admin or rule:system_member or rule:allocation_owner_member',
+        'Delete an allocation and free its node.',
+        [('DELETE', '/allocations/{allocation_id}'),
+         ('DELETE', _NODE + '/allocation')]),
+    _op('baremetal:conductor:get', _ALL_READER, 'List and show conductors.',
+        [('GET', '/conductors'), ('GET', '/conductors/{hostname}')]),
+    _op('baremetal:driver:get', _ANY_READER, 'List and show drivers.',
+        [('GET', '/drivers'), ('GET', '/drivers/{driver_name}')]),
+]
+
+
+def list_policies():
+    """Every default rule (the oslo.policy.policies entry point)."""
+    return _BASE_RULES + _API_RULES
+
+
+def get_enforcer():
+    """The process's Enforcer, with our defaults registered."""
+    global _ENFORCER
+    if _ENFORCER is None:
+        enforcer = policy.Enforcer(cfg.CONF)
+        enforcer.register_defaults(list_policies())
+        _ENFORCER = enforcer
+    return _ENFORCER
+
+
+def reset():
+    """Forget the Enforcer (tests, or after the config changed)."""
+    global _ENFORCER
+    if _ENFORCER is not None:
+        _ENFORCER.clear()
+    _ENFORCER = None
+
+
+def get_oslo_policy_enforcer():
+    """Entry point for the oslopolicy-* command line tools.
+
+    They pass their own --namespace/--output-file options, which our
+    config does not know, so those are stripped before parsing.
+    """
+    args = []
+    argv = sys.argv[1:]
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+            continue
+        name = arg.lstrip('-').split('=', 1)[0]
+        if name in ('namespace', 'output-file', 'output_file'):
+            skip = '=' not in arg
+            continue
+        args.append(arg)
+    cfg.CONF(args, project='ironic_like')
+    return get_enforcer()
+
+
+def node_target(node):
+    """Policy target of a node (or of a port, with its node)."""
+    return {'node.owner': getattr(node, 'owner', None) or NO_PROJECT,
+            'node.lessee': getattr(node, 'lessee', None) or NO_PROJECT}
+
+
+def check(rule, target, context):
+    """True if ``context`` passes ``rule`` on ``target``."""
+    return get_enforcer().authorize(rule, target, context, do_raise=False)
+
+
+def authorize(rule, target, context):
+    """Raise exception.HTTPForbidden (403) unless the rule passes."""
+    if not check(rule, target, context):
+        LOG.debug('Policy %s refused for user %s project %s', rule,
+                  getattr(context, 'user_id', None),
+                  getattr(context, 'project_id', None))
+        raise exception.HTTPForbidden(resource=rule)

@@ -1,0 +1,215 @@
+"""Power and provision states, and the one provision state machine.
+
+The API checks a requested action against this table and the conductor
+drives nodes through it, so both always agree on what is allowed. Names are
+Ironic's, so clients that already know Ironic read them unchanged.
+"""
+
+from automaton import exceptions as automaton_exc
+from automaton import machines
+
+# Power states.
+POWER_ON = 'power on'
+POWER_OFF = 'power off'
+REBOOT = 'rebooting'
+SOFT_REBOOT = 'soft rebooting'
+SOFT_POWER_OFF = 'soft power off'
+NOSTATE = None
+ERROR = 'error'
+
+# Power targets the API accepts, mapped to the state they end in.
+POWER_TARGETS = {
+    POWER_ON: POWER_ON,
+    POWER_OFF: POWER_OFF,
+    REBOOT: POWER_ON,
+    SOFT_REBOOT: POWER_ON,
+    SOFT_POWER_OFF: POWER_OFF,
+}
+
+# Provision states.
+ENROLL = 'enroll'
+VERIFYING = 'verifying'
+MANAGEABLE = 'manageable'
+AVAILABLE = 'available'
+ACTIVE = 'active'
+DEPLOYING = 'deploying'
+DEPLOYWAIT = 'wait call-back'
+DEPLOYFAIL = 'deploy failed'
+DELETING = 'deleting'
+CLEANING = 'cleaning'
+CLEANWAIT = 'clean wait'
+CLEANFAIL = 'clean failed'
+INSPECTING = 'inspecting'
+INSPECTFAIL = 'inspect failed'
+ADOPTING = 'adopting'
+ADOPTFAIL = 'adopt failed'
+
+# The state a node is in while the conductor works on it: the API refuses
+# to change such a node, and a conductor that takes a node over in one of
+# these states knows its previous owner died mid-work.
+TRANSIENT_STATES = frozenset([VERIFYING, DEPLOYING, DELETING, CLEANING,
+                              INSPECTING, ADOPTING])
+# States where the node waits for something outside (an agent callback).
+WAIT_STATES = frozenset([DEPLOYWAIT, CLEANWAIT])
+# States where a deploy agent runs on the node (in the ramdisk): lookup
+# answers only for nodes in these states (as Ironic's restrict_lookup).
+LOOKUP_ALLOWED_STATES = frozenset([DEPLOYING, DEPLOYWAIT, CLEANING,
+                                   CLEANWAIT, INSPECTING])
+STABLE_STATES = frozenset([ENROLL, MANAGEABLE, AVAILABLE, ACTIVE, ERROR,
+                           DEPLOYFAIL, CLEANFAIL, INSPECTFAIL, ADOPTFAIL])
+# Where a node may be deleted from the API.
+DELETE_ALLOWED_STATES = frozenset([ENROLL, MANAGEABLE, AVAILABLE,
+                                   INSPECTFAIL, ADOPTFAIL, CLEANFAIL])
+# Where the driver or interfaces of a node may be changed.
+UPDATE_ALLOWED_STATES = frozenset([ENROLL, MANAGEABLE, AVAILABLE, DEPLOYFAIL,
+                                   CLEANFAIL, INSPECTFAIL, ADOPTFAIL,
+                                   ACTIVE, ERROR])
+
+# API "target" values of PUT /v1/nodes/{id}/states/provision, mapped to the
+# event of the state machine they fire.
+VERBS = {
+    'manage': 'manage',
+    'provide': 'provide',
+    'active': 'deploy',
+    'deploy': 'deploy',
+    'rebuild': 'rebuild',
+    'deleted': 'deleted',
+    'undeploy': 'deleted',
+    'clean': 'clean',
+    'abort': 'abort',
+    'adopt': 'adopt',
+}
+
+# Events the machine fires internally, never accepted from the API.
+INTERNAL_EVENTS = frozenset(['done', 'fail', 'wait', 'resume'])
+
+# The state a node ends in when an action that starts in the key succeeds;
+# stored as target_provision_state while the work is under way.
+_TARGETS = {
+    VERIFYING: MANAGEABLE,
+    DEPLOYING: ACTIVE,
+    DEPLOYWAIT: ACTIVE,
+    DELETING: AVAILABLE,
+    ADOPTING: ACTIVE,
+}
+
+_TRANSITIONS = [
+    # (source, event, destination)
+    (ENROLL, 'manage', VERIFYING),
+    (VERIFYING, 'done', MANAGEABLE),
+    (VERIFYING, 'fail', ENROLL),
+
+    (MANAGEABLE, 'provide', CLEANING),
+    (MANAGEABLE, 'clean', CLEANING),
+    (MANAGEABLE, 'manage', MANAGEABLE),
+    (MANAGEABLE, 'adopt', ADOPTING),
+    (ADOPTING, 'done', ACTIVE),
+    (ADOPTING, 'fail', ADOPTFAIL),
+    (ADOPTFAIL, 'adopt', ADOPTING),
+    (ADOPTFAIL, 'manage', MANAGEABLE),
+
+    (CLEANING, 'done', AVAILABLE),
+    (CLEANING, 'wait', CLEANWAIT),
+    (CLEANING, 'fail', CLEANFAIL),
+    (CLEANWAIT, 'resume', CLEANING),
+    (CLEANWAIT, 'fail', CLEANFAIL),
+    (CLEANWAIT, 'abort', CLEANFAIL),
+    (CLEANFAIL, 'manage', MANAGEABLE),
+
+    (AVAILABLE, 'manage', MANAGEABLE),
+    (AVAILABLE, 'deploy', DEPLOYING),
+    (DEPLOYING, 'done', ACTIVE),
+    (DEPLOYING, 'wait', DEPLOYWAIT),
+    (DEPLOYING, 'fail', DEPLOYFAIL),
+    (DEPLOYWAIT, 'resume', DEPLOYING),
+    (DEPLOYWAIT, 'fail', DEPLOYFAIL),
+    (DEPLOYWAIT, 'abort', DEPLOYFAIL),
+    (DEPLOYFAIL, 'deploy', DEPLOYING),
+    (DEPLOYFAIL, 'rebuild', DEPLOYING),
+    (DEPLOYFAIL, 'deleted', DELETING),
+
+    (ACTIVE, 'rebuild', DEPLOYING),
+    (ACTIVE, 'deleted', DELETING),
+    (DELETING, 'done', CLEANING),
+    (DELETING, 'fail', ERROR),
+    (ERROR, 'rebuild', DEPLOYING),
+    (ERROR, 'deleted', DELETING),
+]
+
+
+def _build_machine():
+    machine = machines.FiniteMachine()
+    names = sorted({s for t in _TRANSITIONS for s in (t[0], t[2])})
+    for name in names:
+        machine.add_state(name, terminal=False)
+    for source, event, dest in _TRANSITIONS:
+        machine.add_transition(source, dest, event)
+    machine.freeze()
+    return machine
+
+
+_MACHINE = _build_machine()
+
+
+def transitions():
+    """All (source, event, destination) triples, for docs and tests."""
+    return list(_TRANSITIONS)
+
+
+def next_state(state, event):
+    """The state ``event`` leads to from ``state``, or None if not allowed.
+
+    Manual cleaning returns to manageable, not available; that branch is
+    decided by the caller through target_for().
+    """
+    machine = _MACHINE.copy()
+    # copy() does not keep the current state (DEPENDENCY-NOTES).
+    try:
+        machine.initialize(state)
+        machine.process_event(event)
+    except (automaton_exc.NotFound, automaton_exc.InvalidState):
+        return None
+    return machine.current_state
+
+
+def is_allowed(state, event):
+    return next_state(state, event) is not None
+
+
+def allowed_events(state):
+    return sorted({e for s, e, _d in _TRANSITIONS
+                   if s == state and e not in INTERNAL_EVENTS})
+
+
+def target_for(event, source):
+    """target_provision_state while ``event`` started from ``source`` runs."""
+    if event == 'clean':
+        return MANAGEABLE
+    if event == 'provide':
+        return AVAILABLE
+    if event in ('deploy', 'rebuild'):
+        return ACTIVE
+    if event == 'deleted':
+        return AVAILABLE
+    if event == 'manage':
+        return MANAGEABLE
+    if event == 'adopt':
+        return ACTIVE
+    dest = next_state(source, event)
+    return _TARGETS.get(dest)
+
+
+# Allocation states (seed 004): allocating -> active | error.
+ALLOCATING = 'allocating'
+ALLOCATION_ACTIVE = 'active'
+ALLOCATION_ERROR = 'error'
+ALLOCATION_STATES = frozenset([ALLOCATING, ALLOCATION_ACTIVE,
+                               ALLOCATION_ERROR])
+_ALLOCATION_TRANSITIONS = frozenset([
+    (ALLOCATING, ALLOCATION_ACTIVE),
+    (ALLOCATING, ALLOCATION_ERROR),
+])
+
+
+def allocation_transition_allowed(source, dest):
+    return (source, dest) in _ALLOCATION_TRANSITIONS

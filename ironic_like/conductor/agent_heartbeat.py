@@ -1,0 +1,141 @@
+"""Agent heartbeats on the conductor, and the agent token's end of life.
+
+A heartbeat is the agent's callback: it says where the agent listens
+(``agent_url``) and that it is alive. It must carry the node's agent
+token; a missing or wrong one is refused (AgentTokenInvalid, 401) and
+changes nothing.
+
+Heartbeats never wait for a node lock: one reservation attempt, and if the
+node is locked (a flow step is running) the heartbeat is acknowledged and
+nothing is recorded: the agent heartbeats again well within
+[agent]heartbeat_timeout, and that one picks the work up.
+
+Extension point for the deploy and clean flows: once the heartbeat is
+recorded, under the lock, ``task.driver.deploy.heartbeat(task,
+callback_url, agent_version)`` is called when the node's deploy interface
+has such a method (``agent_status`` and ``agent_status_message`` are
+passed too when the method accepts them). It may hand long work to a
+worker with ``task.spawn_after``; the lock then passes to that worker.
+"""
+
+import inspect
+
+from oslo_log import log
+from oslo_utils import timeutils
+
+from ironic_like.common import agent_token
+from ironic_like.common import exception
+from ironic_like.conductor import locks
+from ironic_like.db import api as db_api
+
+LOG = log.getLogger(__name__)
+
+AGENT_URL = 'agent_url'
+LAST_HEARTBEAT = 'agent_last_heartbeat'
+# Kept by agent_timeouts: reboots of a silent agent, and when the last one
+# was. A heartbeat proves the agent alive again and resets them.
+TIMEOUT_REBOOTS = 'agent_timeout_reboots'
+TIMEOUT_REBOOTED_AT = 'agent_timeout_rebooted_at'
+AGENT_VERSION = 'agent_version'
+AGENT_STATUS = 'agent_status'
+AGENT_STATUS_MESSAGE = 'agent_status_message'
+# What a heartbeat records; dropped with the token when the node leaves
+# the ramdisk (the URL is then stale).
+_RECORDED_KEYS = (AGENT_URL, LAST_HEARTBEAT, AGENT_VERSION, AGENT_STATUS,
+                  AGENT_STATUS_MESSAGE)
+
+
+def check_token(node, token):
+    """AgentTokenInvalid unless ``token`` is ``node``'s agent token."""
+    if not agent_token.is_valid(node.driver_internal_info, token):
+        raise exception.AgentTokenInvalid(node=node.uuid)
+
+
+def _recorded(info, callback_url, agent_version, agent_status,
+              agent_status_message):
+    info = dict(info or {})
+    info[AGENT_URL] = callback_url
+    info[LAST_HEARTBEAT] = timeutils.utcnow().isoformat()
+    info.pop(TIMEOUT_REBOOTS, None)
+    info.pop(TIMEOUT_REBOOTED_AT, None)
+    if agent_version is not None:
+        info[AGENT_VERSION] = agent_version
+    if agent_status is not None:
+        info[AGENT_STATUS] = agent_status
+        info[AGENT_STATUS_MESSAGE] = agent_status_message
+    return info
+
+
+def _call_deploy_heartbeat(task, callback_url, agent_version, agent_status,
+                           agent_status_message):
+    """The deploy interface's heartbeat, when it has one."""
+    handler = getattr(task.driver.deploy, 'heartbeat', None)
+    if handler is None:
+        return
+    kwargs = {}
+    try:
+        params = inspect.signature(handler).parameters
+    except (TypeError, ValueError):
+        params = {}
+    if 'agent_status' in params:
+        kwargs['agent_status'] = agent_status
+    if 'agent_status_message' in params:
+        kwargs['agent_status_message'] = agent_status_message
+    handler(task, callback_url, agent_version, **kwargs)
+
+
+def heartbeat(context, node_id, callback_url, agent_version=None,
+              agent_token=None, agent_status=None,
+              agent_status_message=None):
+    """Record an agent's heartbeat. Returns True if it was recorded, False
+    if the node was locked (acknowledged, nothing recorded).
+
+    :raises: NodeNotFound, AgentTokenInvalid (nothing recorded).
+    """
+    db = db_api.get_instance()
+    # The token is checked before locking, so a wrong one is refused
+    # whatever the lock, and again under the lock (it may have been
+    # wiped meanwhile).
+    check_token(db.get_node_by_id(node_id), agent_token)
+    try:
+        with locks.acquire(context, node_id, purpose='heartbeat',
+                           attempts=1) as task:
+            check_token(task.node, agent_token)
+            task.update_node({'driver_internal_info': _recorded(
+                task.node.driver_internal_info, callback_url, agent_version,
+                agent_status, agent_status_message)})
+            # Work the deploy interface hands over with spawn_after takes
+            # the lock with it.
+            _call_deploy_heartbeat(task, callback_url, agent_version,
+                                   agent_status, agent_status_message)
+    except exception.NodeLocked:
+        LOG.debug('Heartbeat of node %s acknowledged without action: the '
+                  'node is locked; the next heartbeat will act.', node_id)
+        return False
+    return True
+
+
+def wipe_agent_token(task):
+    """Forget the agent token (and the agent's URL and status) of
+    ``task.node``, under its exclusive lock: the flows call this when the
+    node leaves the ramdisk (active, available, manageable, failures).
+    Nothing is written when there is nothing to drop."""
+    info = task.node.driver_internal_info or {}
+    if not any(key in info for key in
+               (agent_token.TOKEN_KEY, agent_token.PREGENERATED_KEY)
+               + _RECORDED_KEYS):
+        return
+    info = agent_token.without_token(info)
+    for key in _RECORDED_KEYS:
+        info.pop(key, None)
+    task.update_node({'driver_internal_info': info})
+
+
+def add_pregenerated_token(task):
+    """Generate the token the boot interface puts into the ramdisk's boot
+    configuration (out of band); returns it. Lookup will then not hand a
+    token out."""
+    info = agent_token.with_new_token(task.node.driver_internal_info,
+                                      pregenerated=True)
+    task.update_node({'driver_internal_info': info})
+    return info[agent_token.TOKEN_KEY]

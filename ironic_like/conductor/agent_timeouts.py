@@ -1,0 +1,125 @@
+"""Nodes whose agent went silent (seed 003).
+
+A node powered on and waiting for its agent (wait call-back, clean wait)
+whose last sign of life is older than [agent]heartbeat_timeout is acted on
+per [agent]heartbeat_timeout_action: rebooted so that the agent boots
+again (at most [agent]heartbeat_timeout_reboots times), then put in
+maintenance with the reason. The last sign of life is the newest of the
+last heartbeat, the entry into the wait state and our last reboot, so a
+node that just started waiting is not punished for an old heartbeat.
+"""
+
+import datetime
+
+from oslo_log import log
+from oslo_utils import timeutils
+
+from ironic_like.common import exception
+from ironic_like.common import states
+from ironic_like.conductor import agent_heartbeat
+from ironic_like.conductor import locks
+from ironic_like.conf import CONF
+
+LOG = log.getLogger(__name__)
+
+# States in which the node waits for its agent to call back.
+WAITING_STATES = frozenset([states.DEPLOYWAIT, states.CLEANWAIT])
+REBOOTS = agent_heartbeat.TIMEOUT_REBOOTS
+REBOOTED_AT = agent_heartbeat.TIMEOUT_REBOOTED_AT
+
+
+def _parse(value):
+    if not value:
+        return None
+    try:
+        parsed = datetime.datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        return None
+    return parsed.replace(tzinfo=None)
+
+
+def last_sign_of_life(node):
+    info = node.driver_internal_info or {}
+    times = [_parse(info.get(agent_heartbeat.LAST_HEARTBEAT)),
+             _parse(info.get(REBOOTED_AT)), node.provision_updated_at]
+    times = [t for t in times if t is not None]
+    return max(times) if times else None
+
+
+def is_silent(node, now=None):
+    if (node.provision_state not in WAITING_STATES or node.maintenance or
+            node.power_state != states.POWER_ON):
+        return False
+    last = last_sign_of_life(node)
+    if last is None:
+        return False
+    now = now or timeutils.utcnow()
+    return (now - last).total_seconds() > CONF.agent.heartbeat_timeout
+
+
+def act_on_silent_node(context, node_id):
+    """Reboot or put in maintenance one node if its agent is silent.
+
+    Returns 'rebooted', 'maintenance' or None (not silent, or locked: the
+    next check looks again).
+    """
+    try:
+        with locks.acquire(context, node_id, purpose='agent timeout',
+                           attempts=1) as task:
+            node = task.node
+            if not is_silent(node):
+                return None
+            info = dict(node.driver_internal_info or {})
+            reboots = info.get(REBOOTS, 0)
+            silence = ('No heartbeat from the agent of node %s for more '
+                       'than %d seconds while it was in "%s"'
+                       % (node.uuid, CONF.agent.heartbeat_timeout,
+                          node.provision_state))
+            if (CONF.agent.heartbeat_timeout_action == 'reboot' and
+                    reboots < CONF.agent.heartbeat_timeout_reboots):
+                try:
+                    task.driver.power.reboot(task)
+                except Exception as e:
+                    LOG.warning('%s; rebooting it failed: %s', silence, e)
+                else:
+                    info[REBOOTS] = reboots + 1
+                    info[REBOOTED_AT] = timeutils.utcnow().isoformat()
+                    task.update_node({'driver_internal_info': info,
+                                      'power_state': states.POWER_ON})
+                    LOG.warning('%s; rebooted it (%d of %d).', silence,
+                                reboots + 1,
+                                CONF.agent.heartbeat_timeout_reboots)
+                    return 'rebooted'
+            reason = '%s; %s.' % (silence, 'gave up after %d reboots'
+                                  % reboots if reboots else
+                                  'put in maintenance')
+            info.pop(REBOOTS, None)
+            info.pop(REBOOTED_AT, None)
+            task.update_node({'maintenance': True,
+                              'maintenance_reason': reason,
+                              'last_error': reason,
+                              'driver_internal_info': info})
+            LOG.warning(reason)
+            return 'maintenance'
+    except (exception.NodeLocked, exception.NodeNotFound):
+        return None
+
+
+def check_nodes(context, rows):
+    """Act on the silent nodes among ownership ``rows`` (as returned by
+    takeover.owned_node_rows, filtered on WAITING_STATES); returns
+    {node uuid: action}."""
+    done = {}
+    for row in rows:
+        node_id, uuid = row[0], row[1]
+        maintenance, provision_state = row[6], row[7]
+        if maintenance or provision_state not in WAITING_STATES:
+            continue
+        try:
+            action = act_on_silent_node(context, node_id)
+        except Exception:
+            LOG.exception('Agent timeout check of node %s failed', uuid)
+            continue
+        if action:
+            done[uuid] = action
+    return done

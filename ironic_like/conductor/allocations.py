@@ -1,0 +1,187 @@
+"""Allocations on the conductor side (seed 004).
+
+Creation stores the row (`allocating`, conductor_affinity = this host) and
+returns at once; the flow in conductor/flows/allocation.py does the rest
+on the conductor's AllocationRunner. Allocations whose conductor died are
+taken over with the seed's compare-and-swap and run again here.
+"""
+
+from oslo_log import log
+
+from ironic_like.common import exception
+from ironic_like.common import states
+from ironic_like.conductor import locks
+from ironic_like.db import api as db_api
+
+LOG = log.getLogger(__name__)
+
+SETTABLE_FIELDS = frozenset(['uuid', 'name', 'resource_class', 'traits',
+                             'candidate_nodes', 'extra', 'owner', 'node_id'])
+
+
+def check_deletable(node):
+    """409 unless the node's allocation may go (seed 004)."""
+    if node.maintenance:
+        return
+    if (node.provision_state == states.ACTIVE or
+            node.provision_state not in states.UPDATE_ALLOWED_STATES):
+        raise exception.InvalidState(
+            'Cannot remove the allocation of node %s while it is in '
+            'provision state "%s" and not in maintenance.'
+            % (node.uuid, node.provision_state))
+
+
+def create_allocation(context, runner, host, values, taken_from=()):
+    """Store an allocation and start processing it; return its uuid.
+
+    :param taken_from: conductors the API tried first and got no answer
+        from. If one of them stored this very allocation before going
+        silent, take it over instead of failing with a duplicate.
+    """
+    unknown = set(values) - SETTABLE_FIELDS
+    if unknown:
+        field = sorted(unknown)[0]
+        raise exception.InvalidParameterValue(
+            err='Field "%s" of an allocation cannot be set.' % field,
+            field=field)
+    db = db_api.get_instance()
+    values = dict(values)
+    if taken_from:
+        existing = _existing(db, values['uuid'])
+        if existing is not None:
+            return _retried(db, runner, host, existing, taken_from)
+    holders = db.get_node_list(filters={'instance_uuid': values['uuid']},
+                               columns=['uuid'])
+    if any(node.id != values.get('node_id') for node in holders):
+        existing = _existing(db, values['uuid'])
+        if existing is not None:
+            # An allocation of this uuid got its node: a retry of ours
+            # (the silent conductor stored it), or a duplicate.
+            return _retried(db, runner, host, existing, taken_from)
+        # Seed 004: the uuid must not be the instance of another node.
+        raise exception.InstanceAssociated(
+            instance_uuid=values['uuid'], node=holders[0].uuid)
+    values['conductor_affinity'] = host
+    if values.get('node_id') is not None:
+        return _backfill(context, db, values)
+    values['state'] = states.ALLOCATING
+    try:
+        allocation = db.create_allocation(values)
+    except exception.AllocationAlreadyExists:
+        if not taken_from:
+            raise
+        # The silent conductor stored it meanwhile.
+        existing = _existing(db, values['uuid'])
+        if existing is None:
+            raise
+        return _retried(db, runner, host, existing, taken_from)
+    runner.add(allocation.id)
+    return allocation.uuid
+
+
+def _retried(db, runner, host, existing, taken_from):
+    """The API's retry of a create a silent conductor already stored.
+
+    The first conductor may be slow rather than dead: its answer was just
+    lost. An allocation it still has `allocating` is taken over (the
+    compare-and-swap in the reserve step lets only one of the two finish
+    it); one it already finished is simply the answer.
+    """
+    if existing.conductor_affinity not in set(taken_from):
+        raise exception.AllocationAlreadyExists(uuid=existing.uuid)
+    if (existing.state == states.ALLOCATING and
+            db.take_over_allocation(existing.id,
+                                    existing.conductor_affinity, host)):
+        runner.add(existing.id)
+    return existing.uuid
+
+
+def _existing(db, uuid):
+    try:
+        return db.get_allocation_by_uuid(uuid)
+    except exception.AllocationNotFound:
+        return None
+
+
+def _backfill(context, db, values):
+    """An allocation for a node deployed without one: active at once."""
+    with locks.acquire(context, values['node_id'],
+                       purpose='allocation backfill') as task:
+        node = task.node
+        if node.provision_state != states.ACTIVE:
+            raise exception.InvalidState(
+                'Node %s must be active to backfill an allocation for it, '
+                'it is %s.' % (node.uuid, node.provision_state))
+        if node.allocation_id is not None:
+            raise exception.NodeAlreadyAllocated(
+                node=node.uuid,
+                allocation=db.get_allocation_by_id(node.allocation_id).uuid)
+        if node.instance_uuid and node.instance_uuid != values['uuid']:
+            raise exception.InvalidParameterValue(
+                err='Node %s has instance_uuid %s; a backfilled allocation '
+                    'must have the same UUID.' % (node.uuid,
+                                                  node.instance_uuid),
+                field='uuid')
+        if values.get('resource_class') and \
+                values['resource_class'] != node.resource_class:
+            raise exception.InvalidParameterValue(
+                err='Node %s has resource class %s, not %s.'
+                    % (node.uuid, node.resource_class,
+                       values['resource_class']), field='resource_class')
+        missing = set(values.get('traits') or []) - {
+            t.trait for t in node.traits}
+        if missing:
+            raise exception.InvalidParameterValue(
+                err='Node %s lacks the traits %s.'
+                    % (node.uuid, ', '.join(sorted(missing))),
+                field='traits')
+        values['resource_class'] = node.resource_class
+        values['state'] = states.ALLOCATION_ACTIVE
+        return db.create_allocation(values).uuid
+
+
+def destroy_allocation(context, allocation_id):
+    """Delete an allocation and free its node in one transaction."""
+    db = db_api.get_instance()
+    allocation = db.get_allocation_by_id(allocation_id)
+    if allocation.node_id is None:
+        db.destroy_allocation(allocation.id)
+        return
+    with locks.acquire(context, allocation.node_id,
+                       purpose='allocation deletion') as task:
+        check_deletable(task.node)
+        db.destroy_allocation(allocation.id)
+    LOG.info('Allocation %s deleted, node %s freed', allocation.uuid,
+             task.node.uuid)
+
+
+def resume_own(runner, host):
+    """On start: run again the allocations this host left `allocating`."""
+    db = db_api.get_instance()
+    mine = db.get_allocation_list(filters={'state': states.ALLOCATING,
+                                           'conductor_affinity': host})
+    for allocation in mine:
+        LOG.info('Resuming allocation %s', allocation.uuid)
+        runner.add(allocation.id)
+    return len(mine)
+
+
+def take_over_orphans(runner, host, dead_hosts):
+    """Take over `allocating` allocations of dead conductors (seed 004's
+    UPDATE ... WHERE conductor_affinity=<dead host>); a lost race just
+    means another conductor has it."""
+    if not dead_hosts:
+        return []
+    db = db_api.get_instance()
+    orphans = db.get_allocation_list(filters={
+        'state': states.ALLOCATING,
+        'conductor_affinity': sorted(dead_hosts)})
+    taken = []
+    for allocation in orphans:
+        if db.take_over_allocation(allocation.id,
+                                   allocation.conductor_affinity, host):
+            LOG.info('Took allocation %s over from dead conductor %s',
+                     allocation.uuid, allocation.conductor_affinity)
+            runner.add(allocation.id)
+            taken.append(allocation.uuid)
+    return taken

@@ -1,0 +1,137 @@
+"""Creating, changing and deleting nodes, on the node's owner."""
+
+from oslo_log import log
+
+from ironic_like.common import exception
+from ironic_like.common import states
+from ironic_like.conductor import allocations
+from ironic_like.conductor import locks
+from ironic_like.conf import CONF
+from ironic_like.db import api as db_api
+from ironic_like.drivers import base
+from ironic_like.drivers import loader
+
+LOG = log.getLogger(__name__)
+
+# Columns the API may set on create or update; anything else is refused.
+SETTABLE_FIELDS = frozenset([
+    'name', 'description', 'driver', 'driver_info', 'instance_info',
+    'instance_uuid', 'properties', 'extra', 'labels', 'resource_class',
+    'conductor_group', 'owner', 'lessee', 'maintenance_reason',
+] + ['%s_interface' % kind for kind in base.INTERFACE_KINDS])
+
+
+def _check_fields(values):
+    unknown = set(values) - SETTABLE_FIELDS - {'uuid', 'provision_state',
+                                               'power_state'}
+    if unknown:
+        field = sorted(unknown)[0]
+        raise exception.InvalidParameterValue(
+            err='Field "%s" cannot be set.' % field, field=field)
+
+
+def create_node(context, values):
+    _check_fields(values)
+    # Loading the driver here proves the owner can manage the node.
+    loader.interface_names(values)
+    values = dict(values)
+    values.setdefault('provision_state', states.ENROLL)
+    # The API routed the creation to the node's owner on the ring: this
+    # conductor. Claiming it now spares the take-over pass the work.
+    values['conductor_affinity'] = CONF.host
+    values.setdefault('power_state', states.NOSTATE)
+    node = db_api.get_instance().create_node(values)
+    LOG.info('Node %s created with driver %s', node.uuid, node.driver)
+    return node.uuid
+
+
+def update_node(context, node_id, values, reset_interfaces=False):
+    _check_fields(values)
+    values = dict(values)
+    with locks.acquire(context, node_id, purpose='node update') as task:
+        node = task.node
+        changes_driver = ('driver' in values and
+                          values['driver'] != node.driver)
+        touches_ifaces = changes_driver or any(
+            '%s_interface' % k in values for k in base.INTERFACE_KINDS)
+        if touches_ifaces:
+            if node.provision_state not in states.UPDATE_ALLOWED_STATES:
+                raise exception.InvalidState(
+                    'Cannot change the driver or interfaces of node %s '
+                    'while it is in state "%s".'
+                    % (node.uuid, node.provision_state))
+            merged = {'driver': values.get('driver', node.driver)}
+            for kind in base.INTERFACE_KINDS:
+                key = '%s_interface' % kind
+                if key in values:
+                    merged[key] = values[key]
+                elif changes_driver and reset_interfaces:
+                    merged[key] = None
+                    values[key] = None
+                else:
+                    merged[key] = getattr(node, key)
+            loader.interface_names(merged)
+        if 'instance_uuid' in values and values['instance_uuid'] and \
+                node.instance_uuid and \
+                values['instance_uuid'] != node.instance_uuid:
+            raise exception.NodeAssociated(node=node.uuid,
+                                           instance=node.instance_uuid)
+        if 'conductor_group' in values:
+            values['conductor_group'] = values['conductor_group'] or ''
+        if ('instance_uuid' in values and not values['instance_uuid']
+                and node.allocation_id is not None):
+            # Seed 004: unsetting instance_uuid deletes the allocation.
+            allocations.check_deletable(node)
+            task.node = db_api.get_instance().release_node_instance(node.id)
+            values.pop('instance_uuid')
+            values.pop('instance_info', None)
+        task.update_node(values)
+    return node.uuid
+
+
+def destroy_node(context, node_id):
+    with locks.acquire(context, node_id, purpose='node deletion') as task:
+        node = task.node
+        if node.instance_uuid and not node.maintenance:
+            raise exception.NodeAssociated(node=node.uuid,
+                                           instance=node.instance_uuid)
+        if (node.provision_state not in states.DELETE_ALLOWED_STATES
+                and not node.maintenance):
+            raise exception.InvalidState(
+                'Can not delete node "%s" while it is in provision state '
+                '"%s". Valid provision states to perform deletion are: %s, '
+                'or put the node in maintenance mode.'
+                % (node.uuid, node.provision_state,
+                   ', '.join(sorted(states.DELETE_ALLOWED_STATES))))
+        db_api.get_instance().destroy_node(node.id)
+    LOG.info('Node %s deleted', node.uuid)
+
+
+def set_maintenance(context, node_id, mode, reason=None):
+    with locks.acquire(context, node_id, purpose='maintenance') as task:
+        if mode:
+            task.update_node({'maintenance': True,
+                              'maintenance_reason': reason})
+        else:
+            task.update_node({'maintenance': False,
+                              'maintenance_reason': None})
+
+
+def set_node_traits(context, node_id, traits):
+    with locks.acquire(context, node_id, purpose='set traits') as task:
+        task.update_node({'traits': list(traits)})
+
+
+def add_node_trait(context, node_id, trait):
+    with locks.acquire(context, node_id, purpose='add trait') as task:
+        db_api.get_instance().add_node_trait(task.node.id, trait)
+
+
+def remove_node_traits(context, node_id, traits=None):
+    with locks.acquire(context, node_id, purpose='remove traits') as task:
+        db = db_api.get_instance()
+        if traits is None:
+            task.update_node({'traits': []})
+            return
+        for trait in traits:
+            db.delete_node_trait(task.node.id, trait)

@@ -1,0 +1,169 @@
+"""Provision state changes: the API's actions, driven through the one
+state machine in common/states.py.
+
+The RPC call validates, moves the node into the transient state and
+returns; the driver work runs in a worker thread holding the node lock.
+"""
+
+from oslo_log import log
+
+from ironic_like.common import exception
+from ironic_like.common import states
+from ironic_like.conductor import locks
+
+LOG = log.getLogger(__name__)
+
+
+# Default of _move's last_error: leave the column alone. (None used to be
+# the default, so the explicit last_error=None of a new action could not
+# clear the error of the previous one: a successful redeploy from
+# "deploy failed" kept the old error.)
+_KEEP = object()
+
+
+def _move(task, event, target=None, last_error=_KEEP, keep_target=False):
+    node = task.node
+    dest = states.next_state(node.provision_state, event)
+    if dest is None:
+        raise exception.InvalidStateRequested(
+            action=event, node=node.uuid, state=node.provision_state)
+    values = {'provision_state': dest}
+    if not keep_target:
+        values['target_provision_state'] = target
+    if last_error is not _KEEP:
+        values['last_error'] = last_error
+    task.update_node(values)
+    return dest
+
+
+def do_provisioning_action(context, executor, node_id, event, params):
+    with locks.acquire(context, node_id,
+                       purpose='provisioning: %s' % event) as task:
+        node = task.node
+        if not states.is_allowed(node.provision_state, event) or \
+                event in states.INTERNAL_EVENTS:
+            raise exception.InvalidStateRequested(
+                action=event, node=node.uuid, state=node.provision_state)
+        if node.maintenance and event in ('deploy', 'rebuild', 'provide',
+                                          'clean', 'manage'):
+            raise exception.InvalidState(
+                'Node %s is in maintenance; remove it from maintenance '
+                'before "%s".' % (node.uuid, event))
+        if event == 'abort':
+            _move(task, 'abort', last_error='Aborted by request.')
+            return
+        if event == 'manage' and node.provision_state == states.MANAGEABLE:
+            return
+        if states.next_state(node.provision_state, event) not in \
+                states.TRANSIENT_STATES:
+            # E.g. manage from available or clean failed: the node is in
+            # its new stable state at once. Running the worker here used to
+            # leave target_provision_state set and fail on its 'done'.
+            _move(task, event, target=None, last_error=None)
+            return
+        target = states.target_for(event, node.provision_state)
+        previous = node.provision_state
+        _move(task, event, target=target, last_error=None)
+        task.set_spawn_error_hook(_not_started, previous, event)
+        task.spawn_after(executor, _WORKERS[event], params or {})
+
+
+def _not_started(task, error, previous, event):
+    # The worker was refused: without this the node stayed in the
+    # transient state with nobody working on it.
+    task.update_node({'provision_state': previous,
+                      'target_provision_state': None,
+                      'last_error': '"%s" was not started: %s'
+                                    % (event, error)})
+
+
+def _fail(task, error, what):
+    LOG.warning('%s of node %s failed: %s', what, task.node.uuid, error)
+    _move(task, 'fail', last_error='%s failed: %s' % (what, error))
+
+
+def _verify(task, params):
+    try:
+        task.driver.power.validate(task)
+        power_state = task.driver.power.get_power_state(task)
+        task.update_node({'power_state': power_state})
+    except Exception as e:
+        _fail(task, e, 'Verification')
+        return
+    _move(task, 'done')
+
+
+def _clean(task, params, manual=False):
+    try:
+        result = task.driver.deploy.clean(task, params.get('clean_steps'))
+    except Exception as e:
+        _fail(task, e, 'Cleaning')
+        return
+    if result == states.CLEANWAIT:
+        _move(task, 'wait', keep_target=True)
+        return
+    if task.node.target_provision_state == states.MANAGEABLE:
+        # Manual cleaning returns where it came from, not to available.
+        task.update_node({'provision_state': states.MANAGEABLE,
+                          'target_provision_state': None})
+    else:
+        _move(task, 'done')
+
+
+def _deploy(task, params):
+    try:
+        task.driver.boot.prepare_ramdisk(task)
+        result = task.driver.deploy.deploy(task)
+        if result == states.DEPLOYWAIT:
+            _move(task, 'wait', keep_target=True)
+            return
+        task.driver.power.set_power_state(task, states.POWER_ON)
+        task.update_node({'power_state': states.POWER_ON})
+    except Exception as e:
+        _fail(task, e, 'Deploy')
+        return
+    _move(task, 'done')
+
+
+def _tear_down(task, params):
+    try:
+        task.driver.deploy.tear_down(task)
+        task.driver.power.set_power_state(task, states.POWER_OFF)
+        task.update_node({'power_state': states.POWER_OFF})
+        # Instance, instance_info and allocation go in one transaction.
+        task.node = task.db.release_node_instance(task.node.id)
+    except Exception as e:
+        _fail(task, e, 'Tear down')
+        return
+    _move(task, 'done', target=states.AVAILABLE)
+    _clean(task, params)
+
+
+def _adopt(task, params):
+    _move(task, 'done')
+
+
+_WORKERS = {
+    'manage': _verify,
+    'provide': _clean,
+    'clean': _clean,
+    'deploy': _deploy,
+    'rebuild': _deploy,
+    'deleted': _tear_down,
+    'adopt': _adopt,
+}
+
+
+def fail_interrupted(task, previous_owner):
+    """A node left mid-work by a dead conductor: end that work as failed.
+
+    The state machine's 'fail' event puts it where an operator can act.
+    """
+    node = task.node
+    if node.provision_state not in states.TRANSIENT_STATES:
+        return False
+    msg = ('Conductor %s died while the node was %s; the operation was '
+           'abandoned.' % (previous_owner, node.provision_state))
+    _move(task, 'fail', last_error=msg)
+    LOG.warning('Node %s: %s', node.uuid, msg)
+    return True

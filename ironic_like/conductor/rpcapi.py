@@ -1,0 +1,224 @@
+"""Client side of the conductor RPC API.
+
+Node-bound calls go to the topic of the node's owner on the hash ring. If
+the owner does not answer within [DEFAULT]rpc_node_call_timeout (it may have
+just died), the client rebuilds the ring, sets the silent host aside and
+tries the next owner, so an API worker is never held for the broker's long
+default timeout.
+
+Version history:
+    1.0 - initial API: nodes, ports, power, provisioning, maintenance, traits
+    1.1 - create_allocation, destroy_allocation
+    1.2 - heartbeat (agent heartbeats, checked against the agent token)
+"""
+
+import random
+import threading
+import time
+import types
+
+from oslo_log import log
+import oslo_messaging as messaging
+
+from ironic_like.common import exception
+from ironic_like.common import hash_ring
+from ironic_like.common import rpc
+from ironic_like.conf import CONF
+
+LOG = log.getLogger(__name__)
+
+TOPIC = 'ironic_like.conductor_manager'
+RPC_API_VERSION = '1.2'
+
+
+class ConductorAPI(object):
+
+    def __init__(self, ring=None):
+        target = messaging.Target(topic=TOPIC, version=RPC_API_VERSION)
+        self.client = rpc.get_client(target,
+                                     version_cap=CONF.rpc_version_cap)
+        self.ring = ring or hash_ring.HashRingManager()
+        # host -> monotonic time it last failed to answer; such hosts are
+        # skipped until the ring is rebuilt without them or they heartbeat.
+        self._silent = {}
+        self._silent_lock = threading.Lock()
+
+    # -- routing ---------------------------------------------------------
+
+    def _silent_hosts(self):
+        horizon = time.monotonic() - CONF.conductor.heartbeat_timeout
+        with self._silent_lock:
+            for host, since in list(self._silent.items()):
+                if since < horizon:
+                    del self._silent[host]
+            return set(self._silent)
+
+    def _mark_silent(self, host):
+        with self._silent_lock:
+            self._silent[host] = time.monotonic()
+        self.ring.reset()
+
+    def owner_of(self, node):
+        """The host the API would send a call about ``node`` to."""
+        return self.ring.get_owner(node.uuid, node.driver,
+                                   node.conductor_group,
+                                   ignore=self._silent_hosts())
+
+    def _call_node(self, context, node, method, version=None, **kwargs):
+        tried = []
+        last_error = None
+        for _attempt in range(CONF.rpc_node_call_attempts):
+            ignore = self._silent_hosts().union(tried)
+            try:
+                host = self.ring.get_owner(node.uuid, node.driver,
+                                           node.conductor_group,
+                                           ignore=ignore)
+            except exception.NoValidHost as e:
+                if tried:
+                    break
+                raise e
+            cctxt = self.client.prepare(
+                topic=TOPIC, server=host, version=version or '1.0',
+                timeout=CONF.rpc_node_call_timeout)
+            try:
+                return cctxt.call(context, method, **kwargs)
+            except messaging.MessagingTimeout as e:
+                LOG.warning('Conductor %(host)s did not answer %(method)s '
+                            'for node %(node)s within %(timeout)s s; trying '
+                            'another conductor.',
+                            {'host': host, 'method': method,
+                             'node': node.uuid,
+                             'timeout': CONF.rpc_node_call_timeout})
+                self._mark_silent(host)
+                tried.append(host)
+                last_error = e
+        raise exception.ConductorUnavailable(
+            node=node.uuid,
+            reason='conductors %s did not answer (%s)'
+                   % (', '.join(tried) or 'none', last_error))
+
+    # -- nodes -----------------------------------------------------------
+
+    def create_node(self, context, values):
+        """Create a node on its future owner, which checks that it can load
+        the driver and interfaces. ``values`` must hold the uuid."""
+        future = types.SimpleNamespace(
+            uuid=values['uuid'], driver=values['driver'],
+            conductor_group=values.get('conductor_group') or '')
+        return self._call_node(context, future, 'create_node',
+                               values=values)
+
+    def update_node(self, context, node, values, reset_interfaces=False):
+        return self._call_node(context, node, 'update_node',
+                               node_id=node.id, values=values,
+                               reset_interfaces=reset_interfaces)
+
+    def destroy_node(self, context, node):
+        return self._call_node(context, node, 'destroy_node',
+                               node_id=node.id)
+
+    def change_node_power_state(self, context, node, target, timeout=None):
+        return self._call_node(context, node, 'change_node_power_state',
+                               node_id=node.id, target=target,
+                               timeout=timeout)
+
+    def do_provisioning_action(self, context, node, event, params=None):
+        return self._call_node(context, node, 'do_provisioning_action',
+                               node_id=node.id, event=event,
+                               params=params or {})
+
+    def set_maintenance(self, context, node, mode, reason=None):
+        return self._call_node(context, node, 'set_maintenance',
+                               node_id=node.id, mode=mode, reason=reason)
+
+    def set_node_traits(self, context, node, traits):
+        return self._call_node(context, node, 'set_node_traits',
+                               node_id=node.id, traits=traits)
+
+    def add_node_trait(self, context, node, trait):
+        return self._call_node(context, node, 'add_node_trait',
+                               node_id=node.id, trait=trait)
+
+    def remove_node_traits(self, context, node, traits=None):
+        """Remove ``traits`` (all when None)."""
+        return self._call_node(context, node, 'remove_node_traits',
+                               node_id=node.id, traits=traits)
+
+    def heartbeat(self, context, node, callback_url, agent_version=None,
+                  agent_token=None, agent_status=None,
+                  agent_status_message=None):
+        """An agent's heartbeat, to the node's owner. Returns True if it
+        was recorded, False if the node was locked (acknowledged only)."""
+        return self._call_node(context, node, 'heartbeat', version='1.2',
+                               node_id=node.id, callback_url=callback_url,
+                               agent_version=agent_version,
+                               agent_token=agent_token,
+                               agent_status=agent_status,
+                               agent_status_message=agent_status_message)
+
+    # -- ports -----------------------------------------------------------
+
+    def create_port(self, context, node, values):
+        return self._call_node(context, node, 'create_port',
+                               node_id=node.id, values=values)
+
+    def update_port(self, context, node, port_id, values):
+        return self._call_node(context, node, 'update_port',
+                               node_id=node.id, port_id=port_id,
+                               values=values)
+
+    def destroy_port(self, context, node, port_id):
+        return self._call_node(context, node, 'destroy_port',
+                               node_id=node.id, port_id=port_id)
+
+    # -- allocations -----------------------------------------------------
+
+    def create_allocation(self, context, values):
+        """Create an allocation on a random alive conductor (seed 004).
+
+        If that conductor does not answer, another one is asked and told
+        which were silent, so it can take over a row the silent one may
+        already have stored: no allocation is left `allocating` with
+        nobody working on it.
+        """
+        tried = []
+        last_error = None
+        for _attempt in range(CONF.rpc_node_call_attempts):
+            ignore = self._silent_hosts().union(tried)
+            hosts = sorted(self.ring.hosts - ignore)
+            if not hosts:
+                if tried:
+                    break
+                raise exception.NoValidHost(
+                    reason='no alive conductor to process the allocation')
+            host = random.choice(hosts)
+            cctxt = self.client.prepare(topic=TOPIC, server=host,
+                                        version='1.1',
+                                        timeout=CONF.rpc_node_call_timeout)
+            try:
+                return cctxt.call(context, 'create_allocation',
+                                  values=values, taken_from=tried)
+            except messaging.MessagingTimeout as e:
+                LOG.warning('Conductor %s did not answer create_allocation '
+                            'within %s s; trying another conductor.', host,
+                            CONF.rpc_node_call_timeout)
+                self._mark_silent(host)
+                tried.append(host)
+                last_error = e
+        raise exception.ConductorUnavailable(
+            node='(allocation %s)' % values.get('uuid'),
+            reason='conductors %s did not answer (%s)'
+                   % (', '.join(tried) or 'none', last_error))
+
+    def destroy_allocation(self, context, allocation, node=None):
+        """Delete an allocation on its node's owner (it locks the node),
+        or on any alive conductor when it has no node."""
+        if node is not None:
+            return self._call_node(context, node, 'destroy_allocation',
+                                   version='1.1',
+                                   allocation_id=allocation.id)
+        host = self.ring.random_host()
+        cctxt = self.client.prepare(topic=TOPIC, server=host, version='1.1',
+                                    timeout=CONF.rpc_node_call_timeout)
+        return cctxt.call(context, 'destroy_allocation',
+                          allocation_id=allocation.id)

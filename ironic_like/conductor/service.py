@@ -1,0 +1,232 @@
+"""The conductor service: registration, heartbeat, RPC server and periodic
+tasks. The RPC endpoint itself is manager.ConductorManager."""
+
+from concurrent import futures
+import threading
+import time
+
+import futurist
+from futurist import periodics
+from oslo_log import log
+import oslo_messaging as messaging
+
+from ironic_like.common import context as ctx
+from ironic_like.common import hash_ring
+from ironic_like.common import rpc
+from ironic_like.common import states
+from ironic_like.conductor import agent_timeouts
+from ironic_like.conductor import allocation_runner
+from ironic_like.conductor import allocations
+from ironic_like.conductor import manager
+from ironic_like.conductor import power
+from ironic_like.conductor import rpcapi
+from ironic_like.conductor import takeover
+from ironic_like.conf import CONF
+from ironic_like.db import api as db_api
+from ironic_like.drivers import loader
+
+LOG = log.getLogger(__name__)
+
+# The ring only changes with the set of alive conductors, so the periodic
+# check reads every node only then; in between it reads just the nodes no
+# conductor has claimed. A full pass this often anyway is a safety net.
+FULL_TAKEOVER_PASS_INTERVAL = 60
+# After a membership change the other conductors still claim nodes on
+# their old ring until their own next check: keep making full passes for
+# this many check intervals, so nodes they claimed meanwhile come back.
+RING_SETTLE_CHECKS = 3
+
+
+class ConductorService(object):
+
+    def __init__(self, host=None):
+        self.host = host or CONF.host
+        self.db = db_api.get_instance()
+        self.ring = hash_ring.HashRingManager(self.db)
+        self.executor = None
+        self.allocation_runner = None
+        self._rpc_server = None
+        self._periodic = None
+        self._periodic_thread = None
+        self._members = None
+        self._last_full_pass = 0.0
+        self._members_changed_at = 0.0
+        self._started = False
+
+    # -- lifecycle -------------------------------------------------------
+
+    def start(self):
+        hw_types = list(CONF.conductor.enabled_hardware_types)
+        for name in hw_types:
+            loader.hardware_type(name)  # fail early on a bad name
+        # The standard library's pools, not futurist's: futurist's idle
+        # workers poll their queue once a second, so every shutdown (and
+        # so every stop()) took up to a second per pool; these wake at once.
+        self.executor = futures.ThreadPoolExecutor(
+            max_workers=CONF.conductor.workers_pool_size,
+            thread_name_prefix='conductor-worker')
+        # Allocation flows are short and mostly CPU; a runner of their own
+        # keeps a burst of them from starving power and provisioning work
+        # and the RPC server of the interpreter.
+        self.allocation_runner = allocation_runner.AllocationRunner(
+            self.host, CONF.conductor.allocation_workers,
+            CONF.conductor.allocation_batch_size)
+        # Nodes an earlier run of this host was working on when it died:
+        # the worker threads died with it, so clearing the locks alone left
+        # them in e.g. "deploying" for good. Their work is failed below, as
+        # a take-over from a dead conductor does.
+        abandoned = [row[0] for row in self.db.get_node_ownership_list(
+            filters={'reservation': self.host,
+                     'provision_state': sorted(states.TRANSIENT_STATES)})]
+        cleared = self.db.clear_node_reservations_for_conductor(self.host)
+        if cleared:
+            LOG.warning('Cleared %d stale reservations of %s left by an '
+                        'earlier run', cleared, self.host)
+        self.db.register_conductor(self.host, CONF.conductor.conductor_group,
+                                   hw_types)
+        for node_id in abandoned:
+            takeover.fail_abandoned_work(ctx.get_admin_context(), node_id,
+                                         self.host)
+        target = messaging.Target(topic=rpcapi.TOPIC, server=self.host)
+        endpoint = manager.ConductorManager(self)
+        self._rpc_server = rpc.get_server(target, [endpoint])
+        # Same for oslo.messaging's "threading" executor (futurist's pool):
+        # its wait() after stop() cost another second. The server only calls
+        # submit() and shutdown(wait=True), which the standard pool has.
+        if getattr(self._rpc_server, '_executor_cls', None) is \
+                futurist.ThreadPoolExecutor:
+            self._rpc_server._executor_cls = futures.ThreadPoolExecutor
+        self._rpc_server.start()
+        self.ring.reset()
+        resumed = allocations.resume_own(self.allocation_runner, self.host)
+        if resumed:
+            LOG.info('Resumed %d allocations left allocating by an earlier '
+                     'run', resumed)
+        self._start_periodics()
+        self._started = True
+        LOG.info('Conductor %s started (group "%s", hardware types %s)',
+                 self.host, CONF.conductor.conductor_group,
+                 ', '.join(hw_types))
+
+    def stop(self, unregister=True):
+        if not self._started:
+            return
+        self._started = False
+        if self._periodic is not None:
+            self._periodic.stop()
+            self._periodic.wait()
+        if self._periodic_thread is not None:
+            self._periodic_thread.join(timeout=30)
+        if self._rpc_server is not None:
+            self._rpc_server.stop()
+            self._rpc_server.wait()
+        self.executor.shutdown(wait=True)
+        self.allocation_runner.stop()
+        if unregister:
+            self.db.unregister_conductor(self.host)
+        LOG.info('Conductor %s stopped', self.host)
+
+    # -- periodic tasks --------------------------------------------------
+
+    def _start_periodics(self):
+        def every(spacing, method, now=False):
+            # futurist marks the callable itself; bound methods cannot be
+            # marked, so wrap each in a plain function.
+            def run():
+                return method()
+            run.__name__ = method.__name__
+            return (periodics.periodic(spacing, run_immediately=now)(run),
+                    None, None)
+
+        callables = [
+            every(CONF.conductor.heartbeat_interval, self.heartbeat),
+            every(CONF.conductor.takeover_check_interval, self.check_ring,
+                  now=True),
+        ]
+        if CONF.conductor.check_allocations_interval:
+            callables.append(every(CONF.conductor.check_allocations_interval,
+                                   self.check_allocations))
+        if CONF.agent.check_heartbeat_interval:
+            callables.append(every(CONF.agent.check_heartbeat_interval,
+                                   self.check_agent_heartbeats))
+        if CONF.conductor.sync_power_state_interval:
+            callables.append(every(CONF.conductor.sync_power_state_interval,
+                                   self.sync_power_states))
+        # Each periodic in its own thread: a slow power sync must never
+        # delay the heartbeat that keeps this conductor in the ring.
+        self._periodic = periodics.PeriodicWorker(
+            callables,
+            executor_factory=lambda: futures.ThreadPoolExecutor(
+                max_workers=len(callables),
+                thread_name_prefix='periodic'))
+        self._periodic_thread = threading.Thread(
+            target=self._periodic.start, name='periodics', daemon=True)
+        self._periodic_thread.start()
+
+    def heartbeat(self):
+        try:
+            self.db.touch_conductor(self.host)
+        except Exception:
+            LOG.exception('Heartbeat of conductor %s failed', self.host)
+
+    def check_ring(self):
+        """Rebuild the ring if membership changed; take nodes over."""
+        try:
+            members = frozenset(
+                c.hostname for c in self.db.get_alive_conductors(
+                    CONF.conductor.heartbeat_timeout))
+            lost = (self._members or frozenset()) - members
+            now = time.monotonic()
+            if members != self._members:
+                self._members = members
+                self._members_changed_at = now
+                self.ring.reset()
+            settling = (now - self._members_changed_at <
+                        RING_SETTLE_CHECKS *
+                        CONF.conductor.takeover_check_interval)
+            full = settling or (now - self._last_full_pass >=
+                                FULL_TAKEOVER_PASS_INTERVAL)
+            takeover.take_over_nodes(ctx.get_admin_context(), self.ring,
+                                     self.host, unowned_only=not full)
+            if full:
+                self._last_full_pass = time.monotonic()
+            if lost:
+                # A conductor just died or left: its allocations need a
+                # new home now, not at the next periodic check.
+                self.check_allocations()
+        except Exception:
+            LOG.exception('Hash ring check failed')
+
+    def check_allocations(self):
+        """Take over allocations left `allocating` by dead conductors."""
+        try:
+            allocations.take_over_orphans(
+                self.allocation_runner, self.host,
+                takeover.dead_conductors(self.db))
+        except Exception:
+            LOG.exception('Allocation take-over check failed')
+
+    def check_agent_heartbeats(self):
+        """Act on nodes of ours whose agent went silent."""
+        try:
+            rows = takeover.owned_node_rows(
+                self.ring, self.host, self.db,
+                provision_states=agent_timeouts.WAITING_STATES)
+            agent_timeouts.check_nodes(ctx.get_admin_context(), rows)
+        except Exception:
+            LOG.exception('Agent heartbeat check failed')
+
+    def sync_power_states(self):
+        context = ctx.get_admin_context()
+        try:
+            rows = takeover.owned_node_rows(self.ring, self.host, self.db)
+        except Exception:
+            LOG.exception('Power sync could not list nodes')
+            return
+        for row in rows:
+            if row[5] or row[6]:  # reserved or in maintenance
+                continue
+            try:
+                power.sync_node_power_state(context, row[0])
+            except Exception as e:
+                LOG.warning('Power sync of node %s failed: %s', row[1], e)

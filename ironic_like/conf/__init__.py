@@ -1,0 +1,21 @@
+"""All of the service's options, registered on the global CONF.
+
+The global object is used (not a private ConfigOpts) because
+oslo.messaging registers some of its options there only.
+"""
+
+from oslo_config import cfg
+
+from ironic_like.conf import agent
+from ironic_like.conf import api
+from ironic_like.conf import conductor
+from ironic_like.conf import database
+from ironic_like.conf import default
+
+CONF = cfg.CONF
+
+default.register_opts(CONF)
+agent.register_opts(CONF)
+api.register_opts(CONF)
+conductor.register_opts(CONF)
+database.register_opts(CONF)

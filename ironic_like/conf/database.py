@@ -1,0 +1,28 @@
+"""Options of the [database] group: oslo.db's, with our default."""
+
+from oslo_config import cfg
+from oslo_db import options as db_options
+
+_DEFAULT_SQL_CONNECTION = 'sqlite:///ironic_like.sqlite'
+
+opts = [
+    cfg.StrOpt('version_table', default='ironic_like_alembic_version',
+               help='Table in which alembic records the schema version. '
+                    'Not alembic_version: taskflow\'s persistence backend '
+                    'uses that name in the same database.'),
+]
+
+
+# A conductor runs RPC handlers, worker pools and periodic tasks at once;
+# with oslo.db's default pool of 5, every connection beyond it was opened
+# and closed per transaction (a TCP handshake and a TLS context each time),
+# which dominated the cost of small requests under load.
+_DEFAULT_MAX_POOL_SIZE = 30
+_DEFAULT_MAX_OVERFLOW = 60
+
+
+def register_opts(conf):
+    db_options.set_defaults(conf, connection=_DEFAULT_SQL_CONNECTION,
+                            max_pool_size=_DEFAULT_MAX_POOL_SIZE,
+                            max_overflow=_DEFAULT_MAX_OVERFLOW)
+    conf.register_opts(opts, group='database')

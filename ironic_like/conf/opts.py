@@ -1,0 +1,17 @@
+"""Options listed for oslo-config-generator (etc/ironic_like/*.conf)."""
+
+from ironic_like.conf import agent
+from ironic_like.conf import api
+from ironic_like.conf import conductor
+from ironic_like.conf import database
+from ironic_like.conf import default
+
+
+def list_opts():
+    return [
+        ('DEFAULT', default.opts),
+        ('agent', agent.opts),
+        ('api', api.opts),
+        ('conductor', conductor.opts),
+        ('database', database.opts),
+    ]

@@ -1,0 +1,393 @@
+"""Database access for allocations (seed 004), mixed into Connection.
+
+Candidate search happens in SQL (resource class, state, maintenance,
+power state, instance, candidates and the traits superset), so the cost of
+an allocation does not grow with the number of free nodes loaded into
+Python. Reserving a node is one transaction of two conditional UPDATEs:
+the node (still free, unlocked, still matching) and the allocation (still
+ours: compare-and-swap on conductor_affinity).
+"""
+
+import random
+
+from oslo_db import exception as db_exc
+from oslo_utils import uuidutils
+import sqlalchemy as sa
+
+from ironic_like.common import exception
+from ironic_like.common import states
+from ironic_like.db.sqlalchemy import models
+
+# Columns an allocation list may be sorted by.
+ALLOCATION_SORT_KEYS = frozenset(['id', 'uuid', 'name', 'created_at',
+                                  'updated_at', 'state', 'resource_class',
+                                  'node_id', 'owner'])
+
+
+def _sa_api():
+    # Imported lazily: api.py imports this module to build Connection.
+    from ironic_like.db.sqlalchemy import api
+    return api
+
+
+class _TakenOver(Exception):
+    """Raised inside a transaction to roll it back."""
+
+
+def _free_node_conditions(resource_class, traits, owner=None):
+    """SQL conditions of a node that may take an allocation now.
+
+    An allocation with an owner only takes nodes that project owns or
+    leases (as in Ironic)."""
+    n = models.Node
+    conditions = [
+        n.provision_state == states.AVAILABLE,
+        n.maintenance.is_(False),
+        n.power_state.is_not(None),
+        n.instance_uuid.is_(None),
+        n.allocation_id.is_(None),
+        n.resource_class == resource_class,
+    ]
+    if traits:
+        matching = (sa.select(sa.func.count())
+                    .select_from(models.NodeTrait)
+                    .where(models.NodeTrait.node_id == n.id,
+                           models.NodeTrait.trait.in_(list(traits)))
+                    .scalar_subquery())
+        conditions.append(matching == len(set(traits)))
+    if owner:
+        conditions.append(sa.or_(n.owner == owner, n.lessee == owner))
+    return conditions
+
+
+class AllocationsMixin(object):
+
+    def create_allocation(self, values):
+        values = dict(values)
+        values.setdefault('uuid', uuidutils.generate_uuid())
+        values.setdefault('state', states.ALLOCATING)
+        values.setdefault('extra', {})
+        traits = values.pop('traits', None) or []
+        allocation = models.Allocation()
+        allocation.update(values)
+        allocation.traits = [models.AllocationTrait(trait=t)
+                             for t in dict.fromkeys(traits)]
+        try:
+            with _sa_api()._writer() as session:
+                session.add(allocation)
+                session.flush()
+                if values.get('node_id') is not None:
+                    self._bind_node(session, allocation)
+        except db_exc.DBDuplicateEntry as e:
+            columns = e.columns or []
+            if 'name' in columns or 'uniq_allocations0name' in columns:
+                raise exception.AllocationDuplicateName(
+                    name=values.get('name'))
+            if any('node_id' in c for c in columns):
+                raise exception.NodeAlreadyAllocated(
+                    node=values.get('node_id'), allocation='(another)')
+            raise exception.AllocationAlreadyExists(uuid=values['uuid'])
+        return allocation
+
+    @staticmethod
+    def _bind_node(session, allocation):
+        """Backfill: point an already deployed node at ``allocation``."""
+        n = models.Node
+        count = session.execute(
+            sa.update(n)
+            .where(n.id == allocation.node_id, n.allocation_id.is_(None),
+                   sa.or_(n.instance_uuid.is_(None),
+                          n.instance_uuid == allocation.uuid))
+            .values(allocation_id=allocation.id,
+                    instance_uuid=allocation.uuid)
+            .execution_options(synchronize_session=False)).rowcount
+        if count != 1:
+            raise exception.NodeAlreadyAllocated(
+                node=allocation.node_id, allocation='(another)')
+
+    def _get_allocation(self, column, value):
+        with _sa_api()._reader() as session:
+            allocation = session.scalars(
+                sa.select(models.Allocation).where(column == value)).first()
+        if allocation is None:
+            raise exception.AllocationNotFound(allocation=value)
+        return allocation
+
+    def get_allocation_by_id(self, allocation_id):
+        return self._get_allocation(models.Allocation.id, allocation_id)
+
+    def get_allocation_by_uuid(self, allocation_uuid):
+        return self._get_allocation(models.Allocation.uuid, allocation_uuid)
+
+    def get_allocation_by_name(self, name):
+        return self._get_allocation(models.Allocation.name, name)
+
+    def get_allocation(self, ident):
+        if uuidutils.is_uuid_like(ident):
+            return self.get_allocation_by_uuid(ident)
+        return self.get_allocation_by_name(ident)
+
+    def get_allocation_list(self, filters=None, limit=None, marker=None,
+                            sort_key=None, sort_dir=None):
+        filters = filters or {}
+        a = models.Allocation
+        query = sa.select(a)
+        for key in ('state', 'resource_class', 'node_id', 'owner',
+                    'conductor_affinity'):
+            value = filters.get(key)
+            if value is None:
+                continue
+            column = getattr(a, key)
+            if isinstance(value, (list, tuple, set, frozenset)):
+                query = query.where(column.in_(list(value)))
+            else:
+                query = query.where(column == value)
+        marker_obj = None
+        if marker is not None:
+            try:
+                marker_obj = self.get_allocation_by_uuid(marker)
+            except exception.AllocationNotFound:
+                raise exception.InvalidParameterValue(
+                    err='The marker %s does not name an existing '
+                        'allocation.' % marker, field='marker')
+        sa_api = _sa_api()
+        query = sa_api._paginate(query, a, limit, marker_obj, sort_key,
+                                 sort_dir, ALLOCATION_SORT_KEYS)
+        with sa_api._reader() as session:
+            return list(session.scalars(query))
+
+    def update_allocation(self, allocation_id, values, conductor=None):
+        """Update an allocation; with ``conductor``, only while that
+        conductor still handles it (compare-and-swap), else
+        AllocationTakenOver."""
+        values = dict(values)
+        for key in ('id', 'uuid', 'created_at'):
+            values.pop(key, None)
+        a = models.Allocation
+        where = [a.id == allocation_id]
+        if conductor is not None:
+            where.append(a.conductor_affinity == conductor)
+        try:
+            with _sa_api()._writer() as session:
+                count = session.execute(
+                    sa.update(a).where(*where).values(**values)
+                    .execution_options(synchronize_session=False)).rowcount
+        except db_exc.DBDuplicateEntry:
+            raise exception.AllocationDuplicateName(name=values.get('name'))
+        if count != 1:
+            current = self.get_allocation_by_id(allocation_id)
+            raise exception.AllocationTakenOver(
+                uuid=current.uuid, conductor=current.conductor_affinity)
+        return self.get_allocation_by_id(allocation_id)
+
+    def get_allocation_uuids(self, allocation_ids):
+        """{id: uuid} of the given allocations, in one query."""
+        a = models.Allocation
+        with _sa_api()._reader() as session:
+            return dict(session.execute(
+                sa.select(a.id, a.uuid).where(
+                    a.id.in_(list(allocation_ids)))).all())
+
+    def take_over_allocation(self, allocation_id, old_conductor,
+                             new_conductor):
+        """The seed's UPDATE ... WHERE conductor_affinity=<dead host>.
+
+        True when this call moved the allocation to ``new_conductor``.
+        """
+        a = models.Allocation
+        if old_conductor is None:
+            owned = a.conductor_affinity.is_(None)
+        else:
+            owned = a.conductor_affinity == old_conductor
+        with _sa_api()._writer() as session:
+            count = session.execute(
+                sa.update(a)
+                .where(a.id == allocation_id, owned,
+                       a.state == states.ALLOCATING)
+                .values(conductor_affinity=new_conductor)
+                .execution_options(synchronize_session=False)).rowcount
+        return count == 1
+
+    def destroy_allocation(self, allocation_id):
+        """Delete an allocation and free its node, in one transaction."""
+        a = models.Allocation
+        n = models.Node
+        with _sa_api()._writer() as session:
+            allocation = session.get(a, allocation_id)
+            if allocation is None:
+                raise exception.AllocationNotFound(allocation=allocation_id)
+            session.execute(
+                sa.update(n)
+                .where(n.allocation_id == allocation_id)
+                .values(allocation_id=None, instance_uuid=None)
+                .execution_options(synchronize_session=False))
+            session.execute(sa.delete(models.AllocationTrait).where(
+                models.AllocationTrait.allocation_id == allocation_id))
+            session.execute(sa.delete(a).where(a.id == allocation_id))
+
+    def get_allocation_requests(self, allocation_ids):
+        """What the allocation flow needs of each allocation, as plain
+        dicts (two light queries for the whole batch, no ORM objects):
+        id, uuid, state, resource_class, owner, candidate_nodes, traits.
+        Allocations that no longer exist are left out."""
+        a = models.Allocation
+        t = models.AllocationTrait
+        ids = list(allocation_ids)
+        with _sa_api()._reader() as session:
+            rows = session.execute(
+                sa.select(a.id, a.uuid, a.state, a.resource_class, a.owner,
+                          a.candidate_nodes)
+                .where(a.id.in_(ids)).order_by(a.id)).all()
+            traits = {}
+            for allocation_id, trait in session.execute(
+                    sa.select(t.allocation_id, t.trait)
+                    .where(t.allocation_id.in_(ids)).order_by(t.trait)):
+                traits.setdefault(allocation_id, []).append(trait)
+        requests = []
+        for row in rows:
+            request = dict(row._mapping)
+            request['candidate_nodes'] = list(
+                request['candidate_nodes'] or [])
+            request['traits'] = traits.get(row.id, [])
+            requests.append(request)
+        return requests
+
+    def get_allocation_request(self, allocation_id):
+        found = self.get_allocation_requests([allocation_id])
+        if not found:
+            raise exception.AllocationNotFound(allocation=allocation_id)
+        return found[0]
+
+    def fail_allocation(self, allocation_id, conductor, message):
+        """`allocating` -> `error` with last_error, only while
+        ``conductor`` still handles it; False if it does not (taken over,
+        finished or deleted meanwhile)."""
+        a = models.Allocation
+        with _sa_api()._writer() as session:
+            return session.execute(
+                sa.update(a)
+                .where(a.id == allocation_id,
+                       a.conductor_affinity == conductor,
+                       a.state == states.ALLOCATING)
+                .values(state=states.ALLOCATION_ERROR, last_error=message)
+                .execution_options(synchronize_session=False)
+            ).rowcount == 1
+
+    def allocation_candidates(self, resource_class, traits=(),
+                              candidate_uuids=None, owner=None, limit=None):
+        """IDs of nodes that could take an allocation right now.
+
+        With ``limit``, at most that many, read from a random point of the
+        id order (wrapping around): the cost is the same whatever the
+        number of free nodes, and concurrent allocations start on
+        different nodes.
+        """
+        n = models.Node
+        query = sa.select(n.id).where(
+            *_free_node_conditions(resource_class, traits, owner))
+        if candidate_uuids:
+            query = query.where(n.uuid.in_(list(candidate_uuids)))
+        with _sa_api()._reader() as session:
+            if not limit:
+                return [row[0] for row in session.execute(query)]
+            low, high = session.execute(
+                sa.select(sa.func.min(n.id), sa.func.max(n.id))).first()
+            if low is None:
+                return []
+            pivot = random.randint(low, high)
+            ids = list(session.execute(
+                query.where(n.id >= pivot).order_by(n.id).limit(limit)
+            ).scalars())
+            if len(ids) < limit:
+                ids += session.execute(
+                    query.where(n.id < pivot).order_by(n.id)
+                    .limit(limit - len(ids))).scalars()
+        return ids
+
+    def explain_no_candidates(self, resource_class, traits=(),
+                              candidate_uuids=None, owner=None):
+        """Why allocation_candidates() found nothing, for last_error."""
+        n = models.Node
+        with _sa_api()._reader() as session:
+            def count(*where):
+                query = sa.select(sa.func.count()).select_from(n).where(
+                    *where)
+                if candidate_uuids:
+                    query = query.where(n.uuid.in_(list(candidate_uuids)))
+                return session.execute(query).scalar()
+
+            scope = ' among the candidate nodes' if candidate_uuids else ''
+            if owner:
+                scope += ' owned or leased by project %s' % owner
+                mine = sa.or_(n.owner == owner, n.lessee == owner)
+            else:
+                mine = sa.true()
+            if not count(n.resource_class == resource_class, mine):
+                return ('no node has resource class %s%s'
+                        % (resource_class, scope))
+            free = _free_node_conditions(resource_class, (), owner)
+            if not count(*free):
+                return ('no node of resource class %s is available '
+                        '(all are allocated, deployed, in maintenance or '
+                        'not in the available state)%s'
+                        % (resource_class, scope))
+            return ('no available node of resource class %s has all of '
+                    'the traits %s%s' % (resource_class,
+                                         ', '.join(sorted(traits)), scope))
+
+    def reserve_node_for_allocation(self, allocation_id, node_id,
+                                    conductor, request=None):
+        """Give node ``node_id`` to the allocation, in ONE transaction.
+
+        :param request: the allocation's get_allocation_request(), if the
+            caller has it already.
+        Returns the node's uuid, or None when the node is no longer free,
+        locked or no longer matching (try the next one). Raises
+        AllocationTakenOver when the allocation stopped being ours.
+        """
+        a = models.Allocation
+        n = models.Node
+        if request is None:
+            request = self.get_allocation_request(allocation_id)
+        traits = request['traits']
+        try:
+            with _sa_api()._writer() as session:
+                taken = session.execute(
+                    sa.update(n)
+                    .where(n.id == node_id, n.reservation.is_(None),
+                           *_free_node_conditions(request['resource_class'],
+                                                  traits, request['owner']))
+                    .values(instance_uuid=request['uuid'],
+                            allocation_id=allocation_id)
+                    .execution_options(synchronize_session=False)).rowcount
+                if taken != 1:
+                    return None
+                won = session.execute(
+                    sa.update(a)
+                    .where(a.id == allocation_id,
+                           a.conductor_affinity == conductor,
+                           a.state == states.ALLOCATING)
+                    .values(node_id=node_id, state=states.ALLOCATION_ACTIVE,
+                            last_error=None)
+                    .execution_options(synchronize_session=False)).rowcount
+                if won != 1:
+                    raise _TakenOver()
+                node_uuid, info = session.execute(
+                    sa.select(n.uuid, n.instance_info)
+                    .where(n.id == node_id)).first()
+                if traits:
+                    info = dict(info or {})
+                    info['traits'] = sorted(traits)
+                    session.execute(
+                        sa.update(n).where(n.id == node_id)
+                        .values(instance_info=info)
+                        .execution_options(synchronize_session=False))
+                return node_uuid
+        except _TakenOver:
+            current = self.get_allocation_by_id(allocation_id)
+            raise exception.AllocationTakenOver(
+                uuid=current.uuid, conductor=current.conductor_affinity)
+        except (db_exc.DBDuplicateEntry, db_exc.DBDeadlock):
+            # Another allocation won this node in a race the conditions
+            # could not see yet; the next candidate will do.
+            return None

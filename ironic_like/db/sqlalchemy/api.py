@@ -1,0 +1,676 @@
+"""SQLAlchemy implementation of the database interface.
+
+Every change that two conductors may race on is one conditional UPDATE
+(reserve/release a node, take a node over), so the database decides the
+winner and a lost race is an ordinary outcome.
+"""
+
+import contextlib
+import datetime
+import threading
+
+from oslo_db import exception as db_exc
+from oslo_db.sqlalchemy import enginefacade
+from oslo_log import log
+from oslo_utils import timeutils
+from oslo_utils import uuidutils
+import sqlalchemy as sa
+from sqlalchemy import event
+
+from ironic_like.common import exception
+from ironic_like.db.sqlalchemy import allocations
+from ironic_like.db.sqlalchemy import models
+
+LOG = log.getLogger(__name__)
+
+_CONTEXT = threading.local()
+# Module attribute (not a decorator bound at import) so that tests can swap
+# in a context manager of their own database.
+main_context_manager = enginefacade.transaction_context()
+main_context_manager.configure(sqlite_fk=True)
+
+
+# Per thread: inside how many writer transactions we are (SQLite only).
+_TXN = threading.local()
+
+
+@event.listens_for(sa.engine.Engine, 'connect')
+def _sqlite_pragmas(dbapi_connection, connection_record):
+    # WAL lets the embedded service read while a conductor thread writes;
+    # busy_timeout makes writers queue instead of failing at once.
+    if type(dbapi_connection).__module__.startswith('sqlite3'):
+        cursor = dbapi_connection.cursor()
+        # busy_timeout first: switching to WAL itself needs the lock.
+        cursor.execute('PRAGMA busy_timeout=30000')
+        cursor.execute('PRAGMA journal_mode=WAL')
+        cursor.close()
+
+
+@event.listens_for(sa.engine.Engine, 'begin', insert=True)
+def _sqlite_begin(connection):
+    # oslo.db emits a plain (deferred) BEGIN on SQLite unless one was
+    # already issued. A deferred transaction that reads and then writes
+    # fails at once with "database is locked" when another writer
+    # committed in between, so a writer takes the write lock up front
+    # (waiting up to busy_timeout) with BEGIN IMMEDIATE.
+    if (connection.dialect.name == 'sqlite' and
+            getattr(_TXN, 'writing', 0) and
+            'in_transaction' not in connection.info):
+        connection.exec_driver_sql('BEGIN IMMEDIATE')
+        connection.info['in_transaction'] = True
+
+
+def _reader():
+    return main_context_manager.reader.using(_CONTEXT)
+
+
+@contextlib.contextmanager
+def _writer():
+    depth = getattr(_TXN, 'writing', 0)
+    _TXN.writing = depth + 1
+    try:
+        with main_context_manager.writer.using(_CONTEXT) as session:
+            yield session
+    finally:
+        _TXN.writing = depth
+
+
+def get_engine():
+    return main_context_manager.writer.get_engine()
+
+
+# Columns the API may sort node and port lists by.
+NODE_SORT_KEYS = frozenset([
+    'id', 'uuid', 'name', 'created_at', 'updated_at', 'provision_state',
+    'power_state', 'driver', 'resource_class', 'conductor_group',
+    'provision_updated_at', 'maintenance', 'instance_uuid', 'owner'])
+PORT_SORT_KEYS = frozenset(['id', 'uuid', 'address', 'created_at',
+                            'updated_at', 'node_id', 'pxe_enabled'])
+
+# Node columns that may never be changed through update_node.
+_NODE_IMMUTABLE = frozenset(['id', 'uuid', 'created_at'])
+
+
+def _paginate(query, model, limit, marker, sort_key, sort_dir,
+              allowed_keys=None):
+    """Order by ``sort_key`` then id, and keep the rows after ``marker``.
+
+    Not oslo.db's paginate_query: with a nullable sort key it drops rows
+    (a marker whose value is NULL only compares ids, so paging by name
+    skipped every named node after a nameless one), and it let any column,
+    JSON blobs included, be a sort key. Here NULL sorts as the smallest
+    value on every backend (PostgreSQL puts it last by default).
+    """
+    sort_key = sort_key or 'id'
+    sort_dir = sort_dir or 'asc'
+    if sort_dir not in ('asc', 'desc'):
+        raise exception.InvalidParameterValue(
+            err='The sort_dir value "%s" is invalid: use "asc" or "desc".'
+                % sort_dir, field='sort_dir')
+    column = model.__table__.c.get(sort_key)
+    if column is None or (allowed_keys is not None and
+                          sort_key not in allowed_keys):
+        raise exception.InvalidParameterValue(
+            err='The sort_key value "%s" is an invalid field for sorting'
+                % sort_key, field='sort_key')
+    key = getattr(model, sort_key)
+    pk = model.id
+    asc = sort_dir == 'asc'
+    order = []
+    if sort_key != 'id':
+        if column.nullable:
+            order.append(key.is_(None).desc() if asc
+                         else key.is_(None).asc())
+        order.append(key.asc() if asc else key.desc())
+    order.append(pk.asc() if asc else pk.desc())
+    query = query.order_by(*order)
+    if marker is not None:
+        after = pk > marker.id if asc else pk < marker.id
+        value = getattr(marker, sort_key)
+        if sort_key == 'id':
+            where = after
+        elif value is None:
+            where = (sa.or_(sa.and_(key.is_(None), after), key.is_not(None))
+                     if asc else sa.and_(key.is_(None), after))
+        else:
+            if isinstance(column.type, sa.Boolean):
+                # Booleans do not compare with < and > everywhere.
+                key = sa.cast(key, sa.Integer)
+                value = int(value)
+            beyond = key > value if asc else key < value
+            where = sa.or_(beyond, sa.and_(key == value, after))
+            if not asc and column.nullable:
+                where = sa.or_(where, getattr(model, sort_key).is_(None))
+        query = query.where(where)
+    if limit is not None:
+        query = query.limit(limit)
+    return query
+
+
+def _apply_node_filters(query, filters):
+    filters = filters or {}
+    model = models.Node
+    for key in ('provision_state', 'driver', 'resource_class',
+                'conductor_group', 'owner', 'lessee', 'reservation',
+                'conductor_affinity', 'power_state'):
+        if filters.get(key) is not None:
+            value = filters[key]
+            column = getattr(model, key)
+            if isinstance(value, (list, tuple, set, frozenset)):
+                query = query.where(column.in_(list(value)))
+            else:
+                query = query.where(column == value)
+    if filters.get('maintenance') is not None:
+        query = query.where(model.maintenance == bool(filters['maintenance']))
+    if filters.get('associated') is not None:
+        if filters['associated']:
+            query = query.where(model.instance_uuid.is_not(None))
+        else:
+            query = query.where(model.instance_uuid.is_(None))
+    if filters.get('instance_uuid') is not None:
+        query = query.where(model.instance_uuid == filters['instance_uuid'])
+    if filters.get('reserved') is not None:
+        if filters['reserved']:
+            query = query.where(model.reservation.is_not(None))
+        else:
+            query = query.where(model.reservation.is_(None))
+    if filters.get('project') is not None:
+        project = filters['project']
+        query = query.where(sa.or_(model.owner == project,
+                                   model.lessee == project))
+    if filters.get('uuid_in') is not None:
+        query = query.where(model.uuid.in_(list(filters['uuid_in'])))
+    if filters.get('unowned'):
+        query = query.where(model.conductor_affinity.is_(None))
+    if filters.get('id_in') is not None:
+        query = query.where(model.id.in_(list(filters['id_in'])))
+    return query
+
+
+class TraitView(object):
+    """A trait of a NodeView (same attribute as models.NodeTrait)."""
+
+    __slots__ = ('trait',)
+
+    def __init__(self, trait):
+        self.trait = trait
+
+
+class NodeView(object):
+    """A read-only snapshot of (some of) a node's columns.
+
+    Attribute names are the models.Node column names, so code that reads a
+    node does not care whether it got a NodeView or a models.Node.
+    """
+
+    def __init__(self, mapping):
+        self.__dict__.update(mapping)
+
+    def as_dict(self):
+        return {k: v for k, v in self.__dict__.items() if k != 'traits'}
+
+
+class Connection(allocations.AllocationsMixin):
+    """All database access of the service."""
+
+    # -- nodes ---------------------------------------------------------
+
+    def create_node(self, values):
+        values = dict(values)
+        values.setdefault('uuid', uuidutils.generate_uuid())
+        traits = values.pop('traits', None) or []
+        for key in ('driver_info', 'driver_internal_info', 'instance_info',
+                    'properties', 'extra', 'labels'):
+            if values.get(key) is None:
+                values[key] = {}
+        values.setdefault('maintenance', False)
+        values.setdefault('conductor_group', '')
+        node = models.Node()
+        node.update(values)
+        node.traits = [models.NodeTrait(trait=t) for t in traits]
+        try:
+            with _writer() as session:
+                session.add(node)
+                session.flush()
+        except db_exc.DBDuplicateEntry as e:
+            self._raise_node_duplicate(e, values)
+        return node
+
+    @staticmethod
+    def _raise_node_duplicate(error, values):
+        columns = error.columns or []
+        if 'name' in columns or 'uniq_nodes0name' in columns:
+            raise exception.DuplicateName(name=values.get('name'))
+        if 'instance_uuid' in columns or \
+                'uniq_nodes0instance_uuid' in columns:
+            raise exception.InstanceAssociated(
+                instance_uuid=values.get('instance_uuid'),
+                node=values.get('uuid'))
+        raise exception.NodeAlreadyExists(uuid=values.get('uuid'))
+
+    def _get_node(self, column, value, ident):
+        with _reader() as session:
+            node = session.scalars(
+                sa.select(models.Node).where(column == value)).first()
+        if node is None:
+            raise exception.NodeNotFound(node=ident)
+        return node
+
+    def get_node_by_id(self, node_id):
+        return self._get_node(models.Node.id, node_id, node_id)
+
+    def get_node_by_uuid(self, node_uuid):
+        return self._get_node(models.Node.uuid, node_uuid, node_uuid)
+
+    def get_node_by_name(self, name):
+        return self._get_node(models.Node.name, name, name)
+
+    def get_node(self, ident):
+        """Look a node up by UUID or by name."""
+        if uuidutils.is_uuid_like(ident):
+            return self.get_node_by_uuid(ident)
+        return self.get_node_by_name(ident)
+
+    def get_node_list(self, filters=None, limit=None, marker=None,
+                      sort_key=None, sort_dir=None, columns=None):
+        """List nodes as read-only NodeView snapshots.
+
+        Lists are the API's hottest path, so they select plain columns
+        (no ORM identity map, no per-row instrumentation) and fetch the
+        traits of the whole page in one more query.
+
+        :param marker: UUID of the last node of the previous page.
+        :param columns: if given, only these columns are loaded (plus id);
+            traits only when 'traits' is among them.
+        """
+        table_columns = models.Node.__table__.c
+        if columns is None:
+            names = [c.name for c in table_columns]
+            with_traits = True
+        else:
+            names = [c for c in columns if c in table_columns]
+            if 'id' not in names:
+                names.append('id')
+            with_traits = 'traits' in columns
+        query = sa.select(*[getattr(models.Node, n) for n in names])
+        query = _apply_node_filters(query, filters)
+        marker_obj = None
+        if marker is not None:
+            try:
+                marker_obj = self.get_node_by_uuid(marker)
+            except exception.NodeNotFound:
+                raise exception.InvalidParameterValue(
+                    err='The marker %s does not name an existing node.'
+                        % marker, field='marker')
+        query = _paginate(query, models.Node, limit, marker_obj, sort_key,
+                          sort_dir, allowed_keys=NODE_SORT_KEYS)
+        with _reader() as session:
+            rows = session.execute(query).all()
+            traits = {}
+            if with_traits and rows:
+                ids = [row.id for row in rows]
+                trait_rows = session.execute(
+                    sa.select(models.NodeTrait.node_id,
+                              models.NodeTrait.trait)
+                    .where(models.NodeTrait.node_id.in_(ids))
+                    .order_by(models.NodeTrait.trait))
+                for node_id, trait in trait_rows:
+                    traits.setdefault(node_id, []).append(TraitView(trait))
+        nodes = []
+        for row in rows:
+            view = NodeView(row._mapping)
+            if with_traits:
+                view.traits = traits.get(row.id, [])
+            nodes.append(view)
+        return nodes
+
+    def get_node_ownership_list(self, filters=None):
+        """(id, uuid, driver, conductor_group, conductor_affinity,
+        reservation) of every node matching ``filters``: what ring
+        take-over and power sync need, without loading whole rows."""
+        n = models.Node
+        query = sa.select(n.id, n.uuid, n.driver, n.conductor_group,
+                          n.conductor_affinity, n.reservation,
+                          n.maintenance, n.provision_state)
+        query = _apply_node_filters(query, filters)
+        with _reader() as session:
+            return [tuple(row) for row in session.execute(query)]
+
+    def update_node(self, node_id, values, expected=None):
+        """Update a node and return it.
+
+        :param expected: optional dict of column -> value the row must still
+            have (a compare-and-swap); if it does not, InvalidState.
+        """
+        values = dict(values)
+        bad = _NODE_IMMUTABLE.intersection(values)
+        if bad:
+            raise exception.InvalidParameterValue(
+                err='Cannot overwrite %s of an existing node.'
+                    % ', '.join(sorted(bad)), field=sorted(bad)[0])
+        traits = values.pop('traits', None)
+        if 'provision_state' in values:
+            values['provision_updated_at'] = timeutils.utcnow()
+        try:
+            with _writer() as session:
+                query = sa.select(models.Node).where(
+                    models.Node.id == node_id).with_for_update()
+                node = session.scalars(query).first()
+                if node is None:
+                    raise exception.NodeNotFound(node=node_id)
+                for key, value in (expected or {}).items():
+                    if getattr(node, key) != value:
+                        raise exception.InvalidState(
+                            'Node %s changed meanwhile: %s is %r, not %r.'
+                            % (node.uuid, key, getattr(node, key), value))
+                if values.get('instance_uuid') and node.instance_uuid and \
+                        values['instance_uuid'] != node.instance_uuid:
+                    raise exception.NodeAssociated(
+                        node=node.uuid, instance=node.instance_uuid)
+                node.update(values)
+                if traits is not None:
+                    self._replace_traits(node, traits)
+                session.flush()
+                session.refresh(node)
+        except db_exc.DBDuplicateEntry as e:
+            values.setdefault('uuid', node_id)
+            self._raise_node_duplicate(e, values)
+        return node
+
+    def destroy_node(self, node_id):
+        """Delete a node with its ports, traits and allocation."""
+        with _writer() as session:
+            select_ids = sa.select(models.Allocation.id).where(
+                models.Allocation.node_id == node_id)
+            allocation_ids = [row[0] for row in session.execute(select_ids)]
+            if allocation_ids:
+                session.execute(sa.delete(models.AllocationTrait).where(
+                    models.AllocationTrait.allocation_id.in_(
+                        allocation_ids)))
+                session.execute(sa.delete(models.Allocation).where(
+                    models.Allocation.id.in_(allocation_ids)))
+            session.execute(sa.delete(models.Port).where(
+                models.Port.node_id == node_id))
+            session.execute(sa.delete(models.NodeTrait).where(
+                models.NodeTrait.node_id == node_id))
+            count = session.execute(sa.delete(models.Node).where(
+                models.Node.id == node_id)).rowcount
+        if not count:
+            raise exception.NodeNotFound(node=node_id)
+
+    # -- node locks ------------------------------------------------------
+
+    def reserve_node(self, tag, node_id):
+        """Take the exclusive lock of a node for ``tag`` (a host name).
+
+        One conditional UPDATE: of two conductors racing, exactly one wins
+        and the other gets NodeLocked.
+        """
+        with _writer() as session:
+            count = session.execute(
+                sa.update(models.Node)
+                .where(models.Node.id == node_id,
+                       models.Node.reservation.is_(None))
+                .values(reservation=tag)
+                .execution_options(synchronize_session=False)).rowcount
+        node = self.get_node_by_id(node_id)
+        if count != 1:
+            raise exception.NodeLocked(node=node.uuid,
+                                       host=node.reservation)
+        return node
+
+    def release_node(self, tag, node_id):
+        """Drop the lock ``tag`` holds; a lock held by another is kept."""
+        with _writer() as session:
+            count = session.execute(
+                sa.update(models.Node)
+                .where(models.Node.id == node_id,
+                       models.Node.reservation == tag)
+                .values(reservation=None)
+                .execution_options(synchronize_session=False)).rowcount
+        return count == 1
+
+    def release_node_instance(self, node_id):
+        """Clear a torn-down node's instance and delete its allocation in
+        the same transaction (seed 004: deallocation on tear-down)."""
+        n = models.Node
+        with _writer() as session:
+            node = session.get(n, node_id)
+            if node is None:
+                raise exception.NodeNotFound(node=node_id)
+            allocation_id = node.allocation_id
+            node.instance_uuid = None
+            node.instance_info = {}
+            node.allocation_id = None
+            if allocation_id is not None:
+                session.flush()
+                session.execute(sa.delete(models.AllocationTrait).where(
+                    models.AllocationTrait.allocation_id == allocation_id))
+                session.execute(sa.delete(models.Allocation).where(
+                    models.Allocation.id == allocation_id))
+        return self.get_node_by_id(node_id)
+
+    def clear_node_reservations_for_conductor(self, hostname):
+        with _writer() as session:
+            return session.execute(
+                sa.update(models.Node)
+                .where(models.Node.reservation == hostname)
+                .values(reservation=None)
+                .execution_options(synchronize_session=False)).rowcount
+
+    def take_over_node(self, node_id, new_owner, previous_owner,
+                       dead_hosts=()):
+        """Make ``new_owner`` the node's conductor_affinity.
+
+        Compare-and-swap on the previous affinity; a reservation held by a
+        dead conductor is cleared in the same statement. Returns False when
+        another conductor changed the node first.
+        """
+        n = models.Node
+        where = [n.id == node_id]
+        if previous_owner is None:
+            where.append(n.conductor_affinity.is_(None))
+        else:
+            where.append(n.conductor_affinity == previous_owner)
+        values = {'conductor_affinity': new_owner}
+        with _writer() as session:
+            count = session.execute(
+                sa.update(n).where(*where).values(**values)
+                .execution_options(synchronize_session=False)).rowcount
+            if count and dead_hosts:
+                session.execute(
+                    sa.update(n)
+                    .where(n.id == node_id,
+                           n.reservation.in_(list(dead_hosts)))
+                    .values(reservation=None)
+                    .execution_options(synchronize_session=False))
+        return count == 1
+
+    # -- traits ----------------------------------------------------------
+
+    @staticmethod
+    def _replace_traits(node, traits):
+        wanted = list(dict.fromkeys(traits))
+        current = {t.trait: t for t in node.traits}
+        node.traits = [current.get(t) or models.NodeTrait(trait=t)
+                       for t in wanted]
+
+    def set_node_traits(self, node_id, traits):
+        return self.update_node(node_id, {'traits': traits}).traits
+
+    def add_node_trait(self, node_id, trait):
+        with _writer() as session:
+            node = session.get(models.Node, node_id)
+            if node is None:
+                raise exception.NodeNotFound(node=node_id)
+            if trait not in [t.trait for t in node.traits]:
+                node.traits.append(models.NodeTrait(trait=trait))
+                node.updated_at = timeutils.utcnow()
+
+    def delete_node_trait(self, node_id, trait):
+        with _writer() as session:
+            count = session.execute(
+                sa.delete(models.NodeTrait).where(
+                    models.NodeTrait.node_id == node_id,
+                    models.NodeTrait.trait == trait)).rowcount
+        if not count:
+            raise exception.NodeTraitNotFound(node_id=node_id, trait=trait)
+
+    # -- ports -----------------------------------------------------------
+
+    def create_port(self, values):
+        values = dict(values)
+        values.setdefault('uuid', uuidutils.generate_uuid())
+        values.setdefault('pxe_enabled', True)
+        for key in ('extra', 'local_link_connection'):
+            if values.get(key) is None:
+                values[key] = {}
+        port = models.Port()
+        port.update(values)
+        try:
+            with _writer() as session:
+                session.add(port)
+                session.flush()
+        except db_exc.DBDuplicateEntry as e:
+            if 'address' in (e.columns or []) or \
+                    'uniq_ports0address' in (e.columns or []):
+                raise exception.MACAlreadyExists(mac=values['address'])
+            raise exception.PortAlreadyExists(uuid=values['uuid'])
+        except db_exc.DBReferenceError:
+            # A node deleted meanwhile (or never there): a 404, not a 500.
+            raise exception.NodeNotFound(node=values.get('node_id'))
+        return port
+
+    def _get_port(self, column, value):
+        with _reader() as session:
+            port = session.scalars(
+                sa.select(models.Port).where(column == value)).first()
+        if port is None:
+            raise exception.PortNotFound(port=value)
+        return port
+
+    def get_port_by_id(self, port_id):
+        return self._get_port(models.Port.id, port_id)
+
+    def get_port_by_uuid(self, port_uuid):
+        return self._get_port(models.Port.uuid, port_uuid)
+
+    def get_port_by_address(self, address):
+        return self._get_port(models.Port.address, address)
+
+    def get_port_list(self, filters=None, limit=None, marker=None,
+                      sort_key=None, sort_dir=None):
+        filters = filters or {}
+        query = sa.select(models.Port)
+        if filters.get('node_id') is not None:
+            query = query.where(models.Port.node_id == filters['node_id'])
+        if filters.get('address') is not None:
+            query = query.where(models.Port.address == filters['address'])
+        if filters.get('addresses') is not None:
+            query = query.where(
+                models.Port.address.in_(list(filters['addresses'])))
+        marker_obj = None
+        if marker is not None:
+            try:
+                marker_obj = self.get_port_by_uuid(marker)
+            except exception.PortNotFound:
+                raise exception.InvalidParameterValue(
+                    err='The marker %s does not name an existing port.'
+                        % marker, field='marker')
+        query = _paginate(query, models.Port, limit, marker_obj, sort_key,
+                          sort_dir, allowed_keys=PORT_SORT_KEYS)
+        with _reader() as session:
+            return list(session.scalars(query))
+
+    def get_ports_by_node_id(self, node_id):
+        return self.get_port_list(filters={'node_id': node_id})
+
+    def update_port(self, port_id, values):
+        values = dict(values)
+        values.pop('id', None)
+        values.pop('uuid', None)
+        try:
+            with _writer() as session:
+                port = session.get(models.Port, port_id)
+                if port is None:
+                    raise exception.PortNotFound(port=port_id)
+                port.update(values)
+                session.flush()
+                session.refresh(port)
+        except db_exc.DBDuplicateEntry:
+            raise exception.MACAlreadyExists(mac=values.get('address'))
+        except db_exc.DBReferenceError:
+            # Moved to a node that does not exist.
+            raise exception.NodeNotFound(node=values.get('node_id'))
+        return port
+
+    def destroy_port(self, port_id):
+        with _writer() as session:
+            count = session.execute(sa.delete(models.Port).where(
+                models.Port.id == port_id)).rowcount
+        if not count:
+            raise exception.PortNotFound(port=port_id)
+
+    # -- conductors ------------------------------------------------------
+
+    def register_conductor(self, hostname, conductor_group, hardware_types):
+        """Insert or revive the row of this conductor, online."""
+        now = timeutils.utcnow()
+        with _writer() as session:
+            conductor = session.scalars(
+                sa.select(models.Conductor).where(
+                    models.Conductor.hostname == hostname)).first()
+            if conductor is None:
+                conductor = models.Conductor(hostname=hostname)
+                session.add(conductor)
+            conductor.conductor_group = conductor_group or ''
+            conductor.hardware_types = sorted(hardware_types)
+            conductor.online = True
+            conductor.updated_at = now
+            session.flush()
+        return conductor
+
+    def touch_conductor(self, hostname):
+        with _writer() as session:
+            count = session.execute(
+                sa.update(models.Conductor)
+                .where(models.Conductor.hostname == hostname)
+                .values(updated_at=timeutils.utcnow(), online=True)
+                .execution_options(synchronize_session=False)).rowcount
+        if not count:
+            raise exception.ConductorNotFound(conductor=hostname)
+
+    def unregister_conductor(self, hostname):
+        with _writer() as session:
+            session.execute(
+                sa.update(models.Conductor)
+                .where(models.Conductor.hostname == hostname)
+                .values(online=False)
+                .execution_options(synchronize_session=False))
+
+    def get_conductor(self, hostname):
+        with _reader() as session:
+            conductor = session.scalars(
+                sa.select(models.Conductor).where(
+                    models.Conductor.hostname == hostname)).first()
+        if conductor is None:
+            raise exception.ConductorNotFound(conductor=hostname)
+        return conductor
+
+    def get_conductor_list(self, limit=None, marker=None, sort_key=None,
+                           sort_dir=None):
+        query = sa.select(models.Conductor)
+        marker_obj = self.get_conductor(marker) if marker else None
+        query = _paginate(query, models.Conductor, limit, marker_obj,
+                          sort_key or 'hostname', sort_dir)
+        with _reader() as session:
+            return list(session.scalars(query))
+
+    def get_alive_conductors(self, timeout):
+        """Conductors online whose heartbeat is newer than ``timeout`` s."""
+        limit = timeutils.utcnow() - datetime.timedelta(seconds=timeout)
+        with _reader() as session:
+            return list(session.scalars(
+                sa.select(models.Conductor).where(
+                    models.Conductor.online.is_(True),
+                    models.Conductor.updated_at >= limit)))

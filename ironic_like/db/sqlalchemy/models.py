@@ -1,0 +1,161 @@
+"""SQLAlchemy models. The alembic migrations must produce exactly these
+tables; tests/functional/test_migrations.py checks it on MariaDB and
+PostgreSQL (and tests/unit on SQLite)."""
+
+from oslo_db.sqlalchemy import models
+from oslo_db.sqlalchemy import types as db_types
+import sqlalchemy as sa
+from sqlalchemy import orm
+
+
+class IronicLikeBase(models.TimestampMixin, models.ModelBase):
+    # mysql_charset makes the same schema on any server default.
+    __table_args__ = {'mysql_charset': 'utf8mb4', 'mysql_engine': 'InnoDB'}
+
+    def as_dict(self):
+        return {c.name: getattr(self, c.name) for c in self.__table__.columns}
+
+
+Base = orm.declarative_base(cls=IronicLikeBase)
+
+
+def _table_args(*args):
+    return args + ({'mysql_charset': 'utf8mb4', 'mysql_engine': 'InnoDB'},)
+
+
+class Conductor(Base):
+    __tablename__ = 'conductors'
+    __table_args__ = _table_args(
+        sa.UniqueConstraint('hostname', name='uniq_conductors0hostname'),
+        sa.Index('conductors_online_group_idx', 'online', 'conductor_group'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    hostname = sa.Column(sa.String(255), nullable=False)
+    conductor_group = sa.Column(sa.String(255), nullable=False, default='',
+                                server_default='')
+    online = sa.Column(sa.Boolean, nullable=False, default=True)
+    hardware_types = sa.Column(db_types.JsonEncodedList, nullable=True)
+
+
+class Node(Base):
+    __tablename__ = 'nodes'
+    __table_args__ = _table_args(
+        sa.UniqueConstraint('uuid', name='uniq_nodes0uuid'),
+        sa.UniqueConstraint('name', name='uniq_nodes0name'),
+        sa.UniqueConstraint('instance_uuid', name='uniq_nodes0instance_uuid'),
+        sa.Index('nodes_provision_state_idx', 'provision_state'),
+        sa.Index('nodes_driver_idx', 'driver'),
+        sa.Index('nodes_resource_class_idx', 'resource_class'),
+        sa.Index('nodes_conductor_group_idx', 'conductor_group'),
+        sa.Index('nodes_maintenance_idx', 'maintenance'),
+        sa.Index('nodes_reservation_idx', 'reservation'),
+        sa.Index('nodes_conductor_affinity_idx', 'conductor_affinity'),
+        sa.Index('nodes_owner_idx', 'owner'),
+        sa.UniqueConstraint('allocation_id', name='uniq_nodes0allocation_id'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    name = sa.Column(sa.String(255), nullable=True)
+    description = sa.Column(sa.Text, nullable=True)
+    driver = sa.Column(sa.String(255), nullable=False)
+    driver_info = sa.Column(db_types.JsonEncodedDict)
+    driver_internal_info = sa.Column(db_types.JsonEncodedDict)
+    power_interface = sa.Column(sa.String(255), nullable=True)
+    management_interface = sa.Column(sa.String(255), nullable=True)
+    deploy_interface = sa.Column(sa.String(255), nullable=True)
+    boot_interface = sa.Column(sa.String(255), nullable=True)
+    power_state = sa.Column(sa.String(15), nullable=True)
+    target_power_state = sa.Column(sa.String(15), nullable=True)
+    provision_state = sa.Column(sa.String(15), nullable=True)
+    target_provision_state = sa.Column(sa.String(15), nullable=True)
+    provision_updated_at = sa.Column(sa.DateTime, nullable=True)
+    maintenance = sa.Column(sa.Boolean, nullable=False, default=False)
+    maintenance_reason = sa.Column(sa.Text, nullable=True)
+    reservation = sa.Column(sa.String(255), nullable=True)
+    conductor_affinity = sa.Column(sa.String(255), nullable=True)
+    conductor_group = sa.Column(sa.String(255), nullable=False, default='',
+                                server_default='')
+    resource_class = sa.Column(sa.String(80), nullable=True)
+    instance_uuid = sa.Column(sa.String(36), nullable=True)
+    instance_info = sa.Column(db_types.JsonEncodedDict(mysql_as_long=True))
+    properties = sa.Column(db_types.JsonEncodedDict)
+    extra = sa.Column(db_types.JsonEncodedDict)
+    labels = sa.Column(db_types.JsonEncodedDict)
+    owner = sa.Column(sa.String(255), nullable=True)
+    lessee = sa.Column(sa.String(255), nullable=True)
+    last_error = sa.Column(sa.Text, nullable=True)
+    # The allocation holding the node (no foreign key: allocations.node_id
+    # points the other way, and a cycle of keys complicates deletes).
+    allocation_id = sa.Column(sa.Integer, nullable=True)
+
+    traits = orm.relationship('NodeTrait', lazy='selectin',
+                              cascade='all, delete-orphan',
+                              order_by='NodeTrait.trait')
+
+
+class NodeTrait(Base):
+    __tablename__ = 'node_traits'
+    __table_args__ = _table_args(
+        sa.Index('node_traits_idx', 'trait'),
+    )
+    node_id = sa.Column(sa.Integer, sa.ForeignKey('nodes.id'),
+                        primary_key=True, nullable=False)
+    trait = sa.Column(sa.String(255), primary_key=True, nullable=False)
+
+
+class Port(Base):
+    __tablename__ = 'ports'
+    __table_args__ = _table_args(
+        sa.UniqueConstraint('uuid', name='uniq_ports0uuid'),
+        sa.UniqueConstraint('address', name='uniq_ports0address'),
+        sa.Index('ports_node_id_idx', 'node_id'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    address = sa.Column(sa.String(18), nullable=False)
+    node_id = sa.Column(sa.Integer, sa.ForeignKey('nodes.id'), nullable=False)
+    extra = sa.Column(db_types.JsonEncodedDict)
+    local_link_connection = sa.Column(db_types.JsonEncodedDict)
+    physical_network = sa.Column(sa.String(64), nullable=True)
+    pxe_enabled = sa.Column(sa.Boolean, nullable=False, default=True)
+
+
+class Allocation(Base):
+    """A request for a node of a resource class with some traits."""
+    __tablename__ = 'allocations'
+    __table_args__ = _table_args(
+        sa.UniqueConstraint('uuid', name='uniq_allocations0uuid'),
+        sa.UniqueConstraint('name', name='uniq_allocations0name'),
+        # One allocation per node: the database refuses a double booking.
+        sa.UniqueConstraint('node_id', name='uniq_allocations0node_id'),
+        sa.Index('allocations_state_idx', 'state'),
+        sa.Index('allocations_conductor_affinity_idx', 'conductor_affinity'),
+        sa.Index('allocations_resource_class_idx', 'resource_class'),
+        sa.Index('allocations_owner_idx', 'owner'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    name = sa.Column(sa.String(255), nullable=True)
+    node_id = sa.Column(sa.Integer, sa.ForeignKey('nodes.id'),
+                        nullable=True)
+    state = sa.Column(sa.String(15), nullable=False)
+    owner = sa.Column(sa.String(255), nullable=True)
+    last_error = sa.Column(sa.Text, nullable=True)
+    resource_class = sa.Column(sa.String(80), nullable=True)
+    candidate_nodes = sa.Column(db_types.JsonEncodedList, nullable=True)
+    extra = sa.Column(db_types.JsonEncodedDict, nullable=True)
+    conductor_affinity = sa.Column(sa.String(255), nullable=True)
+
+    traits = orm.relationship('AllocationTrait', lazy='selectin',
+                              cascade='all, delete-orphan',
+                              order_by='AllocationTrait.trait')
+
+
+class AllocationTrait(Base):
+    __tablename__ = 'allocation_traits'
+    __table_args__ = _table_args(
+        sa.Index('allocation_traits_idx', 'trait'),
+    )
+    allocation_id = sa.Column(sa.Integer, sa.ForeignKey('allocations.id'),
+                              primary_key=True, nullable=False)
+    trait = sa.Column(sa.String(255), primary_key=True, nullable=False)

@@ -1,0 +1,85 @@
+"""Fake interfaces: they change nothing real but keep state on the node.
+
+The fake power interface remembers the power state in the node's
+driver_internal_info and records which conductor acted last, so tests can
+prove that the owning conductor executed an action.
+"""
+
+import time
+
+from ironic_like.common import exception
+from ironic_like.common import states
+from ironic_like.conf import CONF
+from ironic_like.drivers import base
+
+FAKE_POWER_KEY = 'fake_power_state'
+LAST_CONDUCTOR_KEY = 'fake_last_power_conductor'
+
+
+def _pause():
+    if CONF.conductor.fake_action_delay:
+        time.sleep(CONF.conductor.fake_action_delay)
+
+
+class FakePower(base.PowerInterface):
+
+    def get_power_state(self, task):
+        info = task.node.driver_internal_info or {}
+        return info.get(FAKE_POWER_KEY, task.node.power_state or
+                        states.POWER_OFF)
+
+    def _record(self, task, power_state):
+        info = dict(task.node.driver_internal_info or {})
+        info[FAKE_POWER_KEY] = power_state
+        info[LAST_CONDUCTOR_KEY] = CONF.host
+        task.update_node({'driver_internal_info': info})
+
+    def set_power_state(self, task, power_state, timeout=None):
+        if power_state not in (states.POWER_ON, states.POWER_OFF):
+            raise exception.InvalidParameterValue(
+                err='Fake power cannot set power state "%s".' % power_state,
+                field='target')
+        _pause()
+        self._record(task, power_state)
+
+    def reboot(self, task, timeout=None):
+        _pause()
+        self._record(task, states.POWER_ON)
+
+
+class FakeManagement(base.ManagementInterface):
+    KEY = 'fake_boot_device'
+
+    def set_boot_device(self, task, device, persistent=False):
+        info = dict(task.node.driver_internal_info or {})
+        info[self.KEY] = {'boot_device': device, 'persistent': persistent}
+        task.update_node({'driver_internal_info': info})
+
+    def get_boot_device(self, task):
+        info = task.node.driver_internal_info or {}
+        return info.get(self.KEY, {'boot_device': 'disk',
+                                   'persistent': True})
+
+
+class FakeDeploy(base.DeployInterface):
+
+    def deploy(self, task):
+        _pause()
+        return None
+
+    def tear_down(self, task):
+        _pause()
+        return None
+
+    def clean(self, task, steps=None):
+        _pause()
+        return None
+
+
+class FakeBoot(base.BootInterface):
+
+    def prepare_ramdisk(self, task):
+        return None
+
+    def clean_up_ramdisk(self, task):
+        return None

@@ -1,0 +1,196 @@
+"""Redfish power and management interfaces, through the sushy library.
+
+driver_info keys: see redfish_utils (redfish_address, redfish_system_id,
+redfish_username, redfish_password, redfish_verify_ca, redfish_auth_type).
+"""
+
+import time
+
+from oslo_log import log
+import sushy
+
+from ironic_like.common import exception
+from ironic_like.common import states
+from ironic_like.drivers import base
+from ironic_like.drivers.modules import redfish_utils
+
+LOG = log.getLogger(__name__)
+
+# Bound (seconds) of the wait for a power change to show on the BMC when the
+# caller gives no timeout. A module constant, not a config option (none may
+# be added for this driver yet); callers pass ``timeout`` to override it.
+POWER_STATE_TIMEOUT = 60
+# Seconds between two reads of the system while waiting.
+POWER_STATE_POLL_INTERVAL = 0.5
+
+GET_POWER_STATE_MAP = {
+    sushy.PowerState.ON: states.POWER_ON,
+    sushy.PowerState.POWERING_OFF: states.POWER_ON,
+    sushy.PowerState.OFF: states.POWER_OFF,
+    sushy.PowerState.POWERING_ON: states.POWER_OFF,
+}
+
+# Our power target -> (reset action, raw state the system ends in).
+SET_POWER_STATE_MAP = {
+    states.POWER_ON: (sushy.ResetType.ON, sushy.PowerState.ON),
+    states.POWER_OFF: (sushy.ResetType.FORCE_OFF, sushy.PowerState.OFF),
+    states.SOFT_POWER_OFF: (sushy.ResetType.GRACEFUL_SHUTDOWN,
+                            sushy.PowerState.OFF),
+}
+
+BOOT_DEVICE_MAP = {
+    'pxe': sushy.BootSource.PXE,
+    'disk': sushy.BootSource.HDD,
+    'cdrom': sushy.BootSource.CD,
+    'bios': sushy.BootSource.BIOS_SETUP,
+}
+BOOT_DEVICE_MAP_REV = {v: k for k, v in BOOT_DEVICE_MAP.items()}
+
+
+def _raw_power_state(system):
+    return system.power_state
+
+
+def _wait_for_state(task, info, wanted, deadline, target):
+    """Re-read the system until its power state is ``wanted``."""
+    last = None
+    while True:
+        _info, system = redfish_utils.get_system(
+            task.node, action='reading the power state',
+            error_cls=exception.PowerStateFailure)
+        last = _raw_power_state(system)
+        if last == wanted:
+            return
+        if time.monotonic() >= deadline:
+            raise exception.PowerStateFailure(
+                'Node %s: %s did not reach "%s" in time; the BMC reports '
+                'power state "%s".' % (info['node_uuid'],
+                                       redfish_utils.describe(info), target,
+                                       getattr(last, 'value', last)))
+        time.sleep(POWER_STATE_POLL_INTERVAL)
+
+
+def _deadline(timeout):
+    return time.monotonic() + (timeout if timeout else POWER_STATE_TIMEOUT)
+
+
+def _reset(info, system, reset_type, target):
+    with redfish_utils.sushy_errors(info, 'reset "%s" (to reach %s)'
+                                    % (reset_type.value, target),
+                                    exception.PowerStateFailure):
+        system.reset_system(reset_type)
+
+
+class RedfishPower(base.PowerInterface):
+
+    def get_properties(self):
+        return dict(redfish_utils.COMMON_PROPERTIES)
+
+    def validate(self, task):
+        redfish_utils.parse_driver_info(task.node)
+
+    def get_power_state(self, task):
+        info, system = redfish_utils.get_system(
+            task.node, action='reading the power state',
+            error_cls=exception.PowerStateFailure)
+        raw = _raw_power_state(system)
+        state = GET_POWER_STATE_MAP.get(raw)
+        if state is None:
+            LOG.warning('Node %s: %s reports unexpected power state %r',
+                        info['node_uuid'], redfish_utils.describe(info), raw)
+            return states.ERROR
+        return state
+
+    def set_power_state(self, task, power_state, timeout=None):
+        if power_state in (states.REBOOT, states.SOFT_REBOOT):
+            return self.reboot(task, timeout=timeout)
+        if power_state not in SET_POWER_STATE_MAP:
+            raise exception.InvalidParameterValue(
+                err='Redfish power cannot set power state "%s"; it can set: '
+                    '%s.' % (power_state, ', '.join(sorted(
+                        list(SET_POWER_STATE_MAP) + [states.REBOOT]))),
+                field='target')
+        deadline = _deadline(timeout)
+        reset_type, wanted = SET_POWER_STATE_MAP[power_state]
+        info, system = redfish_utils.get_system(
+            task.node, action='reading the power state',
+            error_cls=exception.PowerStateFailure)
+        if _raw_power_state(system) != wanted:
+            _reset(info, system, reset_type, power_state)
+        _wait_for_state(task, info, wanted, deadline, power_state)
+
+    def reboot(self, task, timeout=None):
+        deadline = _deadline(timeout)
+        info, system = redfish_utils.get_system(
+            task.node, action='reading the power state',
+            error_cls=exception.PowerStateFailure)
+        current = _raw_power_state(system)
+        if current in (sushy.PowerState.OFF, sushy.PowerState.POWERING_OFF):
+            # Nothing to restart: switch it on.
+            if current == sushy.PowerState.POWERING_OFF:
+                _wait_for_state(task, info, sushy.PowerState.OFF, deadline,
+                                states.POWER_OFF)
+            _reset(info, system, sushy.ResetType.ON, states.REBOOT)
+        else:
+            try:
+                allowed = system.get_allowed_reset_system_values()
+            except Exception:
+                allowed = None  # unknown: try ForceRestart anyway
+            if not allowed or sushy.ResetType.FORCE_RESTART in allowed:
+                _reset(info, system, sushy.ResetType.FORCE_RESTART,
+                       states.REBOOT)
+            else:
+                _reset(info, system, sushy.ResetType.FORCE_OFF,
+                       states.REBOOT)
+                _wait_for_state(task, info, sushy.PowerState.OFF, deadline,
+                                states.POWER_OFF)
+                _reset(info, system, sushy.ResetType.ON, states.REBOOT)
+        _wait_for_state(task, info, sushy.PowerState.ON, deadline,
+                        states.POWER_ON)
+
+
+class RedfishManagement(base.ManagementInterface):
+
+    def get_properties(self):
+        return dict(redfish_utils.COMMON_PROPERTIES)
+
+    def validate(self, task):
+        redfish_utils.parse_driver_info(task.node)
+
+    def get_supported_boot_devices(self, task=None):
+        return sorted(BOOT_DEVICE_MAP)
+
+    def set_boot_device(self, task, device, persistent=False):
+        if device not in BOOT_DEVICE_MAP:
+            raise exception.InvalidParameterValue(
+                err='Redfish management cannot set boot device "%s"; '
+                    'supported: %s.' % (device,
+                                        ', '.join(sorted(BOOT_DEVICE_MAP))),
+                field='boot_device')
+        action = 'setting the boot device to %s' % device
+        info, system = redfish_utils.get_system(task.node, action=action)
+        target = BOOT_DEVICE_MAP[device]
+        # sushy gives the raw strings of the BMC here.
+        allowed = [getattr(v, 'value', v) for v in
+                   (getattr(system.boot, 'allowed_values', None) or ())]
+        if allowed and target.value not in allowed:
+            raise exception.InvalidParameterValue(
+                err='Node %s: %s does not allow boot device "%s" (%s); it '
+                    'allows: %s.' % (info['node_uuid'],
+                                     redfish_utils.describe(info), device,
+                                     target.value,
+                                     ', '.join(sorted(allowed))),
+                field='boot_device')
+        enabled = (sushy.BootSourceOverrideEnabled.CONTINUOUS if persistent
+                   else sushy.BootSourceOverrideEnabled.ONCE)
+        with redfish_utils.sushy_errors(info, action,
+                                        exception.IronicLikeException):
+            system.set_system_boot_options(target=target, enabled=enabled)
+
+    def get_boot_device(self, task):
+        info, system = redfish_utils.get_system(
+            task.node, action='reading the boot device')
+        boot = system.boot
+        return {'boot_device': BOOT_DEVICE_MAP_REV.get(boot.target),
+                'persistent': (boot.enabled ==
+                               sushy.BootSourceOverrideEnabled.CONTINUOUS)}

@@ -1,0 +1,279 @@
+"""Redfish driver_info parsing and cached sushy connections.
+
+driver_info keys (the same as Ironic's redfish hardware type):
+
+``redfish_address`` (required)
+    URL of the BMC, ``http(s)://host[:port]``; without a scheme ``https://``
+    is assumed, as Ironic does.
+``redfish_system_id``
+    Path of the ComputerSystem, e.g. ``/redfish/v1/Systems/<id>``. Optional
+    only when the BMC lists exactly one system.
+``redfish_username``, ``redfish_password``
+    Credentials, always sent with HTTP Basic authentication.
+``redfish_verify_ca``
+    ``true``/``false`` (bool or string), or the path of a CA bundle file or
+    directory. Default: true.
+``redfish_auth_type``
+    Only ``basic`` is supported (the default).
+"""
+
+import collections
+import contextlib
+import os
+import threading
+from urllib import parse as urlparse
+
+from oslo_log import log
+from oslo_utils import strutils
+import sushy
+
+from ironic_like.common import exception
+
+LOG = log.getLogger(__name__)
+
+REQUIRED_PROPERTIES = {
+    'redfish_address': 'The URL of the Redfish BMC, http(s)://host[:port]. '
+                       'Required.',
+}
+OPTIONAL_PROPERTIES = {
+    'redfish_system_id': 'The path of the ComputerSystem resource, e.g. '
+                         '/redfish/v1/Systems/1. Optional when the BMC has '
+                         'exactly one system.',
+    'redfish_username': 'User name for the BMC. Optional.',
+    'redfish_password': 'Password for the BMC. Optional.',
+    'redfish_verify_ca': 'true, false, or the path of a CA bundle to verify '
+                         'the BMC\'s certificate with. Default: true.',
+    'redfish_auth_type': 'Authentication: "basic" (the only one supported, '
+                         'and the default).',
+}
+COMMON_PROPERTIES = dict(REQUIRED_PROPERTIES, **OPTIONAL_PROPERTIES)
+
+AUTH_TYPES = ('basic',)
+
+# At most this many sushy connections are kept (least recently used ones
+# are dropped first). Not a config option on purpose: it only bounds memory.
+MAX_CACHED_CONNECTIONS = 1000
+
+# sushy retries a GET answered with a 5xx (and a refused connection) this
+# many times, this many seconds apart. sushy's own defaults (10 x 3 s) would
+# hold a conductor worker for 30 s per call against a dead BMC.
+SERVER_SIDE_RETRIES = 2
+SERVER_SIDE_RETRIES_DELAY = 1
+# Seconds to wait for a BMC's answer.
+READ_TIMEOUT = 30
+CONNECT_TIMEOUT = 10
+
+
+def _invalid(field, err):
+    return exception.InvalidParameterValue(err=err, field=field)
+
+
+def parse_driver_info(node):
+    """Check the node's redfish_* driver_info; return the parsed values.
+
+    Raises MissingParameterValue / InvalidParameterValue whose ``field``
+    names the driver_info key at fault. Never contacts the BMC.
+    """
+    info = node.driver_info or {}
+    uuid = getattr(node, 'uuid', None)
+
+    address = info.get('redfish_address')
+    if not address:
+        raise exception.MissingParameterValue(
+            err='Node %s: driver_info is missing redfish_address (the URL '
+                'of the Redfish BMC).' % uuid, field='redfish_address')
+    if not isinstance(address, str):
+        raise _invalid('redfish_address',
+                       'Node %s: redfish_address must be a string, not %r.'
+                       % (uuid, address))
+    address = address.strip()
+    if '://' not in address:
+        address = 'https://' + address
+    parsed = urlparse.urlparse(address)
+    if parsed.scheme not in ('http', 'https') or not parsed.netloc:
+        raise _invalid('redfish_address',
+                       'Node %s: invalid redfish_address "%s": expected an '
+                       'http(s)://host[:port] URL.' % (uuid, address))
+    try:
+        parsed.port  # raises ValueError on a bad port
+    except ValueError as e:
+        raise _invalid('redfish_address',
+                       'Node %s: invalid redfish_address "%s": %s.'
+                       % (uuid, address, e))
+    address = address.rstrip('/')
+
+    system_id = info.get('redfish_system_id')
+    if system_id is not None:
+        if (not isinstance(system_id, str) or not system_id.startswith('/')
+                or any(c.isspace() for c in system_id)
+                or system_id.rstrip('/') == ''):
+            raise _invalid('redfish_system_id',
+                           'Node %s: invalid redfish_system_id %r: expected '
+                           'the path of a ComputerSystem, e.g. '
+                           '/redfish/v1/Systems/<id>.' % (uuid, system_id))
+        system_id = system_id.rstrip('/')
+
+    creds = {}
+    for key in ('redfish_username', 'redfish_password'):
+        value = info.get(key)
+        if value is not None and not isinstance(value, str):
+            raise _invalid(key, 'Node %s: %s must be a string.'
+                           % (uuid, key))
+        creds[key] = value
+
+    verify = info.get('redfish_verify_ca', True)
+    if isinstance(verify, str):
+        try:
+            verify = strutils.bool_from_string(verify, strict=True)
+        except ValueError:
+            if not os.path.exists(verify):
+                raise _invalid('redfish_verify_ca',
+                               'Node %s: redfish_verify_ca "%s" is neither '
+                               'a boolean nor an existing CA file or '
+                               'directory.' % (uuid, verify))
+    elif not isinstance(verify, bool):
+        raise _invalid('redfish_verify_ca',
+                       'Node %s: redfish_verify_ca must be a boolean or the '
+                       'path of a CA bundle, not %r.' % (uuid, verify))
+
+    auth_type = info.get('redfish_auth_type', 'basic')
+    if auth_type not in AUTH_TYPES:
+        raise _invalid('redfish_auth_type',
+                       'Node %s: redfish_auth_type "%s" is not supported; '
+                       'supported: %s.' % (uuid, auth_type,
+                                           ', '.join(AUTH_TYPES)))
+
+    return {'address': address, 'system_id': system_id,
+            'username': creds['redfish_username'],
+            'password': creds['redfish_password'],
+            'verify_ca': verify, 'auth_type': auth_type,
+            'node_uuid': uuid}
+
+
+class ConnectionCache(object):
+    """Bounded LRU cache of sushy.Sushy objects.
+
+    Keyed by (address, username, system id); an entry whose password,
+    CA verification or auth type differ from the node's is replaced.
+    """
+
+    def __init__(self, max_size=MAX_CACHED_CONNECTIONS):
+        self.max_size = max_size
+        self._entries = collections.OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(info):
+        return (info['address'], info['username'], info['system_id'])
+
+    @staticmethod
+    def _fingerprint(info):
+        return (info['password'], str(info['verify_ca']), info['auth_type'])
+
+    def get(self, info):
+        key = self.key(info)
+        fingerprint = self._fingerprint(info)
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None and entry[0] == fingerprint:
+                self._entries.move_to_end(key)
+                return entry[1]
+        # Built outside the lock: it talks to the BMC (GET of the root).
+        conn = _connect(info)
+        with self._lock:
+            old = self._entries.pop(key, None)
+            self._entries[key] = (fingerprint, conn)
+            evicted = [old[1]] if old else []
+            while len(self._entries) > self.max_size:
+                evicted.append(self._entries.popitem(last=False)[1][1])
+        for stale in evicted:
+            _close(stale)
+        return conn
+
+    def drop(self, info):
+        with self._lock:
+            entry = self._entries.pop(self.key(info), None)
+        if entry:
+            _close(entry[1])
+
+    def clear(self):
+        with self._lock:
+            entries = list(self._entries.values())
+            self._entries.clear()
+        for entry in entries:
+            _close(entry[1])
+
+    def __len__(self):
+        return len(self._entries)
+
+
+def _close(conn):
+    try:
+        conn._conn.close()
+    except Exception:
+        pass
+
+
+def _connect(info):
+    auth = sushy.auth.BasicAuth(username=info['username'],
+                                password=info['password'])
+    return sushy.Sushy(info['address'], verify=info['verify_ca'], auth=auth,
+                       server_side_retries=SERVER_SIDE_RETRIES,
+                       server_side_retries_delay=SERVER_SIDE_RETRIES_DELAY,
+                       read_timeout=READ_TIMEOUT,
+                       connect_timeout=CONNECT_TIMEOUT)
+
+
+_CACHE = ConnectionCache()
+
+
+def describe(info):
+    return ('Redfish system %s at %s' % (info['system_id'] or '(the only one)',
+                                         info['address']))
+
+
+@contextlib.contextmanager
+def sushy_errors(info, action, error_cls):
+    """Turn sushy's errors into ours, with a message saying what failed.
+
+    ``error_cls`` is used for failures of ``action`` itself (e.g.
+    PowerStateFailure); a system that does not exist or rejected
+    credentials are configuration errors (InvalidParameterValue naming the
+    driver_info key).
+    """
+    try:
+        yield
+    except exception.IronicLikeException:
+        raise
+    except sushy.exceptions.ResourceNotFoundError as e:
+        raise _invalid('redfish_system_id',
+                       'Node %s: %s: %s failed, the BMC has no such system '
+                       '(check redfish_system_id): %s'
+                       % (info['node_uuid'], describe(info), action, e))
+    except sushy.exceptions.UnknownDefaultError as e:
+        raise exception.MissingParameterValue(
+            err='Node %s: redfish_system_id is not set and the BMC at %s '
+                'does not have exactly one system: %s'
+                % (info['node_uuid'], info['address'], e),
+            field='redfish_system_id')
+    except sushy.exceptions.AccessError as e:
+        _CACHE.drop(info)
+        raise _invalid('redfish_username',
+                       'Node %s: %s: %s failed, access denied (check '
+                       'redfish_username/redfish_password): %s'
+                       % (info['node_uuid'], describe(info), action, e))
+    except sushy.exceptions.SushyError as e:
+        if isinstance(e, sushy.exceptions.ConnectionError):
+            # The next call reconnects (the BMC may have restarted).
+            _CACHE.drop(info)
+        raise error_cls('Node %s: %s: %s failed: %s'
+                        % (info['node_uuid'], describe(info), action, e))
+
+
+def get_system(node, action='reading the system', error_cls=None):
+    """(parsed driver_info, sushy System read now from the BMC)."""
+    info = parse_driver_info(node)
+    error_cls = error_cls or exception.IronicLikeException
+    with sushy_errors(info, action, error_cls):
+        conn = _CACHE.get(info)
+        return info, conn.get_system(info['system_id'])

@@ -1,0 +1,1 @@
+"""Commands of the baremetal API v1, one module per resource."""

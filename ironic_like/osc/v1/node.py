@@ -1,0 +1,539 @@
+"""``openstack baremetal node ...``"""
+
+import json
+import logging
+
+from osc_lib.command import command
+from osc_lib import exceptions as osc_exc
+
+from ironic_like.osc import client as http
+from ironic_like.osc import common
+from ironic_like.osc.v1 import base
+
+LOG = logging.getLogger(__name__)
+
+NODE = base.Resource('node', 'nodes', 'Name or UUID of the node.',
+                     'Names or UUIDs of the nodes.')
+
+# Interfaces the service's hardware types have.
+INTERFACE_KINDS = ('boot', 'deploy', 'management', 'power')
+
+# GET /v1/nodes without --long: Ironic's short form.
+SHORT_FIELDS = ['uuid', 'name', 'instance_uuid', 'power_state',
+                'provision_state', 'maintenance']
+# Column order of --long (fields the server adds come after, by name).
+LONG_FIELDS = [
+    'uuid', 'name', 'description', 'driver', 'resource_class', 'owner',
+    'conductor_group', 'conductor', 'instance_uuid', 'allocation_uuid',
+    'power_state', 'target_power_state', 'provision_state',
+    'target_provision_state', 'provision_updated_at', 'maintenance',
+    'maintenance_reason', 'last_error', 'reservation', 'traits',
+    'properties', 'extra', 'labels', 'driver_info', 'driver_internal_info',
+    'instance_info', 'boot_interface', 'deploy_interface',
+    'management_interface', 'power_interface', 'created_at', 'updated_at',
+]
+
+# Fields of create, set and unset (each command has options for some):
+# simple ones, then dictionaries (labels are strings, the others JSON).
+_FIELDS = dict.fromkeys(
+    ['name', 'uuid', 'driver', 'resource_class', 'conductor_group', 'owner',
+     'description', 'instance_uuid']
+    + ['%s_interface' % k for k in INTERFACE_KINDS], common.VALUE)
+_FIELDS.update(properties=common.DICT, extra=common.DICT,
+               driver_info=common.DICT, instance_info=common.DICT,
+               labels=common.STR_DICT)
+
+
+def _add_interface_options(parser, verb):
+    for kind in INTERFACE_KINDS:
+        parser.add_argument(
+            '--%s-interface' % kind, metavar='<%s_interface>' % kind,
+            help='%s the %s interface of the node.' % (verb, kind))
+
+
+def _add_dict_options(parser, verb):
+    parser.add_argument(
+        '--property', dest='properties', metavar='<key=value>',
+        action='append', help='%s a property (repeatable).' % verb)
+    parser.add_argument(
+        '--extra', metavar='<key=value>', action='append',
+        help='%s an extra value (repeatable).' % verb)
+    parser.add_argument(
+        '--driver-info', metavar='<key=value>', action='append',
+        help='%s a driver_info value (repeatable).' % verb)
+    parser.add_argument(
+        '--label', dest='labels', metavar='<key=value>', action='append',
+        help='%s a label (string values; repeatable).' % verb)
+
+
+class NodeCommand(base.ResourceCommand, command.Command):
+    """A command on one node (the <node> argument)."""
+    RESOURCE = NODE
+
+
+class CreateNode(common.BaremetalMixin, command.ShowOne):
+    """Register a new node."""
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('--driver', required=True, metavar='<driver>',
+                            help='Hardware type of the node.')
+        parser.add_argument('--name', metavar='<name>',
+                            help='Unique name of the node.')
+        parser.add_argument('--uuid', metavar='<uuid>',
+                            help='UUID of the node (default: generated).')
+        _add_dict_options(parser, 'Set')
+        parser.add_argument('--resource-class', metavar='<resource_class>',
+                            help='Resource class for scheduling.')
+        parser.add_argument('--conductor-group', metavar='<group>',
+                            help='Conductor group the node belongs to.')
+        parser.add_argument('--owner', metavar='<owner>',
+                            help='Owner (project) of the node.')
+        parser.add_argument('--description', metavar='<description>',
+                            help='Description of the node.')
+        _add_interface_options(parser, 'Set')
+        return parser
+
+    def take_action(self, parsed_args):
+        node = self.client.post('nodes',
+                                common.body_fields(parsed_args, _FIELDS))
+        return common.show(node)
+
+
+class ListNode(base.ListCommand):
+    """List nodes (all of them: pages are followed)."""
+
+    RESOURCE = NODE
+    SHORT_FIELDS = SHORT_FIELDS
+    LONG_FIELDS = LONG_FIELDS
+    FILTERS = ('provision_state', 'driver', 'resource_class',
+               'conductor_group', 'owner', 'marker', 'maintenance',
+               'associated')
+
+    def add_paging_options(self, parser):
+        super().add_paging_options(parser)
+        # The node filters follow --sort (python-ironicclient's order).
+        maint = parser.add_mutually_exclusive_group()
+        maint.add_argument('--maintenance', dest='maintenance',
+                           action='store_true', default=None,
+                           help='Only nodes in maintenance.')
+        maint.add_argument('--no-maintenance', dest='maintenance',
+                           action='store_false',
+                           help='Only nodes not in maintenance.')
+        assoc = parser.add_mutually_exclusive_group()
+        assoc.add_argument('--associated', dest='associated',
+                           action='store_true', default=None,
+                           help='Only nodes with an instance.')
+        assoc.add_argument('--unassociated', dest='associated',
+                           action='store_false',
+                           help='Only nodes without an instance.')
+        parser.add_argument('--provision-state', metavar='<state>',
+                            help='Only nodes in this provision state.')
+        parser.add_argument('--driver', metavar='<driver>',
+                            help='Only nodes of this hardware type.')
+        parser.add_argument('--resource-class', metavar='<class>',
+                            help='Only nodes of this resource class.')
+        parser.add_argument('--conductor-group', metavar='<group>',
+                            help='Only nodes of this conductor group.')
+        parser.add_argument('--owner', metavar='<owner>',
+                            help='Only nodes of this owner.')
+
+
+class ShowNode(base.ShowCommand):
+    """Show a node."""
+    RESOURCE = NODE
+
+
+class SetNode(base.SetCommand):
+    """Set node fields (JSON patch "add")."""
+
+    RESOURCE = NODE
+    FIELDS = _FIELDS
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('--name', metavar='<name>',
+                            help='New unique name.')
+        parser.add_argument('--driver', metavar='<driver>',
+                            help='New hardware type.')
+        parser.add_argument('--reset-interfaces', action='store_true',
+                            default=None,
+                            help='With --driver: reset the interfaces '
+                                 'not given to the new driver\'s '
+                                 'defaults.')
+        _add_dict_options(parser, 'Set')
+        parser.add_argument('--instance-info', metavar='<key=value>',
+                            action='append',
+                            help='Set an instance_info value '
+                                 '(repeatable).')
+        parser.add_argument('--instance-uuid', metavar='<uuid>',
+                            help='Set the instance UUID.')
+        parser.add_argument('--resource-class', metavar='<class>',
+                            help='Set the resource class.')
+        parser.add_argument('--conductor-group', metavar='<group>',
+                            help='Set the conductor group.')
+        parser.add_argument('--owner', metavar='<owner>',
+                            help='Set the owner.')
+        parser.add_argument('--description', metavar='<description>',
+                            help='Set the description.')
+        _add_interface_options(parser, 'Set')
+        return parser
+
+    def build_patch(self, parsed_args):
+        patch = super().build_patch(parsed_args)
+        if parsed_args.reset_interfaces and not parsed_args.driver:
+            raise osc_exc.CommandError(
+                '--reset-interfaces can only be given with --driver.')
+        return patch
+
+    def patch_params(self, parsed_args):
+        if not parsed_args.reset_interfaces:
+            return None
+        self.client.require(http.RESET_INTERFACES, '--reset-interfaces')
+        return {'reset_interfaces': 'True'}
+
+
+class UnsetNode(base.UnsetCommand):
+    """Unset node fields (JSON patch "remove")."""
+
+    RESOURCE = NODE
+    FIELDS = _FIELDS
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        for flag, what in (('name', 'name'),
+                           ('instance-uuid', 'instance UUID'),
+                           ('resource-class', 'resource class'),
+                           ('conductor-group', 'conductor group'),
+                           ('owner', 'owner'),
+                           ('description', 'description')):
+            parser.add_argument('--' + flag, action='store_true',
+                                help='Unset the %s.' % what)
+        for kind in INTERFACE_KINDS:
+            parser.add_argument('--%s-interface' % kind,
+                                action='store_true',
+                                help='Reset the %s interface to the '
+                                     'driver\'s default.' % kind)
+        for flag, dest, what in (
+                ('property', 'properties', 'property'),
+                ('extra', 'extra', 'extra value'),
+                ('driver-info', 'driver_info', 'driver_info value'),
+                ('instance-info', 'instance_info', 'instance_info value'),
+                ('label', 'labels', 'label')):
+            parser.add_argument('--' + flag, dest=dest, metavar='<key>',
+                                action='append',
+                                help='Remove this %s (repeatable).' % what)
+        return parser
+
+
+class DeleteNode(base.DeleteCommand):
+    """Delete nodes."""
+    RESOURCE = NODE
+
+
+# -- provisioning -----------------------------------------------------------
+
+FAILURE_STATES = frozenset(['error'])
+# States a node passes through on its own (the target may be unset
+# briefly there); never a reason to stop waiting.
+TRANSIENT_STATES = frozenset(['verifying', 'deploying', 'wait call-back',
+                              'deleting', 'cleaning', 'clean wait',
+                              'inspecting', 'inspect wait', 'adopting',
+                              'rescuing', 'unrescuing', 'servicing'])
+
+
+def is_failure_state(state):
+    return state in FAILURE_STATES or (state or '').endswith(' failed')
+
+
+def provision_check(ident, expected):
+    """The check of wait_for: done in ``expected``; a failure state, or a
+    stable state that is not the expected one (nothing under way any
+    more), fails with the node's last_error."""
+    def check(node):
+        state = node.get('provision_state')
+        if state == expected:
+            return True
+        failed = is_failure_state(state)
+        if not failed and node.get('target_provision_state') is None and \
+                state not in TRANSIENT_STATES:
+            failed = True
+        if failed:
+            raise osc_exc.CommandError(
+                'Node %s failed to reach provision state "%s": it is in '
+                '"%s"%s' % (ident, expected, state,
+                            ': %s' % http.one_line(node['last_error'])
+                            if node.get('last_error') else '.'))
+        return False
+    return check
+
+
+class ProvisionStateCommand(NodeCommand):
+    """Base of the provision actions: PUT states/provision with TARGET,
+    then optionally (--wait) wait for EXPECTED. A subclass is one action:
+    its TARGET, EXPECTED (None: nothing to wait for) and the API feature
+    the target needs (REQUIRES)."""
+
+    TARGET = None
+    EXPECTED = None
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        if self.EXPECTED:
+            common.add_wait_option(
+                parser, 'the node is "%s"' % self.EXPECTED)
+        return parser
+
+    def body(self, parsed_args):
+        return {'target': self.TARGET}
+
+    def take_action(self, parsed_args):
+        self.check_version()
+        ident = parsed_args.node
+        self.client.put(NODE.path(ident, 'states', 'provision'),
+                        self.body(parsed_args))
+        timeout = getattr(parsed_args, 'wait_timeout', None)
+        if timeout is None or not self.EXPECTED:
+            return
+        self.wait(ident, timeout)
+
+    def wait(self, ident, timeout, **kwargs):
+        expected = self.EXPECTED
+        params = None
+        if self.client.supports(http.FIELDS):
+            params = {'fields': 'uuid,provision_state,'
+                                'target_provision_state,last_error'}
+
+        def describe(node):
+            return ('Waiting for node %s to reach "%s": it is in "%s"'
+                    % (ident, expected, node.get('provision_state')))
+
+        def fetch():
+            return self.client.get(NODE.path(ident), params)
+        return common.wait_for(fetch, provision_check(ident, expected),
+                               describe, timeout, **kwargs)
+
+
+class ManageNode(ProvisionStateCommand):
+    """Move a node to "manageable" (verifying it first)."""
+    TARGET = 'manage'
+    EXPECTED = 'manageable'
+
+
+class ProvideNode(ProvisionStateCommand):
+    """Make a node "available" (cleaning it first)."""
+    TARGET = 'provide'
+    EXPECTED = 'available'
+
+
+class DeployNode(ProvisionStateCommand):
+    """Deploy a node (to "active")."""
+    TARGET = 'active'
+    EXPECTED = 'active'
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('--config-drive', metavar='<config-drive>',
+                            help='Config drive: a gzipped, base64-encoded '
+                                 'ISO image, a URL, or a JSON object.')
+        return parser
+
+    def body(self, parsed_args):
+        body = super().body(parsed_args)
+        drive = parsed_args.config_drive
+        if drive is not None:
+            try:
+                decoded = json.loads(drive)
+            except ValueError:
+                decoded = drive
+            body['configdrive'] = (decoded if isinstance(decoded, dict)
+                                   else drive)
+        return body
+
+
+class RebuildNode(DeployNode):
+    """Redeploy an active node."""
+    TARGET = 'rebuild'
+
+
+class UndeployNode(ProvisionStateCommand):
+    """Tear a node down (to "available", through cleaning)."""
+    TARGET = 'deleted'
+    EXPECTED = 'available'
+
+
+class CleanNode(ProvisionStateCommand):
+    """Run clean steps on a manageable node."""
+    TARGET = 'clean'
+    EXPECTED = 'manageable'
+    REQUIRES = (http.CLEAN_VERB, 'Provision target "clean"')
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            '--clean-steps', metavar='<clean-steps>', required=True,
+            type=common.json_arg,
+            help='The clean steps, a JSON list such as '
+                 '\'[{"interface": "deploy", "step": "erase_devices"}]\'.')
+        return parser
+
+    def body(self, parsed_args):
+        steps = parsed_args.clean_steps
+        if not isinstance(steps, list):
+            raise osc_exc.CommandError('--clean-steps must be a JSON list.')
+        return {'target': self.TARGET, 'clean_steps': steps}
+
+
+class AbortNode(ProvisionStateCommand):
+    """Abort the current operation of a node (e.g. cleaning)."""
+    TARGET = 'abort'
+    REQUIRES = (http.ABORT_VERB, 'Provision target "abort"')
+
+
+class AdoptNode(ProvisionStateCommand):
+    """Adopt a manageable node as active without deploying it."""
+    TARGET = 'adopt'
+    EXPECTED = 'active'
+    REQUIRES = (http.ADOPT_VERB, 'Provision target "adopt"')
+
+
+# -- power ------------------------------------------------------------------
+
+class PowerCommand(NodeCommand):
+    """Base of the power actions: TARGETS maps --soft (False/True) to the
+    power target (None: no --soft option)."""
+
+    TARGETS = {False: None, True: None}
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('--power-timeout', metavar='<seconds>',
+                            type=int,
+                            help='Seconds to wait for the power change '
+                                 '(on the conductor).')
+        if self.TARGETS[True]:
+            parser.add_argument('--soft', action='store_true',
+                                default=False,
+                                help='Ask the operating system (ACPI) '
+                                     'instead of cutting power.')
+        return parser
+
+    def take_action(self, parsed_args):
+        soft = getattr(parsed_args, 'soft', False)
+        body = {'target': self.TARGETS[soft]}
+        if soft:
+            self.client.require(http.SOFT_POWER, '--soft')
+        if parsed_args.power_timeout is not None:
+            if parsed_args.power_timeout <= 0:
+                raise osc_exc.CommandError('--power-timeout must be a '
+                                           'positive number of seconds.')
+            self.client.require(http.SOFT_POWER, '--power-timeout')
+            body['timeout'] = parsed_args.power_timeout
+        self.client.put(self.path(parsed_args, 'states', 'power'), body)
+
+
+class PowerOnNode(PowerCommand):
+    """Power a node on."""
+    TARGETS = {False: 'power on', True: None}
+
+
+class PowerOffNode(PowerCommand):
+    """Power a node off."""
+    TARGETS = {False: 'power off', True: 'soft power off'}
+
+
+class RebootNode(PowerCommand):
+    """Reboot a node."""
+    TARGETS = {False: 'rebooting', True: 'soft rebooting'}
+
+
+# -- maintenance ------------------------------------------------------------
+
+class MaintenanceSetNode(NodeCommand):
+    """Put a node in maintenance."""
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('--reason', metavar='<reason>',
+                            help='Why the node is in maintenance.')
+        return parser
+
+    def take_action(self, parsed_args):
+        body = {}
+        if parsed_args.reason is not None:
+            body['reason'] = parsed_args.reason
+        self.client.put(self.path(parsed_args, 'maintenance'), body)
+
+
+class MaintenanceUnsetNode(NodeCommand):
+    """Take a node out of maintenance."""
+
+    def take_action(self, parsed_args):
+        self.client.delete(self.path(parsed_args, 'maintenance'))
+
+
+# -- traits -----------------------------------------------------------------
+
+_TRAITS = (http.TRAITS, 'Node trait commands')
+
+
+class AddTraitNode(NodeCommand):
+    """Add traits to a node."""
+
+    REQUIRES = _TRAITS
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('traits', nargs='+', metavar='<trait>',
+                            help='Traits to add, e.g. CUSTOM_GPU.')
+        return parser
+
+    def take_action(self, parsed_args):
+        self.check_version()
+        for trait in parsed_args.traits:
+            self.client.put(self.path(parsed_args, 'traits', trait))
+
+
+class RemoveTraitNode(NodeCommand):
+    """Remove traits from a node."""
+
+    REQUIRES = _TRAITS
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('traits', nargs='*', metavar='<trait>',
+                            help='Traits to remove.')
+        parser.add_argument('--all', dest='remove_all',
+                            action='store_true',
+                            help='Remove every trait.')
+        return parser
+
+    def take_action(self, parsed_args):
+        if bool(parsed_args.traits) == bool(parsed_args.remove_all):
+            raise osc_exc.CommandError('Give either traits to remove or '
+                                       '--all.')
+        self.check_version()
+        if parsed_args.remove_all:
+            self.client.delete(self.path(parsed_args, 'traits'))
+            return
+        failures = []
+        for trait in parsed_args.traits:
+            try:
+                self.client.delete(self.path(parsed_args, 'traits', trait))
+            except osc_exc.CommandError as e:
+                failures.append(str(e))
+        if failures:
+            raise osc_exc.CommandError('Failed to remove traits: %s'
+                                       % '; '.join(failures))
+
+
+class ListTraitsNode(base.ResourceCommand, command.Lister):
+    """List the traits of a node."""
+
+    RESOURCE = NODE
+    REQUIRES = _TRAITS
+
+    def take_action(self, parsed_args):
+        self.check_version()
+        doc = self.client.get(self.path(parsed_args, 'traits'))
+        return ('Traits',), ((t,) for t in doc.get('traits') or [])

@@ -1,0 +1,172 @@
+"""``openstack baremetal port ...``"""
+
+from osc_lib.command import command
+from osc_lib import exceptions as osc_exc
+
+from ironic_like.osc import common
+from ironic_like.osc.v1 import base
+
+PORT = base.Resource('port', 'ports', 'UUID of the port.',
+                     'UUIDs of the ports.')
+
+SHORT_FIELDS = ['uuid', 'address']
+LONG_FIELDS = ['uuid', 'address', 'node_uuid', 'pxe_enabled',
+               'physical_network', 'local_link_connection', 'extra',
+               'portgroup_uuid', 'internal_info', 'created_at',
+               'updated_at']
+
+# Fields of create and set besides the node (given by name or UUID).
+_FIELDS = {'address': common.VALUE, 'physical_network': common.VALUE,
+           'pxe_enabled': common.VALUE, 'extra': common.DICT,
+           'local_link_connection': common.STR_DICT}
+
+
+class CreatePort(common.BaremetalMixin, command.ShowOne):
+    """Create a port of a node."""
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('address', metavar='<address>',
+                            help='MAC address of the port.')
+        parser.add_argument('--node', dest='node', required=True,
+                            metavar='<node>',
+                            help='Name or UUID of the port\'s node.')
+        parser.add_argument('--uuid', metavar='<uuid>',
+                            help='UUID of the port (default: generated).')
+        parser.add_argument('--extra', metavar='<key=value>',
+                            action='append',
+                            help='Extra value (repeatable).')
+        parser.add_argument('--local-link-connection',
+                            metavar='<key=value>', action='append',
+                            help='Switch port of the NIC: switch_id, '
+                                 'port_id, switch_info (repeatable).')
+        parser.add_argument('--pxe-enabled', metavar='<boolean>',
+                            type=common.bool_arg,
+                            help='Whether the node boots from this port '
+                                 '(true or false).')
+        parser.add_argument('--physical-network', metavar='<network>',
+                            help='Physical network of the port.')
+        return parser
+
+    def take_action(self, parsed_args):
+        body = {'address': parsed_args.address,
+                'node_uuid': self.node_uuid(parsed_args.node)}
+        # An empty --uuid means "generate one", as no --uuid does.
+        if parsed_args.uuid:
+            body['uuid'] = parsed_args.uuid
+        body.update(common.body_fields(parsed_args, _FIELDS))
+        port = self.client.post('ports', body)
+        return common.show(port)
+
+
+class ListPort(base.ListCommand):
+    """List ports."""
+
+    RESOURCE = PORT
+    SHORT_FIELDS = SHORT_FIELDS
+    LONG_FIELDS = LONG_FIELDS
+    FILTERS = ('node', 'address', 'marker')
+
+    def add_filter_options(self, parser):
+        parser.add_argument('--node', metavar='<node>',
+                            help='Only the ports of this node (name or '
+                                 'UUID).')
+        parser.add_argument('--address', metavar='<address>',
+                            help='Only the port with this MAC address.')
+
+
+class ShowPort(base.ShowCommand):
+    """Show a port."""
+
+    RESOURCE = PORT
+
+    def add_ident_argument(self, parser):
+        parser.add_argument('port', metavar='<id>',
+                            help='UUID of the port (or its MAC address '
+                                 'with --address).')
+        parser.add_argument('--address', dest='by_address',
+                            action='store_true', default=False,
+                            help='<id> is the MAC address of the port.')
+
+    def fetch(self, parsed_args, fields):
+        if not parsed_args.by_address:
+            return super().fetch(parsed_args, fields)
+        params = {'address': parsed_args.port}
+        path = 'ports/detail'
+        if fields:
+            params['fields'] = ','.join(fields)
+            path = 'ports'
+        ports = self.client.get(path, params).get('ports') or []
+        if not ports:
+            raise osc_exc.CommandError(
+                'Port with address %s could not be found.'
+                % parsed_args.port)
+        return ports[0]
+
+
+class SetPort(base.SetCommand):
+    """Set port fields."""
+
+    RESOURCE = PORT
+    FIELDS = _FIELDS
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('--node', metavar='<node>',
+                            help='Move the port to this node (name or '
+                                 'UUID).')
+        parser.add_argument('--address', metavar='<address>',
+                            help='New MAC address.')
+        parser.add_argument('--extra', metavar='<key=value>',
+                            action='append',
+                            help='Set an extra value (repeatable).')
+        parser.add_argument('--local-link-connection',
+                            metavar='<key=value>', action='append',
+                            help='Set a local_link_connection value '
+                                 '(repeatable).')
+        parser.add_argument('--physical-network', metavar='<network>',
+                            help='Set the physical network.')
+        pxe = parser.add_mutually_exclusive_group()
+        pxe.add_argument('--pxe-enabled', metavar='<boolean>',
+                         type=common.bool_arg, nargs='?', const=True,
+                         default=None,
+                         help='Boot from this port (optionally true or '
+                              'false).')
+        pxe.add_argument('--pxe-disabled', dest='pxe_enabled',
+                         action='store_false',
+                         help='Do not boot from this port.')
+        return parser
+
+    def build_patch(self, parsed_args):
+        patch = []
+        if parsed_args.node is not None:
+            patch.append(common.add_op(
+                '/node_uuid', self.node_uuid(parsed_args.node)))
+        return patch + super().build_patch(parsed_args)
+
+
+class UnsetPort(base.UnsetCommand):
+    """Unset port fields."""
+
+    RESOURCE = PORT
+    # The dictionaries first: the order the patch has always had.
+    FIELDS = {'extra': common.DICT,
+              'local_link_connection': common.STR_DICT,
+              'physical_network': common.VALUE}
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('--extra', metavar='<key>', action='append',
+                            help='Remove this extra value (repeatable).')
+        parser.add_argument('--local-link-connection', metavar='<key>',
+                            action='append',
+                            help='Remove this local_link_connection value '
+                                 '(repeatable).')
+        parser.add_argument('--physical-network', action='store_true',
+                            help='Unset the physical network.')
+        return parser
+
+
+class DeletePort(base.DeleteCommand):
+    """Delete ports."""
+    RESOURCE = PORT

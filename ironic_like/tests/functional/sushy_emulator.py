@@ -1,0 +1,217 @@
+"""The sushy-tools Redfish emulator for the functional tests.
+
+Two parts:
+
+* run as a program (``python -m ironic_like.tests.functional.sushy_emulator
+  [--power-delay S] <sushy-emulator arguments>``) it is a small wrapper of
+  sushy-tools' ``sushy-emulator``: its FakeDriver applies a power change
+  after a random, hard-coded 1-11 s; the wrapper makes that delay
+  ``--power-delay`` seconds (default 0) and then runs the emulator
+  unchanged. The change still shows only on the next GET of the system.
+* :class:`SushyEmulator`, a fixture that runs that wrapper with the
+  FakeDriver (no libvirt) on a free loopback port, with systems given by the
+  test, a fresh state directory and a :class:`NotificationListener` as
+  EXTERNAL_NOTIFICATION_URL (the emulator calls it synchronously, without a
+  timeout, and answers 500 when it is down, so the listener lives as long
+  as the emulator). The emulator is always stopped.
+"""
+
+import argparse
+import http.server
+import inspect
+import json
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import time
+import uuid as uuidlib
+
+
+class _FixedRandom(object):
+    """Stands for the ``random`` module inside sushy-tools' FakeDriver."""
+
+    def __init__(self, delay):
+        self.delay = delay
+
+    def randint(self, low, high):
+        return self.delay
+
+
+def patch_power_delay(delay=0):
+    """Make the FakeDriver apply power changes after ``delay`` seconds."""
+    from sushy_tools.emulator.resources.systems import fakedriver
+    source = inspect.getsource(fakedriver.FakeDriver.set_power_state)
+    if 'random.randint' not in source:
+        # sushy-tools changed: fail loudly rather than keep a random delay.
+        raise RuntimeError('sushy-tools FakeDriver.set_power_state no longer '
+                           'uses random.randint; update the wrapper in %s'
+                           % __file__)
+    fakedriver.random = _FixedRandom(int(delay))
+
+
+def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument('--power-delay', type=int, default=0)
+    ours, rest = parser.parse_known_args(argv)
+    patch_power_delay(ours.power_delay)
+    from sushy_tools.emulator import main as emulator_main
+    sys.argv = ['sushy-emulator'] + rest
+    return emulator_main.main()
+
+
+if __name__ == '__main__':
+    sys.exit(main())
+
+
+# -- the fixture (imported by the tests only) ----------------------------
+
+import fixtures  # noqa: E402
+import requests  # noqa: E402
+
+from ironic_like.tests.functional import base  # noqa: E402
+
+START_TIMEOUT = 30
+
+
+class NotificationListener(fixtures.Fixture):
+    """An HTTP server on loopback recording every PUT/POST it receives."""
+
+    def __init__(self):
+        super().__init__()
+        self.received = []
+        self._lock = threading.Lock()
+
+    def _setUp(self):
+        listener = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def _record(self):
+                length = int(self.headers.get('Content-Length') or 0)
+                raw = self.rfile.read(length) if length else b''
+                try:
+                    body = json.loads(raw.decode('utf-8')) if raw else None
+                except ValueError:
+                    body = raw.decode('utf-8', 'replace')
+                with listener._lock:
+                    listener.received.append({
+                        'method': self.command, 'path': self.path,
+                        'body': body, 'time': time.time()})
+                self.send_response(200)
+                self.send_header('Content-Length', '0')
+                self.end_headers()
+
+            do_PUT = do_POST = _record
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(('127.0.0.1', 0),
+                                                      Handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        thread = threading.Thread(target=self.server.serve_forever,
+                                  name='sushy-notifications', daemon=True)
+        thread.start()
+        self.addCleanup(thread.join, 10)
+        self.addCleanup(self.server.server_close)
+        self.addCleanup(self.server.shutdown)
+
+    @property
+    def url(self):
+        return 'http://127.0.0.1:%d/notify' % self.port
+
+    def notifications(self, system_uuid=None):
+        with self._lock:
+            items = list(self.received)
+        if system_uuid is None:
+            return items
+        return [n for n in items if isinstance(n['body'], dict)
+                and n['body'].get('uuid') == system_uuid]
+
+    def clear(self):
+        with self._lock:
+            del self.received[:]
+
+
+def make_system(name, power_state='Off', notify=True, mac=None):
+    """A FakeDriver system definition."""
+    return {'uuid': str(uuidlib.uuid4()), 'name': name,
+            'power_state': power_state, 'external_notifier': notify,
+            'nics': [{'mac': mac or '52:54:00:%02x:%02x:%02x' % tuple(
+                uuidlib.uuid4().bytes[:3]), 'ip': '192.0.2.10'}]}
+
+
+class SushyEmulator(fixtures.Fixture):
+    """sushy-tools' emulator (FakeDriver) on a free loopback port."""
+
+    def __init__(self, systems, power_delay=0, log_dir=None):
+        super().__init__()
+        self.systems = systems
+        self.power_delay = power_delay
+        self.log_dir = log_dir
+        self.process = None
+
+    def _setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix='ironic-like-sushy-')
+        if not base.KEEP_TEMP:
+            self.addCleanup(shutil.rmtree, self.tmp, ignore_errors=True)
+        self.listener = self.useFixture(NotificationListener())
+        last_error = None
+        # free_port() may race with another process: retry a few times.
+        for attempt in range(3):
+            try:
+                self._start(attempt)
+                return
+            except base.ProcessDied as e:
+                last_error = e
+        raise last_error
+
+    def _start(self, attempt):
+        self.port = base.free_port()
+        state_dir = os.path.join(self.tmp, 'state-%d' % attempt)
+        config = os.path.join(self.tmp, 'emulator-%d.conf' % attempt)
+        with open(config, 'w') as f:
+            f.write('SUSHY_EMULATOR_FAKE_DRIVER = True\n'
+                    'SUSHY_EMULATOR_FAKE_SYSTEMS = %r\n'
+                    'SUSHY_EMULATOR_STATE_DIR = %r\n'
+                    'EXTERNAL_NOTIFICATION_URL = %r\n'
+                    % (self.systems, state_dir, self.listener.url))
+        argv = [sys.executable, '-m', __name__,
+                '--power-delay', str(self.power_delay),
+                '--config', config, '-i', '127.0.0.1',
+                '--port', str(self.port)]
+        self.process = base.ServiceProcess('sushy-emulator-%d' % attempt,
+                                           argv, self.log_dir or self.tmp)
+        self.useFixture(self.process)
+
+        def answers():
+            self.process.check_running()
+            return requests.get(self.url + '/redfish/v1/', timeout=5).ok
+        base.wait_for(answers, START_TIMEOUT, interval=0.1,
+                      message='the sushy emulator did not answer on %s'
+                      % self.url)
+
+    @property
+    def url(self):
+        return 'http://127.0.0.1:%d' % self.port
+
+    @staticmethod
+    def system_path(system_uuid):
+        return '/redfish/v1/Systems/%s' % system_uuid
+
+    def driver_info(self, system_uuid, **extra):
+        info = {'redfish_address': self.url,
+                'redfish_system_id': self.system_path(system_uuid),
+                'redfish_username': 'admin', 'redfish_password': 'password'}
+        info.update(extra)
+        return info
+
+    def get_system(self, system_uuid):
+        """The system as the emulator shows it now (applies due changes)."""
+        resp = requests.get(self.url + self.system_path(system_uuid),
+                            timeout=10)
+        resp.raise_for_status()
+        return resp.json()

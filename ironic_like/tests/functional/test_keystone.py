@@ -1,0 +1,233 @@
+"""The clustered service behind a real keystone.
+
+keystone (the PyPI package, SQLite, fernet tokens) runs on loopback (see
+:mod:`keystone_fixture`); the API runs with ``auth_strategy = keystone``,
+its keystonemiddleware authenticating as a service user of that keystone.
+Every request carries a real token of a real user, and the policy
+defaults decide: 401 without or with a bad token, a reader cannot write, a
+project member sees only its project's nodes, an admin does everything.
+openstacksdk then finds the API through the keystone catalog
+(``baremetal`` service) with password authentication.
+
+keystone is started by the test itself, so it is never skipped; RabbitMQ
+and MariaDB are required as in every functional test (a failure under
+``CI=true``, a skip otherwise).
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import openstack
+from testtools import content
+
+from ironic_like.tests.functional import base
+from ironic_like.tests.functional import keystone_fixture
+
+CLI_TIMEOUT = 60
+
+
+class TestKeystone(base.FunctionalTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.keystone = keystone_fixture.KeystoneFixture()
+        self.addOnException(self._attach_keystone_log)
+        self.useFixture(self.keystone)
+        # The catalog entry needs the API's URL before the API starts:
+        # make the cluster, register its URL, then start it (as
+        # start_cluster does).
+        cluster = base.Cluster(
+            database=self.class_database(), work_dir=self.work_dir(),
+            conductors=1, api_workers=1,
+            conf={'DEFAULT': {'auth_strategy': 'keystone'},
+                  'keystone_authtoken': self.keystone.authtoken_options()})
+        self.watch(cluster)
+        self.keystone.register_baremetal(cluster.url)
+        self.cluster = self.useFixture(cluster)
+        self.tokens = {}
+
+    def _attach_keystone_log(self, exc_info):
+        self.addDetail('log-keystone', content.text_content(
+            self.keystone.log_text()))
+
+    def token(self, user):
+        if user not in self.tokens:
+            self.tokens[user] = self.keystone.token(user)
+        return self.tokens[user]
+
+    def call(self, user, method, path, json=None, headers=None):
+        all_headers = {}
+        if user is not None:
+            all_headers['X-Auth-Token'] = self.token(user)
+        all_headers.update(headers or {})
+        return self.cluster.request(method, path, json=json,
+                                    headers=all_headers)
+
+    def assertStatus(self, status, response):
+        self.assertEqual(status, response.status_code,
+                         '%s %s: %s' % (response.request.method,
+                                        response.request.url,
+                                        response.text))
+        return response
+
+    def node_names(self, user):
+        r = self.assertStatus(200, self.call(user, 'GET', '/v1/nodes'))
+        return sorted(n['name'] for n in r.json()['nodes'])
+
+    def test_tokens_and_policy(self):
+        ks = self.keystone
+        p1, p2 = ks.project_ids['p1'], ks.project_ids['p2']
+
+        # No token, a bad token: 401 naming keystone; public routes open.
+        r = self.assertStatus(401, self.call(None, 'GET', '/v1/nodes'))
+        self.assertIn(ks.base_url, r.headers.get('WWW-Authenticate', ''))
+        self.assertIn('error_message', r.json())
+        r = self.assertStatus(401, self.call(
+            None, 'GET', '/v1/nodes',
+            headers={'X-Auth-Token': 'gAAAAAB-not-a-token'}))
+        self.assertIn('WWW-Authenticate', r.headers)
+        self.assertStatus(200, self.call(None, 'GET', '/'))
+        self.assertStatus(200, self.call(None, 'GET', '/v1'))
+
+        # The system admin enrols nodes of p1 and p2 and one of nobody.
+        uuids = {}
+        for name, owner in (('n-p1', p1), ('n-p2', p2), ('n-free', None)):
+            body = {'name': name, 'driver': 'fake-hardware'}
+            if owner:
+                body['owner'] = owner
+            r = self.assertStatus(201, self.call('sys-admin', 'POST',
+                                                 '/v1/nodes', json=body))
+            self.assertEqual(owner, r.json()['owner'])
+            uuids[name] = r.json()['uuid']
+        every = ['n-free', 'n-p1', 'n-p2']
+        self.assertEqual(every, self.node_names('sys-admin'))
+
+        # The system reader reads everything and writes nothing.
+        self.assertEqual(every, self.node_names('sys-reader'))
+        self.assertStatus(200, self.call('sys-reader', 'GET',
+                                         '/v1/nodes/n-p2'))
+        self.assertStatus(403, self.call(
+            'sys-reader', 'POST', '/v1/nodes',
+            json={'name': 'n-x', 'driver': 'fake-hardware'}))
+        self.assertStatus(403, self.call(
+            'sys-reader', 'PATCH', '/v1/nodes/n-p1',
+            json=[{'op': 'add', 'path': '/extra/a', 'value': 'b'}]))
+        self.assertStatus(403, self.call(
+            'sys-reader', 'PUT', '/v1/nodes/n-p1/states/power',
+            json={'target': 'power on'}))
+
+        # Project members and readers see their project's nodes only.
+        self.assertEqual(['n-p1'], self.node_names('p1-member'))
+        self.assertEqual(['n-p1'], self.node_names('p1-reader'))
+        self.assertEqual(['n-p2'], self.node_names('p2-member'))
+        self.assertStatus(200, self.call('p1-member', 'GET',
+                                         '/v1/nodes/n-p1'))
+        for ident in ('n-p2', uuids['n-p2'], 'n-free'):
+            self.assertStatus(404, self.call('p1-member', 'GET',
+                                             '/v1/nodes/%s' % ident))
+        self.assertStatus(404, self.call('p2-member', 'GET',
+                                         '/v1/nodes/n-p1'))
+        self.assertStatus(403, self.call(
+            'p1-member', 'POST', '/v1/nodes',
+            json={'name': 'n-x', 'driver': 'fake-hardware'}))
+        self.assertStatus(403, self.call('p1-member', 'DELETE',
+                                         '/v1/nodes/n-p1'))
+
+        # A reader cannot power its project's node; a member can, but not
+        # another project's node.
+        self.assertStatus(403, self.call(
+            'p1-reader', 'PUT', '/v1/nodes/n-p1/states/power',
+            json={'target': 'power on'}))
+        self.assertStatus(202, self.call(
+            'p1-member', 'PUT', '/v1/nodes/n-p1/states/power',
+            json={'target': 'power on'}))
+        self.assertStatus(404, self.call(
+            'p1-member', 'PUT', '/v1/nodes/n-p2/states/power',
+            json={'target': 'power on'}))
+
+        # The admin creates, changes and deletes nodes and ports.
+        r = self.assertStatus(201, self.call(
+            'sys-admin', 'POST', '/v1/ports',
+            json={'node_uuid': uuids['n-p1'],
+                  'address': '52:54:00:12:34:56'}))
+        port = r.json()['uuid']
+        self.assertStatus(403, self.call(
+            'p1-member', 'POST', '/v1/ports',
+            json={'node_uuid': uuids['n-p1'],
+                  'address': '52:54:00:12:34:57'}))
+        r = self.assertStatus(200, self.call(
+            'sys-admin', 'PATCH', '/v1/ports/%s' % port,
+            json=[{'op': 'add', 'path': '/extra/switch', 'value': 'sw1'}]))
+        self.assertEqual({'switch': 'sw1'}, r.json()['extra'])
+        # Project users list ports by node (the service refuses an
+        # unfiltered list to them); another project's node is not found.
+        r = self.assertStatus(200, self.call(
+            'p1-reader', 'GET', '/v1/ports?node=%s' % uuids['n-p1']))
+        self.assertEqual([port], [p['uuid'] for p in r.json()['ports']])
+        r = self.assertStatus(200, self.call(
+            'p1-reader', 'GET', '/v1/nodes/n-p1/ports'))
+        self.assertEqual([port], [p['uuid'] for p in r.json()['ports']])
+        self.assertStatus(403, self.call('p1-reader', 'GET', '/v1/ports'))
+        self.assertStatus(404, self.call('p2-member', 'GET',
+                                         '/v1/nodes/n-p1/ports'))
+        r = self.assertStatus(200, self.call('sys-reader', 'GET',
+                                             '/v1/ports'))
+        self.assertEqual([port], [p['uuid'] for p in r.json()['ports']])
+        r = self.assertStatus(200, self.call(
+            'sys-admin', 'PATCH', '/v1/nodes/n-p1',
+            json=[{'op': 'add', 'path': '/extra/rack', 'value': 'r1'}]))
+        self.assertEqual({'rack': 'r1'}, r.json()['extra'])
+        self.assertStatus(204, self.call('sys-admin', 'DELETE',
+                                         '/v1/ports/%s' % port))
+        self.assertStatus(204, self.call('sys-admin', 'DELETE',
+                                         '/v1/nodes/n-free'))
+        self.assertEqual(['n-p1', 'n-p2'], self.node_names('sys-reader'))
+
+        # A project-scoped admin is an admin too.
+        admin_token = ks.admin_session.get_token()
+        r = self.assertStatus(200, self.cluster.request(
+            'GET', '/v1/nodes', headers={'X-Auth-Token': admin_token}))
+        self.assertEqual(2, len(r.json()['nodes']))
+
+        # openstacksdk finds the API in the catalog (password auth).
+        def connect(user, **scope):
+            conn = openstack.connect(
+                auth_url=ks.url, username=user,
+                password=keystone_fixture.PASSWORD,
+                user_domain_id='default', region_name=keystone_fixture.REGION,
+                interface='public', load_yaml_config=False,
+                load_envvars=False, **scope)
+            self.addCleanup(conn.close)
+            return conn
+
+        conn = connect('sys-reader', system_scope='all')
+        self.assertEqual(self.cluster.url + '/v1',
+                         conn.baremetal.get_endpoint().rstrip('/'))
+        self.assertEqual(['n-p1', 'n-p2'],
+                         sorted(n.name for n in conn.baremetal.nodes()))
+        conn = connect('p2-member', project_name='p2',
+                       project_domain_id='default')
+        self.assertEqual([uuids['n-p2']],
+                         [n.id for n in conn.baremetal.nodes()])
+
+        # So does the openstack CLI (its baremetal commands).
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith('OS_')}
+        env.update({'OS_AUTH_URL': ks.url, 'OS_USERNAME': 'p1-reader',
+                    'OS_PASSWORD': keystone_fixture.PASSWORD,
+                    'OS_USER_DOMAIN_ID': 'default',
+                    'OS_PROJECT_NAME': 'p1', 'OS_PROJECT_DOMAIN_ID': 'default',
+                    'OS_REGION_NAME': keystone_fixture.REGION,
+                    'OS_INTERFACE': 'public', 'OS_IDENTITY_API_VERSION': '3',
+                    'PYTHONWARNINGS': 'ignore'})
+        cli = os.path.join(os.path.dirname(sys.executable), 'openstack')
+        result = subprocess.run(
+            [cli, 'baremetal', 'node', 'list', '-f', 'json'],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL, env=env, timeout=CLI_TIMEOUT)
+        self.assertEqual(0, result.returncode, result.stderr.decode())
+        listed = json.loads(result.stdout)
+        self.assertEqual([('n-p1', uuids['n-p1'])],
+                         [(n['Name'], n['UUID']) for n in listed])

@@ -1,0 +1,206 @@
+"""The redfish hardware type against sushy-tools' real Redfish emulator.
+
+(a) RedfishPower/RedfishManagement driven directly against the emulator:
+    the emulator's own view of the system and the external notifications it
+    sends must follow. (b) A cluster (API + 1 conductor, MariaDB, RabbitMQ)
+    with the redfish hardware type enabled: power a node on and off through
+    the API; a node whose redfish_system_id names no system ends with a
+    last_error naming it.
+"""
+
+import time
+import types
+
+import fixtures
+import testtools
+
+from ironic_like.common import exception
+from ironic_like.common import states
+from ironic_like.drivers.modules import redfish
+from ironic_like.drivers.modules import redfish_utils
+from ironic_like.tests.functional import base
+from ironic_like.tests.functional import sushy_emulator
+
+# Bound of a power change seen through the API (the emulator's delay is 0;
+# the conductor then records the state).
+POWER_BOUND = 20
+
+
+def _task(driver_info, uuid='direct-node'):
+    node = types.SimpleNamespace(uuid=uuid, driver_info=driver_info)
+    return types.SimpleNamespace(node=node)
+
+
+class TestRedfishDirect(testtools.TestCase):
+    """The interfaces in this process against the emulator (no services)."""
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(fixtures.Timeout(60, gentle=True))
+        redfish_utils._CACHE.clear()
+        self.addCleanup(redfish_utils._CACHE.clear)
+        self.systems = [sushy_emulator.make_system('direct-1'),
+                        sushy_emulator.make_system('direct-2',
+                                                   power_state='On')]
+        self.emulator = self.useFixture(
+            sushy_emulator.SushyEmulator(self.systems))
+        self.uuid = self.systems[0]['uuid']
+        self.task = _task(self.emulator.driver_info(self.uuid))
+        self.power = redfish.RedfishPower()
+        self.management = redfish.RedfishManagement()
+
+    def _emulator_power(self, uuid=None):
+        return self.emulator.get_system(uuid or self.uuid)['PowerState']
+
+    def test_power_on_off_reboot(self):
+        listener = self.emulator.listener
+        self.assertEqual(states.POWER_OFF,
+                         self.power.get_power_state(self.task))
+        started = time.monotonic()
+        self.power.set_power_state(self.task, states.POWER_ON, timeout=10)
+        self.assertLess(time.monotonic() - started, 5,
+                        'the emulator power delay was not patched')
+        self.assertEqual('On', self._emulator_power())
+        self.assertEqual(states.POWER_ON,
+                         self.power.get_power_state(self.task))
+        # Notified at reset time (pending) and when it applied.
+        notes = listener.notifications(self.uuid)
+        self.assertEqual('On', notes[-1]['body']['power_state'])
+        self.assertIsNone(notes[-1]['body'].get('pending_power'))
+        self.assertEqual('On',
+                         notes[-2]['body']['pending_power']['power_state'])
+        self.assertEqual('PUT', notes[-1]['method'])
+
+        listener.clear()
+        self.power.reboot(self.task, timeout=10)
+        self.assertEqual('On', self._emulator_power())
+        notes = listener.notifications(self.uuid)
+        # ForceRestart: seen off, then on again.
+        self.assertEqual(['Off', 'On'],
+                         [n['body']['power_state'] for n in notes])
+        self.assertEqual('ForceRestart',
+                         notes[0]['body']['pending_power']['power_state'])
+
+        listener.clear()
+        self.power.set_power_state(self.task, states.POWER_OFF, timeout=10)
+        self.assertEqual('Off', self._emulator_power())
+        self.assertEqual('Off', listener.notifications(
+            self.uuid)[-1]['body']['power_state'])
+        # The other system was not touched.
+        self.assertEqual('On', self._emulator_power(self.systems[1]['uuid']))
+        self.assertEqual([], listener.notifications(self.systems[1]['uuid']))
+
+    def test_boot_device(self):
+        self.assertEqual('disk', self.management.get_boot_device(
+            self.task)['boot_device'])
+        for device, source in [('pxe', 'Pxe'), ('cdrom', 'Cd'),
+                               ('disk', 'Hdd')]:
+            self.emulator.listener.clear()
+            self.management.set_boot_device(self.task, device,
+                                            persistent=True)
+            self.assertEqual(source, self.emulator.get_system(
+                self.uuid)['Boot']['BootSourceOverrideTarget'])
+            self.assertEqual(device, self.management.get_boot_device(
+                self.task)['boot_device'])
+            notes = self.emulator.listener.notifications(self.uuid)
+            self.assertEqual(source, notes[-1]['body']['boot_device'])
+        # A device the emulator does not offer is refused before any change.
+        e = self.assertRaises(exception.InvalidParameterValue,
+                              self.management.set_boot_device, self.task,
+                              'bios')
+        self.assertEqual('boot_device', e.field)
+
+    def test_errors(self):
+        task = _task(self.emulator.driver_info('no-such-system'))
+        e = self.assertRaises(exception.InvalidParameterValue,
+                              self.power.set_power_state, task,
+                              states.POWER_ON)
+        self.assertEqual('redfish_system_id', e.field)
+        self.assertIn('/redfish/v1/Systems/no-such-system', str(e))
+        # Two systems: redfish_system_id cannot be left out.
+        info = self.emulator.driver_info(self.uuid)
+        del info['redfish_system_id']
+        e = self.assertRaises(exception.MissingParameterValue,
+                              self.power.get_power_state, _task(info))
+        self.assertEqual('redfish_system_id', e.field)
+
+
+class TestRedfishCluster(base.FunctionalTestCase):
+
+    TIMEOUT = 120
+
+    def setUp(self):
+        super().setUp()
+        self.systems = [sushy_emulator.make_system('cluster-1')]
+        work_dir = self.work_dir()
+        self.emulator = self.useFixture(sushy_emulator.SushyEmulator(
+            self.systems, log_dir=work_dir))
+        self.watch(self.emulator.process)
+        self.cluster = self.start_cluster(
+            conductors=1, api_workers=1, work_dir=work_dir,
+            conf={'conductor': {
+                'enabled_hardware_types': 'fake-hardware,redfish'}})
+
+    def _create(self, name, driver_info):
+        resp = self.cluster.request('POST', '/v1/nodes', json={
+            'driver': 'redfish', 'name': name, 'driver_info': driver_info})
+        self.assertEqual(201, resp.status_code, resp.text)
+        body = resp.json()
+        self.assertEqual('redfish', body['power_interface'])
+        self.assertEqual('redfish', body['management_interface'])
+        return body['uuid']
+
+    def _set_power(self, uuid, target):
+        for _ in range(10):
+            resp = self.cluster.request(
+                'PUT', '/v1/nodes/%s/states/power' % uuid,
+                json={'target': target})
+            if resp.status_code != 409:  # briefly locked by a power sync
+                break
+            time.sleep(0.5)
+        self.assertEqual(202, resp.status_code, resp.text)
+
+    def _node(self, uuid):
+        resp = self.cluster.request('GET', '/v1/nodes/%s' % uuid)
+        self.assertEqual(200, resp.status_code, resp.text)
+        return resp.json()
+
+    def _wait_power(self, uuid, wanted):
+        def reached():
+            node = self._node(uuid)
+            self.assertIsNone(node['last_error'])
+            return (node['power_state'] == wanted
+                    and node['target_power_state'] is None)
+        self.assertEventually(
+            reached, POWER_BOUND, interval=0.25,
+            message=lambda: 'node %s not in %s: %s'
+            % (uuid, wanted, self._node(uuid)))
+
+    def test_power_through_api(self):
+        system = self.systems[0]['uuid']
+        good = self._create('rf-good', self.emulator.driver_info(system))
+        bad = self._create('rf-bad', self.emulator.driver_info('nope-42'))
+
+        self._set_power(good, states.POWER_ON)
+        self._wait_power(good, states.POWER_ON)
+        self.assertEqual('On', self.emulator.get_system(system)['PowerState'])
+
+        self._set_power(good, states.POWER_OFF)
+        self._wait_power(good, states.POWER_OFF)
+        self.assertEqual('Off',
+                         self.emulator.get_system(system)['PowerState'])
+        powers = [n['body']['power_state'] for n in
+                  self.emulator.listener.notifications(system)]
+        self.assertEqual(['Off', 'On', 'On', 'Off'], powers)
+
+        self._set_power(bad, states.POWER_ON)
+
+        def failed():
+            node = self._node(bad)
+            return node['target_power_state'] is None and node['last_error']
+        error = self.assertEventually(
+            failed, POWER_BOUND, interval=0.25,
+            message=lambda: 'no last_error on %s' % self._node(bad))
+        self.assertIn('/redfish/v1/Systems/nope-42', error)
+        self.assertIn('no such system', error)
+        self.assertIn('redfish_system_id', error)

@@ -1,0 +1,298 @@
+"""Authentication strategies and policy enforcement."""
+
+import base64
+import os
+
+import bcrypt
+import fixtures
+
+from ironic_like.api import versions
+from ironic_like.api.middleware import basic_auth
+from ironic_like.common import exception
+from ironic_like.common import policy
+from ironic_like.common import states
+from ironic_like.tests.unit.api import base
+
+MAX = versions.MAX_VERSION_STRING
+TOO_NEW = versions.to_string((1, versions.MAX_VERSION[1] + 1))
+
+
+def _basic(user, password):
+    token = base64.b64encode(('%s:%s' % (user, password)).encode())
+    return {'Authorization': 'Basic %s' % token.decode()}
+
+
+class TestHttpBasic(base.APITestCase):
+
+    auth_strategy = 'http_basic'
+
+    def setUp(self):
+        self.tmp = self.useFixture(fixtures.TempDir()).path
+        self.user_file = os.path.join(self.tmp, 'htpasswd')
+        hashed = bcrypt.hashpw(b's3cret', bcrypt.gensalt(rounds=4))
+        with open(self.user_file, 'w') as f:
+            f.write('# comment\n')
+            f.write('admin:%s\n' % hashed.decode())
+            f.write('md5user:$apr1$abc$def\n')
+        super().setUp()
+
+    def make_app(self, **kwargs):
+        self.config(http_basic_auth_user_file=self.user_file)
+        return super().make_app(**kwargs)
+
+    def test_valid_credentials(self):
+        node = self.create_node()
+        doc = self.get('/v1/nodes', headers=_basic('admin', 's3cret')).json
+        self.assertEqual([node.uuid], [n['uuid'] for n in doc['nodes']])
+        # Second time served from the verified-credential memory.
+        self.get('/v1/nodes', headers=_basic('admin', 's3cret'))
+
+    def test_missing_credentials_401(self):
+        r = self.get('/v1/nodes', status=401)
+        self.assertFault(r, 401)
+        self.assertEqual('Basic realm="Baremetal API"',
+                         r.headers['WWW-Authenticate'])
+        self.assertEqual(MAX, r.headers['X-OpenStack-Ironic-API-Version'])
+
+    def test_bad_credentials_401(self):
+        for headers in (_basic('admin', 'wrong'), _basic('nobody', 'x'),
+                        _basic('md5user', 'x'),
+                        {'Authorization': 'Bearer abc'},
+                        {'Authorization': 'Basic !!!'}):
+            r = self.get('/v1/nodes', headers=headers, status=401)
+            self.assertFault(r, 401)
+            self.assertIn('WWW-Authenticate', r.headers)
+
+    def test_wrong_password_after_success_still_401(self):
+        self.get('/v1/nodes', headers=_basic('admin', 's3cret'))
+        self.get('/v1/nodes', headers=_basic('admin', 's3cret!'),
+                 status=401)
+
+    def test_user_file_change_is_noticed(self):
+        self.get('/v1/nodes', headers=_basic('admin', 's3cret'))
+        hashed = bcrypt.hashpw(b'new', bcrypt.gensalt(rounds=4))
+        with open(self.user_file, 'w') as f:
+            f.write('admin:%s\n' % hashed.decode())
+        self.get('/v1/nodes', headers=_basic('admin', 's3cret'),
+                 status=401)
+        self.get('/v1/nodes', headers=_basic('admin', 'new'))
+
+    def test_public_routes_need_no_credentials(self):
+        self.assertIn('versions', self.app.get('/').json)
+        self.assertEqual('v1', self.app.get('/v1').json['id'])
+        self.assertEqual('v1', self.app.get('/v1/').json['id'])
+
+    def test_identity_headers_are_ignored(self):
+        # A basic-auth user is an admin whatever headers say (under
+        # keystone, no role at all is a 403).
+        self.get('/v1/conductors', headers=dict(
+            _basic('admin', 's3cret'),
+            **{'X-Roles': 'nothing', 'X-Project-Id': 'p'}))
+
+    def test_missing_user_file_fails_at_setup(self):
+        self.config(http_basic_auth_user_file=os.path.join(self.tmp, 'no'))
+        self.assertRaises(OSError, basic_auth.BasicAuthMiddleware,
+                          None, os.path.join(self.tmp, 'no'))
+
+
+class TestKeystoneAuthToken(base.APITestCase):
+
+    auth_strategy = 'keystone'
+
+    def test_no_token_401(self):
+        self.config(www_authenticate_uri='http://keystone.example/v3',
+                    group='keystone_authtoken')
+        self.app = self.make_app()
+        r = self.get('/v1/nodes', status=401)
+        self.assertFault(r, 401)
+        self.assertIn('keystone.example', r.headers['WWW-Authenticate'])
+
+    def test_public_routes(self):
+        self.assertIn('versions', self.app.get('/').json)
+        self.assertEqual('v1', self.app.get('/v1').json['id'])
+
+
+class KeystoneTestCase(base.APITestCase):
+    """Keystone strategy with identity headers sent directly."""
+
+    auth_strategy = 'keystone'
+    with_conductor = True
+
+    def make_app(self, **kwargs):
+        return super().make_app(skip_auth_token=True)
+
+    @staticmethod
+    def project(roles, project='p1'):
+        return {'X-Roles': roles, 'X-Project-Id': project,
+                'X-User-Id': 'u1'}
+
+    @staticmethod
+    def system(roles):
+        return {'X-Roles': roles, 'OpenStack-System-Scope': 'all',
+                'X-User-Id': 'u1'}
+
+
+class TestPolicy(KeystoneTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.mine = self.create_node(name='mine', owner='p1')
+        self.leased = self.create_node(name='leased', owner='p9',
+                                       lessee='p1')
+        self.theirs = self.create_node(name='theirs', owner='p2')
+
+    def names(self, headers, url='/v1/nodes'):
+        return sorted(n['name'] for n in
+                      self.get(url, headers=headers).json['nodes'])
+
+    def test_system_reader_sees_all(self):
+        self.assertEqual(['leased', 'mine', 'theirs'],
+                         self.names(self.system('reader')))
+
+    def test_admin_sees_all(self):
+        self.assertEqual(['leased', 'mine', 'theirs'],
+                         self.names(self.project('admin')))
+
+    def test_project_reader_sees_owned_and_leased(self):
+        headers = self.project('reader')
+        self.assertEqual(['leased', 'mine'], self.names(headers))
+        self.assertEqual(['leased', 'mine'],
+                         self.names(headers, '/v1/nodes/detail'))
+        self.get('/v1/nodes/mine', headers=headers)
+        self.get('/v1/nodes/leased', headers=headers)
+        # Another project's node does not exist for this user.
+        r = self.get('/v1/nodes/theirs', headers=headers, status=404)
+        self.assertFault(r, 404, 'theirs')
+
+    def test_reader_without_project_sees_nothing(self):
+        self.assertEqual([], self.names({'X-Roles': 'reader'}))
+
+    def test_no_role_403(self):
+        r = self.get('/v1/nodes', headers=self.project('nothing'),
+                     status=403)
+        self.assertFault(r, 403, 'baremetal:node:list')
+
+    def test_reader_cannot_write_403(self):
+        headers = self.project('reader')
+        r = self.post('/v1/nodes', {'driver': 'fake-hardware'},
+                      headers=headers, status=403)
+        self.assertFault(r, 403, 'baremetal:node:create')
+        self.patch('/v1/nodes/mine', [{'op': 'add', 'path': '/extra/a',
+                                       'value': 1}],
+                   headers=headers, status=403)
+        self.delete('/v1/nodes/mine', headers=headers, status=403)
+        self.put('/v1/nodes/mine/states/power', {'target': 'power on'},
+                 headers=headers, status=403)
+        self.put('/v1/nodes/mine/maintenance', {}, headers=headers,
+                 status=403)
+        self.put('/v1/nodes/mine/traits/CUSTOM_A', headers=headers,
+                 status=403)
+        self.assertIsNone(self.db.get_node_by_uuid(
+            self.mine.uuid).target_power_state)
+
+    def test_system_reader_cannot_write_403(self):
+        r = self.post('/v1/nodes', {'driver': 'fake-hardware'},
+                      headers=self.system('reader'), status=403)
+        self.assertFault(r, 403)
+        self.put('/v1/nodes/theirs/states/power', {'target': 'power on'},
+                 headers=self.system('reader'), status=403)
+
+    def test_owner_member_operates_own_node(self):
+        headers = self.project('member')
+        self.put('/v1/nodes/mine/states/power', {'target': 'power on'},
+                 headers=headers)
+        self.wait_for(self.mine.uuid,
+                      lambda n: n.power_state == states.POWER_ON)
+        self.put('/v1/nodes/mine/maintenance', {'reason': 'r'},
+                 headers=headers)
+        self.assertTrue(self.db.get_node_by_uuid(self.mine.uuid).maintenance)
+        # But cannot redefine it.
+        self.patch('/v1/nodes/mine', [{'op': 'add', 'path': '/extra/a',
+                                       'value': 1}],
+                   headers=headers, status=403)
+        # A lessee member may look but not operate.
+        self.put('/v1/nodes/leased/states/power', {'target': 'power on'},
+                 headers=headers, status=403)
+        # Another project's node stays invisible.
+        self.put('/v1/nodes/theirs/states/power', {'target': 'power on'},
+                 headers=headers, status=404)
+
+    def test_system_admin_writes(self):
+        self.post('/v1/nodes', {'driver': 'fake-hardware'},
+                  headers=self.system('admin'))
+
+    def test_ports_policy(self):
+        port = self.create_port(self.mine)
+        other = self.create_port(self.theirs)
+        reader = self.project('reader')
+        self.get('/v1/ports/%s' % port.uuid, headers=reader)
+        self.get('/v1/ports/%s' % other.uuid, headers=reader, status=404)
+        doc = self.get('/v1/ports?node=mine', headers=reader).json
+        self.assertEqual([port.uuid], [p['uuid'] for p in doc['ports']])
+        self.get('/v1/nodes/mine/ports', headers=reader)
+        self.get('/v1/nodes/theirs/ports', headers=reader, status=404)
+        r = self.get('/v1/ports', headers=reader, status=403)
+        self.assertFault(r, 403, 'list_all')
+        self.assertEqual(2, len(self.get(
+            '/v1/ports', headers=self.system('reader')).json['ports']))
+        self.post('/v1/ports', {'node_uuid': self.mine.uuid,
+                                'address': '52:54:00:00:00:aa'},
+                  headers=reader, status=403)
+        self.patch('/v1/ports/%s' % port.uuid,
+                   [{'op': 'add', 'path': '/extra/a', 'value': 1}],
+                   headers=reader, status=403)
+        self.delete('/v1/ports/%s' % port.uuid, headers=reader,
+                    status=403)
+        self.delete('/v1/ports/%s' % other.uuid, headers=reader,
+                    status=404)
+
+    def test_conductors_need_system_scope(self):
+        self.get('/v1/conductors', headers=self.project('reader'),
+                 status=403)
+        self.get('/v1/conductors', headers=self.system('reader'))
+        self.get('/v1/drivers', headers=self.project('reader'))
+
+    def test_policy_file_overrides_defaults(self):
+        tmp = self.useFixture(fixtures.TempDir()).path
+        path = os.path.join(tmp, 'policy.yaml')
+        with open(path, 'w') as f:
+            f.write('"baremetal:node:create": "role:reader"\n')
+        self.config(policy_file=path, group='oslo_policy')
+        policy.reset()
+        self.post('/v1/nodes', {'driver': 'fake-hardware'},
+                  headers=self.project('reader'))
+
+
+class TestPolicyModule(base.APITestCase):
+
+    def test_list_policies_documented(self):
+        names = {rule.name for rule in policy.list_policies()}
+        for name in ('baremetal:node:get', 'baremetal:node:create',
+                     'baremetal:node:set_power_state',
+                     'baremetal:port:create', 'baremetal:conductor:get',
+                     'baremetal:driver:get', 'baremetal:node:list_all'):
+            self.assertIn(name, names)
+
+    def test_authorize(self):
+        from ironic_like.common import context
+        reader = context.RequestContext(roles=['reader'], project_id='p')
+        admin = context.get_admin_context()
+        target = {'node.owner': 'p', 'node.lessee': policy.NO_PROJECT}
+        policy.authorize('baremetal:node:get', target, reader)
+        policy.authorize('baremetal:node:create', {}, admin)
+        self.assertRaises(exception.HTTPForbidden, policy.authorize,
+                          'baremetal:node:create', {}, reader)
+
+    def test_unowned_node_does_not_match_projectless_user(self):
+        from ironic_like.common import context
+        user = context.RequestContext(roles=['member'])
+        node = self.create_node(owner=None)
+        self.assertFalse(policy.check('baremetal:node:set_power_state',
+                                      policy.node_target(node), user))
+
+    def test_oslo_policy_enforcer_entry_point(self):
+        self.useFixture(fixtures.MonkeyPatch(
+            'sys.argv', ['oslopolicy-policy-generator', '--namespace',
+                         'ironic_like', '--output-file=/tmp/x']))
+        enforcer = policy.get_oslo_policy_enforcer()
+        self.assertIn('baremetal:node:get', enforcer.registered_rules)

@@ -1,0 +1,59 @@
+"""Ironic's error shape on every failure path."""
+
+import json
+
+import fixtures
+
+from ironic_like.tests.unit.api import base
+
+
+class TestErrorShape(base.APITestCase):
+
+    def test_body_is_double_encoded(self):
+        r = self.get('/v1/nodes/does-not-exist', status=404)
+        self.assertEqual(['error_message'], list(r.json))
+        self.assertIsInstance(r.json['error_message'], str)
+        inner = json.loads(r.json['error_message'])
+        self.assertEqual({'faultstring', 'faultcode', 'debuginfo'},
+                         set(inner))
+        self.assertEqual('Node does-not-exist could not be found.',
+                         inner['faultstring'])
+
+    def test_unknown_path_404(self):
+        r = self.get('/v1/nosuchthing', status=404)
+        self.assertFault(r, 404)
+        r = self.app.get('/nosuchthing', status=404)
+        self.assertFault(r, 404)
+
+    def test_unknown_method_405(self):
+        node = self.create_node()
+        r = self.app.post_json('/v1/nodes/%s/states' % node.uuid, {},
+                               status=405)
+        self.assertFault(r, 405, 'POST')
+
+    def test_bad_json_400(self):
+        r = self.raw('POST', '/v1/nodes', b'{"driver": ', 400)
+        self.assertFault(r, 400, 'not valid JSON')
+
+    def test_empty_body_400(self):
+        r = self.raw('POST', '/v1/nodes', b'', 400)
+        self.assertFault(r, 400, 'empty')
+
+    def test_body_of_wrong_type_400(self):
+        r = self.raw('POST', '/v1/nodes', b'[1, 2]', 400)
+        self.assertFault(r, 400, 'JSON object')
+
+    def test_unknown_query_parameter_400(self):
+        r = self.get('/v1/nodes?colour=blue', status=400)
+        self.assertFault(r, 400, 'Unknown argument: "colour"',
+                         'field/attribute colour')
+
+    def test_unexpected_error_is_500_without_internals(self):
+        self.useFixture(fixtures.MockPatchObject(
+            self.db, 'get_node_list',
+            side_effect=RuntimeError('secret internal detail')))
+        r = self.get('/v1/nodes', status=500)
+        text = self.assertFault(r, 500)
+        self.assertEqual('Internal Server Error', text)
+        self.assertNotIn(b'secret internal detail', r.body)
+        self.assertNotIn(b'Traceback', r.body)

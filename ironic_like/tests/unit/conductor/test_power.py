@@ -1,0 +1,168 @@
+"""Power actions and the power-state sync."""
+
+import concurrent.futures
+from unittest import mock
+
+from ironic_like.common import context as ctx
+from ironic_like.common import exception
+from ironic_like.common import states
+from ironic_like.conductor import power
+from ironic_like.drivers.modules import fake
+from ironic_like.tests import base
+from ironic_like.tests.unit.conductor import utils as cond_utils
+from ironic_like.tests.unit.db import utils
+
+
+def _settled(node):
+    return node.target_power_state is None
+
+
+class TestPowerOverRPC(cond_utils.ConductorTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.node = utils.create_test_node(power_state=states.POWER_OFF)
+
+    def _power(self, target):
+        self.api.change_node_power_state(self.context, self.node, target)
+        return utils.wait_for_node(self.node.uuid, _settled)
+
+    def _check(self, node, expected):
+        self.assertEqual(expected, node.power_state)
+        self.assertIsNone(node.target_power_state)
+        self.assertIsNone(node.reservation)
+        self.assertIsNone(node.last_error)
+        info = node.driver_internal_info
+        self.assertEqual(expected, info[fake.FAKE_POWER_KEY])
+        # The owning conductor did it.
+        self.assertEqual(self.service.host, info[fake.LAST_CONDUCTOR_KEY])
+
+    def test_on_off_reboot(self):
+        self._check(self._power(states.POWER_ON), states.POWER_ON)
+        self._check(self._power(states.POWER_OFF), states.POWER_OFF)
+        self._check(self._power(states.REBOOT), states.POWER_ON)
+
+    def test_target_recorded_while_working(self):
+        self.config(fake_action_delay=0.3, group='conductor')
+        self.api.change_node_power_state(self.context, self.node,
+                                         states.REBOOT)
+        node = self.db.get_node_by_id(self.node.id)
+        # The call returned at once; the work goes on under the lock.
+        self.assertEqual(states.POWER_ON, node.target_power_state)
+        self.assertEqual(self.service.host, node.reservation)
+        node = utils.wait_for_node(self.node.uuid, _settled)
+        self._check(node, states.POWER_ON)
+
+    def test_invalid_target(self):
+        e = self.assertRaises(exception.InvalidParameterValue,
+                              self.api.change_node_power_state,
+                              self.context, self.node, 'sideways')
+        self.assertEqual('target', e.field)
+        node = self.db.get_node_by_id(self.node.id)
+        self.assertIsNone(node.target_power_state)
+        self.assertIsNone(node.reservation)
+
+    def test_target_the_driver_does_not_support(self):
+        e = self.assertRaises(exception.InvalidParameterValue,
+                              self.api.change_node_power_state,
+                              self.context, self.node, states.SOFT_REBOOT)
+        self.assertEqual('target', e.field)
+        self.assertIn('soft rebooting', str(e))
+        self.assertIsNone(self.db.get_node_by_id(self.node.id).reservation)
+
+    def test_locked_node(self):
+        self.config(node_locked_retry_attempts=1, group='conductor')
+        self.db.reserve_node('other', self.node.id)
+        self.assertRaises(exception.NodeLocked,
+                          self.api.change_node_power_state, self.context,
+                          self.node, states.POWER_ON)
+        self.assertIsNone(
+            self.db.get_node_by_id(self.node.id).target_power_state)
+
+    def test_driver_failure_recorded(self):
+        with mock.patch.object(fake.FakePower, 'set_power_state',
+                               side_effect=RuntimeError('BMC on fire')):
+            node = self._power(states.POWER_ON)
+        self.assertEqual(states.POWER_OFF, node.power_state)
+        self.assertIsNone(node.target_power_state)
+        self.assertIn('BMC on fire', node.last_error)
+        self.assertIn(states.POWER_ON, node.last_error)
+        # The next good action clears the error.
+        self._check(self._power(states.POWER_ON), states.POWER_ON)
+
+
+class TestPowerSync(base.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.context = ctx.get_admin_context()
+
+    def test_records_real_state(self):
+        node = utils.create_test_node(
+            power_state=states.POWER_OFF,
+            driver_internal_info={fake.FAKE_POWER_KEY: states.POWER_ON})
+        self.assertTrue(power.sync_node_power_state(self.context, node.id))
+        stored = self.db.get_node_by_id(node.id)
+        self.assertEqual(states.POWER_ON, stored.power_state)
+        self.assertIsNone(stored.reservation)
+        self.assertFalse(power.sync_node_power_state(self.context, node.id))
+
+    def test_skips_locked_and_maintenance(self):
+        info = {fake.FAKE_POWER_KEY: states.POWER_ON}
+        locked = utils.create_test_node(power_state=states.POWER_OFF,
+                                        driver_internal_info=info)
+        self.db.reserve_node('other', locked.id)
+        maint = utils.create_test_node(power_state=states.POWER_OFF,
+                                       driver_internal_info=info,
+                                       maintenance=True)
+        for node in (locked, maint):
+            self.assertFalse(power.sync_node_power_state(self.context,
+                                                         node.id))
+            self.assertEqual(states.POWER_OFF,
+                             self.db.get_node_by_id(node.id).power_state)
+        self.assertEqual('other',
+                         self.db.get_node_by_id(locked.id).reservation)
+
+    def test_locked_between_read_and_write(self):
+        self.config(node_locked_retry_attempts=1, group='conductor')
+        node = utils.create_test_node(
+            power_state=states.POWER_OFF,
+            driver_internal_info={fake.FAKE_POWER_KEY: states.POWER_ON})
+        real = fake.FakePower.get_power_state
+
+        def read_then_someone_locks(self_, task):
+            self.db.reserve_node('other', node.id)
+            return real(self_, task)
+
+        with mock.patch.object(fake.FakePower, 'get_power_state',
+                               read_then_someone_locks):
+            self.assertFalse(power.sync_node_power_state(self.context,
+                                                         node.id))
+        stored = self.db.get_node_by_id(node.id)
+        self.assertEqual(states.POWER_OFF, stored.power_state)
+        self.assertEqual('other', stored.reservation)
+
+    def test_rejected_submission_clears_target(self):
+        node = utils.create_test_node(power_state=states.POWER_OFF)
+        executor = mock.Mock()
+        executor.submit.side_effect = RuntimeError('shut down')
+        self.assertRaises(exception.TemporaryFailure,
+                          power.change_node_power_state, self.context,
+                          executor, node.id, states.POWER_ON)
+        stored = self.db.get_node_by_id(node.id)
+        self.assertIsNone(stored.reservation)
+        self.assertIsNone(stored.target_power_state)
+        self.assertEqual(states.POWER_OFF, stored.power_state)
+        self.assertIn('shut down', stored.last_error)
+
+    def test_direct_change_validates_before_locking(self):
+        node = utils.create_test_node()
+        executor = concurrent.futures.ThreadPoolExecutor(1)
+        self.addCleanup(executor.shutdown, True)
+        self.assertRaises(exception.InvalidParameterValue,
+                          power.change_node_power_state, self.context,
+                          executor, node.id, None)
+        power.change_node_power_state(self.context, executor, node.id,
+                                      states.POWER_ON)
+        stored = utils.wait_for_node(node.uuid, _settled)
+        self.assertEqual(states.POWER_ON, stored.power_state)

@@ -1,0 +1,159 @@
+"""The RPC client: routing node calls to the ring owner, and fail-over."""
+
+import types
+from unittest import mock
+
+import oslo_messaging as messaging
+from oslo_utils import uuidutils
+
+from ironic_like.common import context as ctx
+from ironic_like.common import exception
+from ironic_like.common import hash_ring
+from ironic_like.conductor import manager
+from ironic_like.conductor import rpcapi
+from ironic_like.tests import base
+from ironic_like.tests.unit.conductor import utils as cond_utils
+from ironic_like.tests.unit.db import utils
+
+
+def _node(uuid=None, node_id=1):
+    return types.SimpleNamespace(uuid=uuid or uuidutils.generate_uuid(),
+                                 id=node_id, driver=utils.FAKE_HW,
+                                 conductor_group='')
+
+
+class TestRouting(base.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.config(rpc_node_call_attempts=3, rpc_node_call_timeout=7)
+        for host in ('c1', 'c2', 'c3'):
+            utils.register_conductor(host)
+        self.context = ctx.get_admin_context()
+        self.api = rpcapi.ConductorAPI()
+        self.client = mock.Mock()
+        self.api.client = self.client
+        self.cctxt = self.client.prepare.return_value
+
+    def _servers(self):
+        return [c.kwargs['server'] for c in self.client.prepare.call_args_list]
+
+    def test_call_goes_to_the_owner(self):
+        node = _node()
+        owner = hash_ring.HashRingManager().get_owner(node.uuid,
+                                                      utils.FAKE_HW, '')
+        self.cctxt.call.return_value = 'result'
+        self.assertEqual('result', self.api.set_maintenance(
+            self.context, node, True, reason='r'))
+        self.client.prepare.assert_called_once_with(
+            topic=rpcapi.TOPIC, server=owner, version=mock.ANY, timeout=7)
+        self.cctxt.call.assert_called_once_with(
+            self.context, 'set_maintenance', node_id=1, mode=True,
+            reason='r')
+        self.assertEqual(owner, self.api.owner_of(node))
+
+    def test_create_node_routes_on_the_future_uuid(self):
+        uuid = uuidutils.generate_uuid()
+        owner = hash_ring.HashRingManager().get_owner(uuid, utils.FAKE_HW,
+                                                      '')
+        self.api.create_node(self.context, {'uuid': uuid,
+                                            'driver': utils.FAKE_HW})
+        self.assertEqual([owner], self._servers())
+        self.cctxt.call.assert_called_once_with(
+            self.context, 'create_node',
+            values={'uuid': uuid, 'driver': utils.FAKE_HW})
+
+    def test_silent_owner_is_skipped(self):
+        node = _node()
+        owners = hash_ring.HashRingManager().get_owners(
+            node.uuid, utils.FAKE_HW, '', count=3)
+        self.cctxt.call.side_effect = [messaging.MessagingTimeout('late'),
+                                       'ok']
+        self.assertEqual('ok', self.api.destroy_node(self.context, node))
+        self.assertEqual(owners[:2], self._servers())
+        # The silent host stays aside for the next calls too ...
+        self.cctxt.call.side_effect = None
+        self.cctxt.call.return_value = 'again'
+        self.api.destroy_node(self.context, node)
+        self.assertEqual(owners[1], self._servers()[-1])
+        self.assertEqual(owners[1], self.api.owner_of(node))
+
+    def test_silent_host_forgiven_after_heartbeat_timeout(self):
+        node = _node()
+        owners = hash_ring.HashRingManager().get_owners(
+            node.uuid, utils.FAKE_HW, '', count=2)
+        self.cctxt.call.side_effect = [messaging.MessagingTimeout('late'),
+                                       'ok']
+        clock = [1000.0]
+        with mock.patch.object(rpcapi.time, 'monotonic',
+                               side_effect=lambda: clock[0]):
+            self.api.destroy_node(self.context, node)
+            self.assertEqual(owners[1], self.api.owner_of(node))
+            clock[0] += 61
+            self.assertEqual(owners[0], self.api.owner_of(node))
+
+    def test_nobody_answers(self):
+        node = _node()
+        self.cctxt.call.side_effect = messaging.MessagingTimeout('late')
+        e = self.assertRaises(exception.ConductorUnavailable,
+                              self.api.destroy_node, self.context, node)
+        self.assertEqual(503, e.code)
+        self.assertEqual(3, self.cctxt.call.call_count)
+        self.assertEqual(3, len(set(self._servers())))
+        for host in ('c1', 'c2', 'c3'):
+            self.assertIn(host, str(e))
+
+    def test_attempts_bounded(self):
+        self.config(rpc_node_call_attempts=2)
+        self.cctxt.call.side_effect = messaging.MessagingTimeout('late')
+        self.assertRaises(exception.ConductorUnavailable,
+                          self.api.destroy_node, self.context, _node())
+        self.assertEqual(2, self.cctxt.call.call_count)
+
+    def test_no_valid_host(self):
+        node = _node()
+        node.driver = 'no-such-hw'
+        self.assertRaises(exception.NoValidHost, self.api.destroy_node,
+                          self.context, node)
+        self.client.prepare.assert_not_called()
+
+    def test_remote_errors_are_not_retried(self):
+        self.cctxt.call.side_effect = exception.NodeLocked(node='n',
+                                                           host='h')
+        self.assertRaises(exception.NodeLocked, self.api.destroy_node,
+                          self.context, _node())
+        self.assertEqual(1, self.cctxt.call.call_count)
+
+
+class TestTwoConductors(base.TestCase):
+    """Two real conductors in this process: each call reaches the owner."""
+
+    def setUp(self):
+        super().setUp()
+        self.config(takeover_check_interval=3600,
+                    sync_power_state_interval=0, group='conductor')
+        self.useFixture(cond_utils.RunningConductor('c1'))
+        self.useFixture(cond_utils.RunningConductor('c2'))
+        self.context = ctx.get_admin_context()
+        self.api = rpcapi.ConductorAPI()
+
+    def test_calls_reach_the_ring_owner(self):
+        seen = []
+        real = manager.ConductorManager.set_maintenance
+
+        def record(endpoint, context, node_id, mode, reason=None):
+            seen.append((node_id, endpoint.service.host))
+            return real(endpoint, context, node_id, mode, reason)
+
+        ring = hash_ring.HashRingManager()
+        expected = []
+        with mock.patch.object(manager.ConductorManager, 'set_maintenance',
+                               record):
+            for host in ('c1', 'c2', 'c2', 'c1'):
+                uuid = uuidutils.generate_uuid()
+                while ring.get_owner(uuid, utils.FAKE_HW, '') != host:
+                    uuid = uuidutils.generate_uuid()
+                node = utils.create_test_node(uuid=uuid)
+                expected.append((node.id, host))
+                self.api.set_maintenance(self.context, node, True)
+        self.assertEqual(expected, seen)
