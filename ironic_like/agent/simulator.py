@@ -48,8 +48,15 @@ class Simulator(object):
 
     def __init__(self, api_url=None, host='127.0.0.1', port=0,
                  state_dir=None, io_workers=8, command_workers=8,
-                 public_host=None):
+                 public_host=None, boot_config_url=None):
+        """``boot_config_url``: template of the URL a network-booting agent
+        reads its kernel parameters from, ``{mac}`` standing for its first
+        MAC, e.g. ``http://127.0.0.1:8088/macs/{mac}.ipxe``."""
         self.api_url = (api_url or '').rstrip('/')
+        if boot_config_url:
+            # Fail here rather than in every agent's boot.
+            boot_config_url.format(mac='52:54:00:00:00:00')
+        self.boot_config_url = boot_config_url or None
         self.state_dir = os.path.abspath(state_dir or os.path.join(
             os.getcwd(), 'agent-sim-state'))
         os.makedirs(self.state_dir, exist_ok=True)
@@ -224,7 +231,9 @@ class Handler(http_server.BaseHTTPRequestHandler):
       (``{"prepare_image_delay": 2, "fail_command": "..."}``; null resets).
     * ``POST /control/power`` ``{"system": <id|node uuid|mac>,
       "power_state": "On|Off|ForceRestart|...", "agent_token"?,
-      "api_url"?}``, for BMC notifiers.
+      "api_url"?}``, for BMC notifiers. It also takes (POST or PUT) the
+      system record sushy-tools' FakeDriver sends on every change (see
+      :meth:`_notification`).
 
     ``<id>`` may also be the node UUID or a MAC of the agent.
     """
@@ -360,7 +369,7 @@ class Handler(http_server.BaseHTTPRequestHandler):
     def _control(self, method, rest, body):
         if rest == ['health'] and method == 'GET':
             return self._reply(200, self.sim.stats())
-        if rest == ['power'] and method == 'POST':
+        if rest == ['power'] and method in ('POST', 'PUT'):
             return self._power(body)
         if rest[:1] != ['agents']:
             return self._error(404, 'NotFound', 'No such resource')
@@ -426,6 +435,12 @@ class Handler(http_server.BaseHTTPRequestHandler):
                            'agents' not in body else {'agents': docs})
 
     def _power(self, body):
+        if not isinstance(body, dict):
+            return self._error(400, 'InvalidContentError',
+                               'expected a JSON object')
+        # sushy-tools' system records always have a uuid, never a system.
+        if 'uuid' in body and 'system' not in body:
+            return self._notification(body)
         key = (body.get('system') or body.get('id')
                or body.get('node_uuid') or body.get('mac'))
         state = str(body.get('power_state') or body.get('reset_type')
@@ -441,6 +456,42 @@ class Handler(http_server.BaseHTTPRequestHandler):
         elif state in POWER_RESTART:
             agent.power_off()
             agent.boot(**_boot_args(body))
+        else:
+            return self._error(400, 'InvalidContentError',
+                               'Unknown power state %r' % state)
+        return self._reply(202, agent.summary())
+
+    def _notification(self, system):
+        """Follow a system record of sushy-tools' FakeDriver.
+
+        The emulator sends it on every change (power, pending power, boot
+        device), so only a change of the applied ``power_state`` acts;
+        ``pending_power`` is what the BMC has not done yet. The machine is
+        the agent whose id or node UUID is the system's uuid, else the one
+        owning one of its NICs' MACs.
+        """
+        keys = [system.get('uuid')] + [
+            nic.get('mac') for nic in system.get('nics') or []
+            if isinstance(nic, dict)]
+        agent = None
+        for key in keys:
+            agent = self.sim.find(str(key)) if key else None
+            if agent is not None:
+                break
+        if agent is None:
+            return self._error(404, 'NotFound',
+                               'No agent for system %s' % system.get('uuid'))
+        state = system.get('power_state')
+        if state == 'Off':
+            if agent.powered():
+                agent.power_off()
+        elif state == 'On':
+            if not agent.powered():
+                # Any other device (Pxe, Cd, UefiHttp) boots the ramdisk.
+                if str(system.get('boot_device')).lower() == 'hdd':
+                    agent.boot_from_disk()
+                else:
+                    agent.boot()
         else:
             return self._error(400, 'InvalidContentError',
                                'Unknown power state %r' % state)

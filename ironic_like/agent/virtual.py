@@ -36,10 +36,20 @@ OFF = 'off'
 LOOKUP = 'lookup'
 LOOKUP_FAILED = 'lookup failed'
 HEARTBEATING = 'heartbeating'
+# Powered on from its disk: the installed instance runs, no agent.
+INSTANCE = 'instance'
 
 MAX_COMMANDS_KEPT = 100
 MAX_EVENTS_KEPT = 200
 CHUNK = 1024 * 1024
+# (connect, read) seconds for fetching the boot configuration: a firmware
+# gives up quickly too, and the fetch holds an I/O worker.
+BOOT_CONFIG_TIMEOUT = (5.0, 10.0)
+# Kernel parameters of the boot configuration and the boot() arguments
+# they stand for.
+KERNEL_PARAMS = {'ipa-agent-token': 'agent_token',
+                 'ipa-api-url': 'api_url',
+                 'ipa-node-uuid': 'node_uuid'}
 
 DEFAULT_OPTIONS = {
     # Lookup: first retry after lookup_backoff s, doubling up to
@@ -115,6 +125,22 @@ def make_inventory(agent_id, macs, options):
                  'pxe_interface': macs[0].lower() if macs else None},
         'hostname': 'sim-%s' % agent_id,
     }
+
+
+def parse_boot_config(text):
+    """The boot() arguments found on the ``kernel`` line of an iPXE
+    script (only those present)."""
+    for line in text.splitlines():
+        words = line.split()
+        if words[:1] != ['kernel']:
+            continue
+        found = {}
+        for word in words[2:]:
+            key, sep, value = word.partition('=')
+            if sep and key in KERNEL_PARAMS and value:
+                found[KERNEL_PARAMS[key]] = value
+        return found
+    return {}
 
 
 class VirtualAgent(object):
@@ -224,7 +250,9 @@ class VirtualAgent(object):
 
         ``agent_token``, ``api_url`` and ``node_uuid`` stand for what a
         real ramdisk reads from its kernel command line (the token handed
-        out of band by the boot interface).
+        out of band by the boot interface). Without a token, and when the
+        simulator has a ``boot_config_url``, the agent first reads them
+        from its boot configuration, as iPXE would.
         """
         with self.lock:
             self._stop_locked()
@@ -243,9 +271,25 @@ class VirtualAgent(object):
             self._lookup_started = time.monotonic()
             gen = self.generation
             self.event('booted (generation %d)', gen)
+            first = self._lookup
+            if not agent_token and self.sim.boot_config_url:
+                first = self._network_boot
             self._lookup_timer = self.sim.scheduler.call_later(
-                float(self.options.get('boot_delay') or 0),
-                self._lookup, gen)
+                float(self.options.get('boot_delay') or 0), first, gen)
+
+    def boot_from_disk(self):
+        """Power on from the disk: the instance runs, no agent at all."""
+        with self.lock:
+            self._stop_locked()
+            self.generation += 1
+            self.state = INSTANCE
+            self.started_at = time.time()
+            self.counters['boots'] += 1
+            self.event('booted the instance from disk (image: %s)',
+                       (self.records['image'] or {}).get('id'))
+
+    def powered(self):
+        return self.state != OFF
 
     def power_off(self):
         with self.lock:
@@ -267,6 +311,31 @@ class VirtualAgent(object):
             self.current.finish(error=CommandError(
                 'AgentPoweredOff', 'The machine was powered off'))
         self.current = None
+
+    # ----------------------------------------------------------- boot config
+    def _network_boot(self, gen):
+        """Fetch the boot configuration of the first MAC, then look up."""
+        url = self.sim.boot_config_url.format(mac=self.macs[0])
+        try:
+            resp = self.sim.session().get(url, timeout=BOOT_CONFIG_TIMEOUT)
+            status = resp.status_code
+            params = parse_boot_config(resp.text) if status == 200 else {}
+        except requests.RequestException as exc:
+            status, params = type(exc).__name__, {}
+        with self.lock:
+            if gen != self.generation:
+                return
+            # Whatever is missing stays as it is: lookup then hands out a
+            # token, as for a ramdisk booted without one.
+            if params.get('api_url'):
+                self.api_url = params['api_url'].rstrip('/')
+            if params.get('node_uuid'):
+                self.node_uuid_hint = params['node_uuid']
+            self.token = params.get('agent_token') or self.token
+            # Never the token itself: events are logged and shown.
+            self.event('boot configuration %s answered %s (token: %s)',
+                       url, status, 'yes' if self.token else 'no')
+        self._lookup(gen)
 
     # --------------------------------------------------------------- lookup
     def _lookup(self, gen):

@@ -40,6 +40,13 @@ def parse_args(argv):
                              'applied to every agent of the fleet')
     parser.add_argument('--boot', action='store_true',
                         help='Boot every agent of the fleet at start')
+    parser.add_argument('--boot-config-url', default=None,
+                        metavar='TEMPLATE',
+                        help='URL of the boot configuration (iPXE script) '
+                             'a network-booting agent reads its API URL, '
+                             'node UUID and agent token from; {mac} is its '
+                             'first MAC, e.g. '
+                             'http://127.0.0.1:8088/macs/{mac}.ipxe')
     parser.add_argument('--io-workers', type=int, default=8,
                         help='Threads for lookups and heartbeats')
     parser.add_argument('--command-workers', type=int, default=8,
@@ -56,7 +63,8 @@ def main(argv=None):
     sim = simulator.Simulator(
         api_url=args.api_url, host=args.host, port=args.port,
         state_dir=args.state_dir, io_workers=args.io_workers,
-        command_workers=args.command_workers, public_host=args.public_host)
+        command_workers=args.command_workers, public_host=args.public_host,
+        boot_config_url=args.boot_config_url)
     if args.fleet:
         with open(args.fleet) as f:
             import yaml

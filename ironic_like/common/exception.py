@@ -252,3 +252,16 @@ class AgentTokenInvalid(Unauthorized):
     """A heartbeat without the node's agent token, or with another one."""
     msg_fmt = ('Invalid or missing agent token received for node '
                '%(node)s.')
+
+
+# The agent deploy interface.
+class AgentConnectionFailed(IronicLikeException):
+    msg_fmt = 'Connection to the agent failed: %(reason)s'
+
+
+class AgentCommandFailed(IronicLikeException):
+    msg_fmt = 'Agent command %(command)s failed: %(error)s'
+
+
+class InstanceDeployFailure(IronicLikeException):
+    msg_fmt = '%(reason)s'

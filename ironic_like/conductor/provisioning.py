@@ -9,6 +9,7 @@ from oslo_log import log
 
 from ironic_like.common import exception
 from ironic_like.common import states
+from ironic_like.conductor.flows import runner
 from ironic_like.conductor import locks
 
 LOG = log.getLogger(__name__)
@@ -51,6 +52,8 @@ def do_provisioning_action(context, executor, node_id, event, params):
                 'before "%s".' % (node.uuid, event))
         if event == 'abort':
             _move(task, 'abort', last_error='Aborted by request.')
+            if _runs_flows(task):
+                task.driver.deploy.abort(task)
             return
         if event == 'manage' and node.provision_state == states.MANAGEABLE:
             return
@@ -66,6 +69,13 @@ def do_provisioning_action(context, executor, node_id, event, params):
         _move(task, event, target=target, last_error=None)
         task.set_spawn_error_hook(_not_started, previous, event)
         task.spawn_after(executor, _WORKERS[event], params or {})
+
+
+def _runs_flows(task):
+    """The node's deploy interface moves it through its states with the
+    node flows of conductor/flows (the agent deploy), instead of leaving
+    the state changes to this module."""
+    return getattr(task.driver.deploy, 'runs_flows', False)
 
 
 def _not_started(task, error, previous, event):
@@ -94,6 +104,12 @@ def _verify(task, params):
 
 
 def _clean(task, params, manual=False):
+    if _runs_flows(task):
+        try:
+            task.driver.deploy.clean(task, params.get('clean_steps'))
+        except Exception as e:
+            _fail(task, e, 'Cleaning')
+        return
     try:
         result = task.driver.deploy.clean(task, params.get('clean_steps'))
     except Exception as e:
@@ -111,6 +127,12 @@ def _clean(task, params, manual=False):
 
 
 def _deploy(task, params):
+    if _runs_flows(task):
+        try:
+            task.driver.deploy.deploy(task, params.get('configdrive'))
+        except Exception as e:
+            _fail(task, e, 'Deploy')
+        return
     try:
         task.driver.boot.prepare_ramdisk(task)
         result = task.driver.deploy.deploy(task)
@@ -126,6 +148,12 @@ def _deploy(task, params):
 
 
 def _tear_down(task, params):
+    if _runs_flows(task):
+        try:
+            task.driver.deploy.tear_down(task)
+        except Exception as e:
+            _fail(task, e, 'Tear down')
+        return
     try:
         task.driver.deploy.tear_down(task)
         task.driver.power.set_power_state(task, states.POWER_OFF)
@@ -155,13 +183,20 @@ _WORKERS = {
 
 
 def fail_interrupted(task, previous_owner):
-    """A node left mid-work by a dead conductor: end that work as failed.
-
-    The state machine's 'fail' event puts it where an operator can act.
+    """A node left mid-work by a dead conductor: resume the node flow it
+    was running (agent deploy, tear-down, cleaning) from the step reached;
+    any other work is ended as failed (the state machine's 'fail' event
+    puts it where an operator can act).
     """
     node = task.node
     if node.provision_state not in states.TRANSIENT_STATES:
         return False
+    if _runs_flows(task) and runner.can_resume(node):
+        # Ours is the conductor that finishes it, from the step reached.
+        LOG.warning('Node %s: resuming the flow conductor %s was running',
+                    node.uuid, previous_owner)
+        task.spawn_after(runner.executor(), runner.resume_chain)
+        return True
     msg = ('Conductor %s died while the node was %s; the operation was '
            'abandoned.' % (previous_owner, node.provision_state))
     _move(task, 'fail', last_error=msg)

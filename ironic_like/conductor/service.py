@@ -10,11 +10,13 @@ from futurist import periodics
 from oslo_log import log
 import oslo_messaging as messaging
 
+from ironic_like.common import boot_file_server
 from ironic_like.common import context as ctx
 from ironic_like.common import hash_ring
 from ironic_like.common import rpc
 from ironic_like.common import states
 from ironic_like.conductor import agent_timeouts
+from ironic_like.conductor.flows import runner as flow_runner
 from ironic_like.conductor import allocation_runner
 from ironic_like.conductor import allocations
 from ironic_like.conductor import manager
@@ -44,6 +46,7 @@ class ConductorService(object):
         self.db = db_api.get_instance()
         self.ring = hash_ring.HashRingManager(self.db)
         self.executor = None
+        self._boot_files = None
         self.allocation_runner = None
         self._rpc_server = None
         self._periodic = None
@@ -65,6 +68,14 @@ class ConductorService(object):
         self.executor = futures.ThreadPoolExecutor(
             max_workers=CONF.conductor.workers_pool_size,
             thread_name_prefix='conductor-worker')
+        # Heartbeats and take-overs hand node flows to the same pool.
+        flow_runner.use_executor(self.executor)
+        self._boot_files = None
+        if CONF.deploy.http_server_port:
+            self._boot_files = boot_file_server.BootFileServer(
+                CONF.deploy.http_root, CONF.deploy.http_server_host,
+                CONF.deploy.http_server_port)
+            self._boot_files.start()
         # Allocation flows are short and mostly CPU; a runner of their own
         # keeps a burst of them from starving power and provisioning work
         # and the RPC server of the interpreter.
@@ -122,6 +133,8 @@ class ConductorService(object):
             self._rpc_server.wait()
         self.executor.shutdown(wait=True)
         self.allocation_runner.stop()
+        if self._boot_files is not None:
+            self._boot_files.stop()
         if unregister:
             self.db.unregister_conductor(self.host)
         LOG.info('Conductor %s stopped', self.host)

@@ -10,6 +10,7 @@ from ironic_like.conf import agent
 from ironic_like.conf import api
 from ironic_like.conf import conductor
 from ironic_like.conf import database
+from ironic_like.conf import deploy
 from ironic_like.conf import default
 
 CONF = cfg.CONF
@@ -19,3 +20,4 @@ agent.register_opts(CONF)
 api.register_opts(CONF)
 conductor.register_opts(CONF)
 database.register_opts(CONF)
+deploy.register_opts(CONF)

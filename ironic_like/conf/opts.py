@@ -4,6 +4,7 @@ from ironic_like.conf import agent
 from ironic_like.conf import api
 from ironic_like.conf import conductor
 from ironic_like.conf import database
+from ironic_like.conf import deploy
 from ironic_like.conf import default
 
 
@@ -14,4 +15,5 @@ def list_opts():
         ('api', api.opts),
         ('conductor', conductor.opts),
         ('database', database.opts),
+        ('deploy', deploy.opts),
     ]

@@ -1,8 +1,5 @@
-"""redfish: power and boot device through a Redfish BMC (sushy).
-
-Deploy and boot are ``fake`` until the agent deploy and network boot
-interfaces exist; list only interfaces that have an entry point.
-"""
+"""redfish: power and boot device through a Redfish BMC (sushy), the
+deploy ramdisk booted over the network (iPXE) and driven by its agent."""
 
 from ironic_like.drivers import base
 
@@ -10,5 +7,5 @@ from ironic_like.drivers import base
 class RedfishHardware(base.HardwareType):
     supported_power_interfaces = ('redfish',)
     supported_management_interfaces = ('redfish',)
-    supported_deploy_interfaces = ('fake',)
-    supported_boot_interfaces = ('fake',)
+    supported_deploy_interfaces = ('agent', 'fake')
+    supported_boot_interfaces = ('ipxe', 'fake')

@@ -18,6 +18,7 @@ from oslo_messaging import conffixture
 import testtools
 
 from ironic_like.common import rpc
+from ironic_like.conductor.flows import persistence as flow_persistence
 from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
 from ironic_like.db.sqlalchemy import api as sa_api
@@ -43,6 +44,8 @@ def _template_db():
             import sqlalchemy as sa
             engine = sa.create_engine('sqlite:///%s' % path)
             models.Base.metadata.create_all(engine)
+            # taskflow's tables, for the flows that persist progress.
+            flow_persistence.upgrade(engine)
             engine.dispose()
             _TEMPLATE = path
         return _TEMPLATE
@@ -63,6 +66,9 @@ class DatabaseFixture(fixtures.Fixture):
         self.addCleanup(self._dispose, context_manager)
         self.useFixture(fixtures.MonkeyPatch(
             'ironic_like.db.api._IMPL', None))
+        # The flows' persistence backend is bound to the engine.
+        flow_persistence.reset()
+        self.addCleanup(flow_persistence.reset)
 
     @staticmethod
     def _dispose(context_manager):

@@ -30,6 +30,11 @@ main_context_manager = enginefacade.transaction_context()
 main_context_manager.configure(sqlite_fk=True)
 
 
+# Execution option of engines whose every transaction is a writer's (on
+# SQLite: BEGIN IMMEDIATE), for code that does not go through _writer(),
+# such as taskflow's persistence (which reads, then writes).
+IMMEDIATE_OPTION = 'ironic_like_sqlite_immediate'
+
 # Per thread: inside how many writer transactions we are (SQLite only).
 _TXN = threading.local()
 
@@ -54,7 +59,8 @@ def _sqlite_begin(connection):
     # committed in between, so a writer takes the write lock up front
     # (waiting up to busy_timeout) with BEGIN IMMEDIATE.
     if (connection.dialect.name == 'sqlite' and
-            getattr(_TXN, 'writing', 0) and
+            (getattr(_TXN, 'writing', 0) or
+             connection.get_execution_options().get(IMMEDIATE_OPTION)) and
             'in_transaction' not in connection.info):
         connection.exec_driver_sql('BEGIN IMMEDIATE')
         connection.info['in_transaction'] = True

@@ -1,24 +1,17 @@
 """The sushy-tools Redfish emulator for the functional tests.
 
-Two parts:
-
-* run as a program (``python -m ironic_like.tests.functional.sushy_emulator
-  [--power-delay S] <sushy-emulator arguments>``) it is a small wrapper of
-  sushy-tools' ``sushy-emulator``: its FakeDriver applies a power change
-  after a random, hard-coded 1-11 s; the wrapper makes that delay
-  ``--power-delay`` seconds (default 0) and then runs the emulator
-  unchanged. The change still shows only on the next GET of the system.
-* :class:`SushyEmulator`, a fixture that runs that wrapper with the
-  FakeDriver (no libvirt) on a free loopback port, with systems given by the
-  test, a fresh state directory and a :class:`NotificationListener` as
-  EXTERNAL_NOTIFICATION_URL (the emulator calls it synchronously, without a
-  timeout, and answers 500 when it is down, so the listener lives as long
-  as the emulator). The emulator is always stopped.
+:class:`SushyEmulator` is a fixture that runs
+:mod:`ironic_like.agent.redfish_emulator` (sushy-tools' emulator with a
+fixed power delay) with the FakeDriver (no libvirt) on a free loopback
+port, with systems given by the test and a fresh state directory. The
+emulator notifies a :class:`NotificationListener` of every change, or the
+``notification_url`` given (the agent simulator's ``/control/power``). It
+calls that URL synchronously, without a timeout, and answers 500 when it
+is down, so the listener lives as long as the emulator. The emulator is
+always stopped.
 """
 
-import argparse
 import http.server
-import inspect
 import json
 import os
 import shutil
@@ -28,50 +21,11 @@ import threading
 import time
 import uuid as uuidlib
 
+import fixtures
+import requests
 
-class _FixedRandom(object):
-    """Stands for the ``random`` module inside sushy-tools' FakeDriver."""
-
-    def __init__(self, delay):
-        self.delay = delay
-
-    def randint(self, low, high):
-        return self.delay
-
-
-def patch_power_delay(delay=0):
-    """Make the FakeDriver apply power changes after ``delay`` seconds."""
-    from sushy_tools.emulator.resources.systems import fakedriver
-    source = inspect.getsource(fakedriver.FakeDriver.set_power_state)
-    if 'random.randint' not in source:
-        # sushy-tools changed: fail loudly rather than keep a random delay.
-        raise RuntimeError('sushy-tools FakeDriver.set_power_state no longer '
-                           'uses random.randint; update the wrapper in %s'
-                           % __file__)
-    fakedriver.random = _FixedRandom(int(delay))
-
-
-def main(argv=None):
-    argv = list(sys.argv[1:] if argv is None else argv)
-    parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument('--power-delay', type=int, default=0)
-    ours, rest = parser.parse_known_args(argv)
-    patch_power_delay(ours.power_delay)
-    from sushy_tools.emulator import main as emulator_main
-    sys.argv = ['sushy-emulator'] + rest
-    return emulator_main.main()
-
-
-if __name__ == '__main__':
-    sys.exit(main())
-
-
-# -- the fixture (imported by the tests only) ----------------------------
-
-import fixtures  # noqa: E402
-import requests  # noqa: E402
-
-from ironic_like.tests.functional import base  # noqa: E402
+from ironic_like.agent import redfish_emulator
+from ironic_like.tests.functional import base
 
 START_TIMEOUT = 30
 
@@ -137,21 +91,24 @@ class NotificationListener(fixtures.Fixture):
 
 
 def make_system(name, power_state='Off', notify=True, mac=None):
-    """A FakeDriver system definition."""
-    return {'uuid': str(uuidlib.uuid4()), 'name': name,
-            'power_state': power_state, 'external_notifier': notify,
-            'nics': [{'mac': mac or '52:54:00:%02x:%02x:%02x' % tuple(
-                uuidlib.uuid4().bytes[:3]), 'ip': '192.0.2.10'}]}
+    """A FakeDriver system definition (a random MAC unless given)."""
+    mac = mac or '52:54:00:%02x:%02x:%02x' % tuple(uuidlib.uuid4().bytes[:3])
+    return redfish_emulator.make_system(name, mac, power_state=power_state,
+                                        notify=notify)
 
 
 class SushyEmulator(fixtures.Fixture):
     """sushy-tools' emulator (FakeDriver) on a free loopback port."""
 
-    def __init__(self, systems, power_delay=0, log_dir=None):
+    def __init__(self, systems, power_delay=0, log_dir=None,
+                 notification_url=None):
+        """``notification_url``: notify this URL instead of the fixture's
+        listener (which then receives nothing)."""
         super().__init__()
         self.systems = systems
         self.power_delay = power_delay
         self.log_dir = log_dir
+        self.notification_url = notification_url
         self.process = None
 
     def _setUp(self):
@@ -173,13 +130,10 @@ class SushyEmulator(fixtures.Fixture):
         self.port = base.free_port()
         state_dir = os.path.join(self.tmp, 'state-%d' % attempt)
         config = os.path.join(self.tmp, 'emulator-%d.conf' % attempt)
-        with open(config, 'w') as f:
-            f.write('SUSHY_EMULATOR_FAKE_DRIVER = True\n'
-                    'SUSHY_EMULATOR_FAKE_SYSTEMS = %r\n'
-                    'SUSHY_EMULATOR_STATE_DIR = %r\n'
-                    'EXTERNAL_NOTIFICATION_URL = %r\n'
-                    % (self.systems, state_dir, self.listener.url))
-        argv = [sys.executable, '-m', __name__,
+        redfish_emulator.write_config(
+            config, self.systems, state_dir,
+            self.notification_url or self.listener.url)
+        argv = [sys.executable, '-m', redfish_emulator.__name__,
                 '--power-delay', str(self.power_delay),
                 '--config', config, '-i', '127.0.0.1',
                 '--port', str(self.port)]

@@ -89,8 +89,10 @@ class TestBase(testtools.TestCase):
     def test_hardware_type_supported_and_default(self):
         hw = fake_hardware.FakeHardware()
         for kind in base.INTERFACE_KINDS:
-            self.assertEqual(['fake'], hw.supported(kind))
             self.assertEqual('fake', hw.default(kind))
+        self.assertEqual(['fake'], hw.supported('power'))
+        self.assertEqual(['fake', 'agent'], hw.supported('deploy'))
+        self.assertEqual(['fake', 'ipxe'], hw.supported('boot'))
 
         class Empty(base.HardwareType):
             supported_power_interfaces = ('a', 'b')

@@ -37,8 +37,9 @@ class TestHardwareType(testtools.TestCase):
         self.assertIsInstance(hw, redfish_hardware.RedfishHardware)
         self.assertEqual('redfish', hw.default('power'))
         self.assertEqual('redfish', hw.default('management'))
-        self.assertEqual(['fake'], hw.supported('deploy'))
-        self.assertEqual(['fake'], hw.supported('boot'))
+        self.assertEqual(['agent', 'fake'], hw.supported('deploy'))
+        self.assertEqual(['ipxe', 'fake'], hw.supported('boot'))
+        self.assertEqual('agent', hw.default('deploy'))
         self.assertIsInstance(loader.interface('power', 'redfish'),
                               redfish.RedfishPower)
         self.assertIsInstance(loader.interface('management', 'redfish'),

@@ -1,0 +1,221 @@
+"""Tear-down and cleaning through the agent, one flow per phase:
+
+    teardown:            teardown-fail-on-revert -> teardown-power-off
+                         -> teardown-release-instance   (then cleaning)
+    clean-boot-ramdisk:  clean-fail-on-revert -> clean-prepare-ramdisk
+                         -> clean-power-on -> clean-await-agent
+    (first heartbeat in "clean wait") clean-start-steps:
+                         clean-fail-on-revert -> clean-get-steps
+    then, per step, clean-next-step:
+                         clean-fail-on-revert -> clean-execute-step
+                         -> clean-await-step
+    (a heartbeat that finds the last step done) clean-finish:
+                         clean-fail-on-revert -> clean-power-off
+                         -> clean-done
+
+Automated cleaning (after tear-down, or "provide") runs the agent's steps
+with a priority above 0 ([deploy]erase_devices_priority overrides the
+erase step's); manual cleaning ("clean" with clean_steps) runs exactly the
+steps asked for, which the agent must offer, and returns to manageable.
+Steps, their order and the next one to run live in driver_internal_info,
+so any conductor can carry on.
+"""
+
+from taskflow.patterns import linear_flow
+
+from ironic_like.common import exception
+from ironic_like.common import states
+from ironic_like.conductor.flows import node_steps
+from ironic_like.conductor.flows import persistence
+from ironic_like.conf import CONF
+from ironic_like.drivers.modules import agent_client
+
+TEARDOWN = 'teardown'
+BOOT_RAMDISK = 'clean-boot-ramdisk'
+START_STEPS = 'clean-start-steps'
+NEXT_STEP = 'clean-next-step'
+FINISH = 'clean-finish'
+
+PHASE_GET_STEPS = 'clean-get-steps'
+PHASE_STEP_RUNNING = 'clean-step-running'
+
+# driver_internal_info keys.
+REQUESTED = 'clean_steps_requested'
+STEPS = 'clean_steps'
+INDEX = 'clean_step_index'
+
+GET_CLEAN_STEPS = 'clean.get_clean_steps'
+EXECUTE_CLEAN_STEP = 'clean.execute_clean_step'
+ERASE_STEP = 'erase_devices'
+
+
+def agent_steps(result):
+    """The flat list of steps of a clean.get_clean_steps result."""
+    steps = []
+    by_manager = (result or {}).get('clean_steps') or {}
+    for manager_steps in by_manager.values():
+        for step in manager_steps or []:
+            if isinstance(step, dict) and step.get('step'):
+                steps.append(step)
+    return steps
+
+
+def automated_steps(offered):
+    chosen = []
+    for step in offered:
+        priority = step.get('priority') or 0
+        if step['step'] == ERASE_STEP:
+            priority = CONF.deploy.erase_devices_priority
+        if priority > 0:
+            chosen.append({'step': step['step'],
+                           'interface': step.get('interface', 'deploy'),
+                           'priority': priority, 'args': {}})
+    # Highest priority first, as Ironic orders them.
+    return sorted(chosen, key=lambda s: -s['priority'])
+
+
+def manual_steps(offered, requested, node_uuid):
+    names = {s['step'] for s in offered}
+    chosen = []
+    for step in requested:
+        if step.get('step') not in names:
+            raise exception.InvalidParameterValue(
+                'Clean step "%s" is not offered by the agent of node %s '
+                '(it offers: %s).' % (step.get('step'), node_uuid,
+                                      ', '.join(sorted(names))),
+                field='clean_steps')
+        chosen.append({'step': step['step'],
+                       'interface': step.get('interface', 'deploy'),
+                       'args': step.get('args') or {}})
+    return chosen
+
+
+def is_manual(node):
+    return node.target_provision_state == states.MANAGEABLE
+
+
+class ReleaseInstance(node_steps.NodeTaskBase):
+    """Clear instance, instance_info and allocation in one transaction and
+    move on to cleaning."""
+
+    def execute(self, node_id):
+        task = node_steps.node_task(node_id)
+        if task.node.provision_state != states.DELETING:
+            return
+        task.node = task.db.release_node_instance(task.node.id)
+        node_steps.move(task, 'done', keep_target=False,
+                        target=states.AVAILABLE)
+
+
+class GetSteps(node_steps.NodeTaskBase):
+    """Read the agent's steps and decide which run, in which order."""
+
+    def execute(self, node_id):
+        task = node_steps.node_task(node_id)
+        node = task.node
+        info = node.driver_internal_info or {}
+        if STEPS in info:
+            return  # decided before an interruption
+        offered = agent_steps(agent_client.run_command(node,
+                                                       GET_CLEAN_STEPS))
+        if is_manual(node):
+            steps = manual_steps(offered, info.get(REQUESTED) or [],
+                                 node.uuid)
+        else:
+            steps = automated_steps(offered)
+        node_steps.set_info(task, **{STEPS: steps, INDEX: 0,
+                                     REQUESTED: None})
+
+
+class ExecuteStep(node_steps.NodeTaskBase):
+    """Start the current step on the agent (asynchronous). On a resume, a
+    step the agent already started is followed, not started twice."""
+
+    def execute(self, node_id):
+        task = node_steps.node_task(node_id)
+        node = task.node
+        info = node.driver_internal_info or {}
+        step = info[STEPS][info[INDEX]]
+        known = info.get(node_steps.COMMAND)
+        if known and agent_client.find_command(node, known):
+            return
+        doc = agent_client.start_command(
+            node, EXECUTE_CLEAN_STEP,
+            {'step': step, 'node': {'uuid': node.uuid},
+             'ports': [{'address': p.address} for p in task.ports],
+             'clean_version': {}})
+        node_steps.set_info(task, **{node_steps.COMMAND: doc.get('id')})
+
+
+class Done(node_steps.NodeTaskBase):
+
+    def execute(self, node_id):
+        task = node_steps.node_task(node_id)
+        if task.node.provision_state != states.CLEANING:
+            return
+        manual = is_manual(task.node)
+        node_steps.leave_ramdisk(task)
+        node_steps.set_info(task, **{STEPS: None, INDEX: None})
+        if manual:
+            # Manual cleaning returns where it came from.
+            task.update_node({'provision_state': states.MANAGEABLE,
+                              'target_provision_state': None})
+        else:
+            node_steps.move(task, 'done', keep_target=False)
+
+
+def _fail_first(operation):
+    return node_steps.FailOnRevert('%s-fail-on-revert' % (
+        'teardown' if operation == 'Tear down' else 'clean'), operation)
+
+
+def teardown_flow():
+    flow = linear_flow.Flow(TEARDOWN)
+    flow.add(_fail_first('Tear down'),
+             node_steps.PowerOff('teardown-power-off'),
+             ReleaseInstance('teardown-release-instance'))
+    return flow
+
+
+def boot_ramdisk_flow():
+    flow = linear_flow.Flow(BOOT_RAMDISK)
+    flow.add(_fail_first('Cleaning'),
+             node_steps.PrepareRamdisk('clean-prepare-ramdisk'),
+             node_steps.PowerOn('clean-power-on'),
+             node_steps.AwaitAgent('clean-await-agent', PHASE_GET_STEPS))
+    return flow
+
+
+def start_steps_flow():
+    flow = linear_flow.Flow(START_STEPS)
+    flow.add(_fail_first('Cleaning'), GetSteps('clean-get-steps'))
+    return flow
+
+
+def next_step_flow():
+    flow = linear_flow.Flow(NEXT_STEP)
+    flow.add(_fail_first('Cleaning'),
+             ExecuteStep('clean-execute-step'),
+             node_steps.AwaitAgent('clean-await-step', PHASE_STEP_RUNNING))
+    return flow
+
+
+def finish_flow():
+    flow = linear_flow.Flow(FINISH)
+    flow.add(_fail_first('Cleaning'),
+             node_steps.PowerOff('clean-power-off'),
+             Done('clean-done'))
+    return flow
+
+
+def steps_left(node):
+    info = node.driver_internal_info or {}
+    steps = info.get(STEPS) or []
+    return info.get(INDEX, 0) < len(steps)
+
+
+persistence.register(TEARDOWN, teardown_flow)
+persistence.register(BOOT_RAMDISK, boot_ramdisk_flow)
+persistence.register(START_STEPS, start_steps_flow)
+persistence.register(NEXT_STEP, next_step_flow)
+persistence.register(FINISH, finish_flow)

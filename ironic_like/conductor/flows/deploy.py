@@ -1,0 +1,177 @@
+"""The agent deploy, as three flows, one per phase (the waits for the
+agent between them hold no thread):
+
+    deploy-boot-ramdisk:  deploy-fail-on-revert -> deploy-validate
+        -> deploy-prepare-ramdisk -> deploy-power-on -> deploy-await-agent
+    (the first heartbeat in "wait call-back") deploy-write-image:
+        deploy-fail-on-revert -> deploy-start-image-write
+        -> deploy-await-image
+    (a heartbeat that finds the image written) deploy-finish:
+        deploy-fail-on-revert -> deploy-boot-from-disk
+        -> deploy-reboot-to-instance -> deploy-done
+
+Any failure ends in "deploy failed", the node powered off and last_error
+naming the step (see node_steps.FailOnRevert).
+"""
+
+from taskflow.patterns import linear_flow
+
+from ironic_like.common import exception
+from ironic_like.common import states
+from ironic_like.conductor.flows import node_steps
+from ironic_like.conductor.flows import persistence
+from ironic_like.drivers.modules import agent_client
+
+BOOT_RAMDISK = 'deploy-boot-ramdisk'
+WRITE_IMAGE = 'deploy-write-image'
+FINISH = 'deploy-finish'
+
+# Phases recorded while the node waits for its agent.
+PHASE_WRITE_IMAGE = 'deploy-write-image'
+PHASE_IMAGE_RUNNING = 'deploy-image-running'
+
+PREPARE_IMAGE = 'standby.prepare_image'
+_OPERATION = 'Deploy'
+_HASH_LENGTHS = {32: 'md5', 64: 'sha256', 128: 'sha512'}
+
+
+def image_info(node):
+    """The agent's image_info for ``node``'s instance_info; raises
+    InvalidParameterValue/MissingParameterValue naming the field."""
+    info = node.instance_info or {}
+    source = info.get('image_source')
+    if not source:
+        raise exception.MissingParameterValue(
+            'instance_info.image_source is required to deploy node %s.'
+            % node.uuid, field='instance_info/image_source')
+    if not str(source).startswith(('http://', 'https://')):
+        raise exception.InvalidParameterValue(
+            'instance_info.image_source must be an HTTP(S) URL of the image '
+            '(got %r).' % source, field='instance_info/image_source')
+    algo = info.get('image_os_hash_algo')
+    value = info.get('image_os_hash_value')
+    if not (algo and value):
+        value = info.get('image_checksum')
+        if value and ':' in str(value):
+            algo, value = str(value).split(':', 1)
+        else:
+            algo = _HASH_LENGTHS.get(len(value or ''))
+    if not value:
+        raise exception.MissingParameterValue(
+            'instance_info.image_checksum (the image\'s sha256) is required '
+            'to deploy node %s.' % node.uuid,
+            field='instance_info/image_checksum')
+    if not algo:
+        raise exception.InvalidParameterValue(
+            'instance_info.image_checksum %r is not an md5, sha256 or '
+            'sha512 hex digest.' % value, field='instance_info/image_checksum')
+    root_gb = info.get('root_gb')
+    if root_gb is not None:
+        try:
+            if int(root_gb) <= 0:
+                raise ValueError()
+        except (TypeError, ValueError):
+            raise exception.InvalidParameterValue(
+                'instance_info.root_gb must be a positive integer (got %r).'
+                % root_gb, field='instance_info/root_gb')
+    return {'id': source.rsplit('/', 1)[-1] or source, 'urls': [source],
+            'os_hash_algo': algo, 'os_hash_value': value,
+            'disk_format': info.get('image_disk_format', 'raw'),
+            'root_gb': root_gb}
+
+
+class Validate(node_steps.NodeTaskBase):
+
+    def execute(self, node_id):
+        task = node_steps.node_task(node_id)
+        image_info(task.node)
+        task.driver.power.validate(task)
+
+
+class StartImageWrite(node_steps.NodeTaskBase):
+    """Ask the agent to write the image and the config drive (IPA's
+    standby.prepare_image, asynchronous). On a resume, a write the agent
+    already started is followed instead of started twice."""
+
+    def execute(self, node_id):
+        task = node_steps.node_task(node_id)
+        node = task.node
+        existing = agent_client.last_command(node, PREPARE_IMAGE)
+        if (existing and existing.get('command_status') !=
+                agent_client.FAILED and existing.get('id') ==
+                (node.driver_internal_info or {}).get(node_steps.COMMAND)):
+            return
+        params = {'image_info': image_info(node)}
+        configdrive = (node.instance_info or {}).get('configdrive')
+        if configdrive:
+            params['configdrive'] = configdrive
+        doc = agent_client.start_command(node, PREPARE_IMAGE, params)
+        node_steps.set_info(task, **{node_steps.COMMAND: doc.get('id')})
+
+
+class BootFromDisk(node_steps.NodeTaskBase):
+    """The ramdisk's work is done: drop its boot configuration and token,
+    and make the disk the persistent boot device."""
+
+    def execute(self, node_id):
+        task = node_steps.node_task(node_id)
+        node_steps.leave_ramdisk(task)
+        task.driver.management.set_boot_device(task, 'disk',
+                                               persistent=True)
+
+
+class RebootToInstance(node_steps.NodeTaskBase):
+
+    def execute(self, node_id):
+        task = node_steps.node_task(node_id)
+        power = task.driver.power
+        if power.get_power_state(task) == states.POWER_ON:
+            power.reboot(task)
+        else:
+            power.set_power_state(task, states.POWER_ON)
+        task.update_node({'power_state': states.POWER_ON})
+
+
+class Done(node_steps.NodeTaskBase):
+
+    def execute(self, node_id):
+        task = node_steps.node_task(node_id)
+        if task.node.provision_state == states.DEPLOYING:
+            node_steps.move(task, 'done', keep_target=False)
+
+
+def _fail_first():
+    return node_steps.FailOnRevert('deploy-fail-on-revert', _OPERATION)
+
+
+def boot_ramdisk_flow():
+    flow = linear_flow.Flow(BOOT_RAMDISK)
+    flow.add(_fail_first(),
+             Validate('deploy-validate'),
+             node_steps.PrepareRamdisk('deploy-prepare-ramdisk'),
+             node_steps.PowerOn('deploy-power-on'),
+             node_steps.AwaitAgent('deploy-await-agent', PHASE_WRITE_IMAGE))
+    return flow
+
+
+def write_image_flow():
+    flow = linear_flow.Flow(WRITE_IMAGE)
+    flow.add(_fail_first(),
+             StartImageWrite('deploy-start-image-write'),
+             node_steps.AwaitAgent('deploy-await-image',
+                                   PHASE_IMAGE_RUNNING))
+    return flow
+
+
+def finish_flow():
+    flow = linear_flow.Flow(FINISH)
+    flow.add(_fail_first(),
+             BootFromDisk('deploy-boot-from-disk'),
+             RebootToInstance('deploy-reboot-to-instance'),
+             Done('deploy-done'))
+    return flow
+
+
+persistence.register(BOOT_RAMDISK, boot_ramdisk_flow)
+persistence.register(WRITE_IMAGE, write_image_flow)
+persistence.register(FINISH, finish_flow)

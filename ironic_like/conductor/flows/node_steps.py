@@ -1,0 +1,175 @@
+"""Tasks shared by the node flows (deploy, tear-down, clean).
+
+Every task reads the node through the NodeTask of the running flow
+(``persistence.current_task``), never from the store, and is idempotent:
+a flow resumed on another conductor runs the interrupted task again.
+Every task gets a fixed name from the flow that uses it: names are a
+persisted schema.
+"""
+
+from oslo_log import log
+from taskflow import task as tf_task
+
+from ironic_like.common import exception
+from ironic_like.common import states
+from ironic_like.conductor import agent_heartbeat
+from ironic_like.conductor.flows import persistence
+
+LOG = log.getLogger(__name__)
+
+# driver_internal_info keys of the agent phases.
+PHASE = 'agent_phase'
+COMMAND = 'agent_command'
+
+# Provision-state events (see common/states.py).
+_WAIT, _DONE, _FAIL = 'wait', 'done', 'fail'
+
+
+def node_task(node_id):
+    return persistence.current_task(node_id)
+
+
+def move(task, event, last_error=None, keep_target=True, target=None):
+    """Move ``task.node`` by ``event`` of the provision state machine."""
+    node = task.node
+    dest = states.next_state(node.provision_state, event)
+    if dest is None:
+        raise exception.InvalidState(
+            'Node %s cannot take event "%s" in state "%s".'
+            % (node.uuid, event, node.provision_state))
+    values = {'provision_state': dest}
+    if not keep_target:
+        values['target_provision_state'] = target
+    if last_error is not None:
+        values['last_error'] = last_error
+    task.update_node(values)
+    return dest
+
+
+def set_info(task, **changes):
+    """Set (value) or drop (None) driver_internal_info keys."""
+    info = dict(task.node.driver_internal_info or {})
+    for key, value in changes.items():
+        if value is None:
+            info.pop(key, None)
+        else:
+            info[key] = value
+    task.update_node({'driver_internal_info': info})
+
+
+def leave_ramdisk(task):
+    """The node is done with its deploy ramdisk: boot configuration, agent
+    token and agent URL go (seed 003: tokens die with the ramdisk)."""
+    try:
+        task.driver.boot.clean_up_ramdisk(task)
+    except Exception as e:
+        LOG.warning('Node %s: removing its boot configuration failed: %s',
+                    task.node.uuid, e)
+    agent_heartbeat.wipe_agent_token(task)
+    set_info(task, **{PHASE: None, COMMAND: None})
+
+
+def fail_node(task, message):
+    """End the node's operation as failed: powered off, out of the
+    ramdisk, in the failure state of its current state, last_error set."""
+    LOG.warning('Node %s: %s', task.node.uuid, message)
+    try:
+        task.driver.power.set_power_state(task, states.POWER_OFF)
+        task.update_node({'power_state': states.POWER_OFF})
+    except Exception as e:
+        message = '%s (powering the node off failed too: %s)' % (
+            message, exception.safe_message(e))
+    leave_ramdisk(task)
+    if states.next_state(task.node.provision_state, _FAIL) is None:
+        task.update_node({'last_error': message})
+        return
+    move(task, _FAIL, last_error=message)
+
+
+def failure_text(flow_failures):
+    """'step <atom name>: <reason>' of the first failure of a flow."""
+    for name, failure in (flow_failures or {}).items():
+        error = failure.exception
+        reason = (exception.safe_message(error) if error is not None
+                  else failure.exception_str)
+        return 'step %s: %s' % (name, reason)
+    return 'unknown error'
+
+
+class NodeTaskBase(tf_task.Task):
+    """A task of a node flow: its first argument is the node's id."""
+
+    def __init__(self, name, **kwargs):
+        super().__init__(name=name, **kwargs)
+
+
+class FailOnRevert(NodeTaskBase):
+    """First task of every node flow: if a later task fails, the node ends
+    in the failure state with a last_error naming the failed step."""
+
+    def __init__(self, name, operation):
+        super().__init__(name)
+        self.operation = operation
+
+    def execute(self, node_id):
+        pass
+
+    def revert(self, node_id, *args, **kwargs):
+        try:
+            task = node_task(node_id)
+            fail_node(task, '%s failed at %s' % (
+                self.operation, failure_text(kwargs.get('flow_failures'))))
+        except Exception:
+            # A revert never raises: the node keeps its state and the
+            # heartbeat timeout or an operator acts on it.
+            LOG.exception('Failing node %s after a failed %s failed',
+                          node_id, self.operation)
+
+
+class PrepareRamdisk(NodeTaskBase):
+    """Validate the driver and write the node's network boot
+    configuration (with a fresh agent token); boot from the network."""
+
+    def execute(self, node_id):
+        task = node_task(node_id)
+        task.driver.power.validate(task)
+        task.driver.boot.validate(task)
+        task.driver.boot.prepare_ramdisk(task)
+        # A new agent will call back: the old one's URL is stale.
+        set_info(task, **{agent_heartbeat.AGENT_URL: None, COMMAND: None})
+
+
+class PowerOn(NodeTaskBase):
+    """Power the node on, or cycle it if it is on, so that it boots."""
+
+    def execute(self, node_id):
+        task = node_task(node_id)
+        power = task.driver.power
+        if power.get_power_state(task) == states.POWER_ON:
+            power.reboot(task)
+        else:
+            power.set_power_state(task, states.POWER_ON)
+        task.update_node({'power_state': states.POWER_ON})
+
+
+class PowerOff(NodeTaskBase):
+
+    def execute(self, node_id):
+        task = node_task(node_id)
+        task.driver.power.set_power_state(task, states.POWER_OFF)
+        task.update_node({'power_state': states.POWER_OFF})
+
+
+class AwaitAgent(NodeTaskBase):
+    """Last task of a phase: record what the next heartbeat should do and
+    move the node into its wait state. No thread waits."""
+
+    def __init__(self, name, phase):
+        super().__init__(name)
+        self.phase = phase
+
+    def execute(self, node_id):
+        task = node_task(node_id)
+        set_info(task, **{PHASE: self.phase})
+        if task.node.provision_state not in states.WAIT_STATES:
+            move(task, _WAIT)

@@ -1,0 +1,150 @@
+"""Runs the node flows of the agent deploy interface one after another,
+and decides what a heartbeat, an abort or a take-over starts.
+
+A flow that ends well may be followed at once by the next one (tear-down
+is followed by cleaning, the choice of clean steps by the first step);
+waits for the agent end the chain. A flow recorded on a node that a dead
+conductor was running is resumed here, then followed the same way.
+"""
+
+from oslo_log import log
+
+from ironic_like.common import states
+from ironic_like.conductor.flows import clean
+from ironic_like.conductor.flows import deploy
+from ironic_like.conductor.flows import node_steps
+from ironic_like.conductor.flows import persistence
+from ironic_like.drivers.modules import agent_client
+
+LOG = log.getLogger(__name__)
+
+_EXECUTOR = []
+
+
+def use_executor(executor):
+    """The conductor's worker pool (the service sets it on start)."""
+    _EXECUTOR[:] = [executor]
+
+
+def executor():
+    if not _EXECUTOR:
+        raise RuntimeError('The conductor has not started its workers')
+    return _EXECUTOR[0]
+
+
+def _follow_up(node, finished):
+    if finished == clean.TEARDOWN and \
+            node.provision_state == states.CLEANING:
+        return clean.BOOT_RAMDISK
+    if finished == clean.START_STEPS and \
+            node.provision_state == states.CLEANING:
+        return clean.NEXT_STEP if clean.steps_left(node) else clean.FINISH
+    return None
+
+
+def run_chain(task, name, store=None):
+    """Run flow ``name`` and its follow-ups (in a worker holding the lock)."""
+    while name:
+        if not persistence.run(task, name, store):
+            return
+        name = _follow_up(task.node, name)
+
+
+def resume_chain(task):
+    """Resume the flow a dead conductor was running, then its follow-ups."""
+    record = persistence.recorded(task.node)
+    if not record or not persistence.resume(task):
+        return
+    task.node = task.db.get_node_by_id(task.node.id)
+    follow = _follow_up(task.node, record['name'])
+    if follow:
+        run_chain(task, follow)
+
+
+def can_resume(node):
+    return (node.provision_state in states.TRANSIENT_STATES and
+            persistence.recorded(node) is not None)
+
+
+def _back_to_wait(task, error):
+    # The pool refused the work: wait again, the next heartbeat retries.
+    node_steps.move(task, 'wait')
+
+
+def _start(task, name):
+    node_steps.move(task, 'resume')
+    task.set_spawn_error_hook(_back_to_wait)
+    task.spawn_after(executor(), run_chain, name)
+
+
+def _fail_later(task, message):
+    task.spawn_after(executor(), node_steps.fail_node, message)
+
+
+def _command_state(task, what):
+    """The agent command the node waits for: 'running', 'done' or an
+    error message."""
+    node = task.node
+    command_id = (node.driver_internal_info or {}).get(node_steps.COMMAND)
+    doc = agent_client.find_command(node, command_id) if command_id \
+        else None
+    if doc is None:
+        return ('the agent no longer knows the %s command it was running '
+                '(did it reboot?)' % what)
+    status = doc.get('command_status')
+    if status == agent_client.RUNNING:
+        return 'running'
+    if status == agent_client.FAILED:
+        return agent_client.error_text(doc)
+    return 'done'
+
+
+def on_heartbeat(task):
+    """A heartbeat was recorded for ``task.node`` (locked): start the next
+    phase if the node waits for one. Quick: the work goes to a worker."""
+    node = task.node
+    phase = (node.driver_internal_info or {}).get(node_steps.PHASE)
+    if node.maintenance or node.provision_state not in states.WAIT_STATES:
+        return
+    if phase == deploy.PHASE_WRITE_IMAGE:
+        _start(task, deploy.WRITE_IMAGE)
+    elif phase == deploy.PHASE_IMAGE_RUNNING:
+        outcome = _command_state(task, deploy.PREPARE_IMAGE)
+        if outcome == 'done':
+            _start(task, deploy.FINISH)
+        elif outcome != 'running':
+            _fail_later(task, 'Deploy failed at step deploy-write-image: '
+                              '%s' % outcome)
+    elif phase == clean.PHASE_GET_STEPS:
+        _start(task, clean.START_STEPS)
+    elif phase == clean.PHASE_STEP_RUNNING:
+        info = node.driver_internal_info or {}
+        steps, index = info.get(clean.STEPS) or [], info.get(clean.INDEX, 0)
+        name = steps[index]['step'] if index < len(steps) else '?'
+        outcome = _command_state(task, clean.EXECUTE_CLEAN_STEP)
+        if outcome == 'running':
+            return
+        if outcome != 'done':
+            _fail_later(task, 'Cleaning failed at clean step %s: %s'
+                              % (name, outcome))
+            return
+        node_steps.set_info(task, **{clean.INDEX: index + 1,
+                                     node_steps.COMMAND: None})
+        _start(task, clean.NEXT_STEP if clean.steps_left(task.node)
+               else clean.FINISH)
+
+
+def abort(task):
+    """An operator aborted a wait: power off and leave the ramdisk."""
+    task.spawn_after(executor(), _abort_cleanup)
+
+
+def _abort_cleanup(task):
+    try:
+        task.driver.power.set_power_state(task, states.POWER_OFF)
+        task.update_node({'power_state': states.POWER_OFF})
+    except Exception as e:
+        LOG.warning('Node %s: power off after abort failed: %s',
+                    task.node.uuid, e)
+    node_steps.leave_ramdisk(task)
+    node_steps.set_info(task, **{clean.STEPS: None, clean.INDEX: None})

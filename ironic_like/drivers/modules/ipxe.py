@@ -1,0 +1,153 @@
+"""ipxe: boot the deploy ramdisk over the network with an iPXE script.
+
+prepare_ramdisk() writes one script per node under [deploy]http_root and
+a copy per MAC address of the node's ports, then asks the management
+interface for a one-time network boot. The machine's firmware (or a
+chain-loaded iPXE) fetches ``macs/<mac>.ipxe`` from [deploy]http_url; the
+script carries the API URL, the node UUID and the agent token on the
+ramdisk's kernel command line, so the agent needs no lookup to get its
+token. The files hold a secret: they are removed by clean_up_ramdisk().
+"""
+
+import os
+import tempfile
+
+from oslo_log import log
+
+from ironic_like.common import exception
+from ironic_like.conductor import agent_heartbeat
+from ironic_like.conf import CONF
+from ironic_like.drivers import base
+
+LOG = log.getLogger(__name__)
+
+NODES_DIR = 'nodes'
+MACS_DIR = 'macs'
+SCRIPT_NAME = 'boot.ipxe'
+# Served read-only by a web server that usually runs as another user.
+FILE_MODE = 0o644
+
+_SCRIPT = """#!ipxe
+kernel {kernel} ipa-api-url={api_url} ipa-agent-token={token} \
+ipa-node-uuid={node} BOOTIF=${{mac}} {append}initrd=ramdisk
+initrd --name ramdisk {ramdisk}
+boot
+"""
+
+
+def api_url():
+    """The API URL the ramdisk calls back."""
+    if CONF.deploy.api_url:
+        return CONF.deploy.api_url.rstrip('/')
+    host = CONF.api.host_ip
+    # A wildcard bind address cannot be called; the API also listens on
+    # loopback then, which suits labs where everything runs on one host.
+    if host == '0.0.0.0':
+        host = '127.0.0.1'
+    elif host == '::':
+        host = '::1'
+    if ':' in host:
+        host = '[%s]' % host
+    return 'http://%s:%d' % (host, CONF.api.port)
+
+
+def _node_path(node_uuid):
+    return os.path.join(CONF.deploy.http_root, NODES_DIR, node_uuid,
+                        SCRIPT_NAME)
+
+
+def _mac_path(mac):
+    return os.path.join(CONF.deploy.http_root, MACS_DIR,
+                        '%s.ipxe' % mac.lower())
+
+
+def boot_config_url(node_uuid):
+    """URL of a node's boot script."""
+    return '%s/%s/%s/%s' % (CONF.deploy.http_url.rstrip('/'), NODES_DIR,
+                            node_uuid, SCRIPT_NAME)
+
+
+def mac_config_url(mac):
+    """URL of the boot script a machine finds by its MAC address."""
+    return '%s/%s/%s.ipxe' % (CONF.deploy.http_url.rstrip('/'), MACS_DIR,
+                              mac.lower())
+
+
+def _write_atomically(path, content):
+    # A machine may fetch the file while we rewrite it (prepare runs again
+    # on resume): it must see the old script or the new one, never half.
+    directory = os.path.dirname(path)
+    os.makedirs(directory, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix='.boot-')
+    try:
+        with os.fdopen(fd, 'w') as f:
+            f.write(content)
+        os.chmod(tmp, FILE_MODE)
+        os.replace(tmp, path)
+    except BaseException:
+        _remove(tmp)
+        raise
+
+
+def _remove(path):
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def _deploy_images(node):
+    """(kernel, ramdisk) URLs of the node; raise naming a bad field."""
+    info = node.driver_info or {}
+    images = []
+    for field in ('deploy_kernel', 'deploy_ramdisk'):
+        value = info.get(field) or getattr(CONF.deploy, field)
+        if not value:
+            raise exception.MissingParameterValue(
+                err='Node %s: %s is set neither in driver_info nor in '
+                    '[deploy]%s.' % (node.uuid, field, field),
+                field=field)
+        # Whitespace would split the URL on the kernel command line.
+        if not isinstance(value, str) or len(value.split()) != 1:
+            raise exception.InvalidParameterValue(
+                err='Node %s: %s must be a URL without spaces, not %r.'
+                    % (node.uuid, field, value),
+                field=field)
+        images.append(value)
+    return tuple(images)
+
+
+class IPXEBoot(base.BootInterface):
+
+    def validate(self, task):
+        _deploy_images(task.node)
+
+    def prepare_ramdisk(self, task):
+        kernel, ramdisk = _deploy_images(task.node)
+        # A new token on every call (the node is booted again after this),
+        # so the files always hold the token the conductor will accept.
+        token = agent_heartbeat.add_pregenerated_token(task)
+        append = CONF.deploy.kernel_append_params or ''
+        script = _SCRIPT.format(
+            kernel=kernel, ramdisk=ramdisk, api_url=api_url(), token=token,
+            node=task.node.uuid, append=append + ' ' if append else '')
+        paths = [_node_path(task.node.uuid)]
+        paths.extend(_mac_path(port.address) for port in task.ports)
+        for path in paths:
+            _write_atomically(path, script)
+        LOG.debug('Node %s: iPXE boot configuration written for MACs %s',
+                  task.node.uuid,
+                  ', '.join(p.address.lower() for p in task.ports) or '-')
+        task.driver.management.set_boot_device(task, 'pxe',
+                                               persistent=False)
+
+    def clean_up_ramdisk(self, task):
+        _remove(_node_path(task.node.uuid))
+        for port in task.ports:
+            _remove(_mac_path(port.address))
+        try:
+            os.rmdir(os.path.dirname(_node_path(task.node.uuid)))
+        except OSError:
+            pass  # absent, or someone put more there: leave it
+        LOG.debug('Node %s: iPXE boot configuration removed',
+                  task.node.uuid)

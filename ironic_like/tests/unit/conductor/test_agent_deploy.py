@@ -1,0 +1,238 @@
+"""The agent deploy interface and its flows, end to end in one process: a
+running conductor, fake power and boot, and a fake agent on loopback."""
+
+import hashlib
+
+from ironic_like.common import agent_token
+from ironic_like.common import states
+from ironic_like.conductor import agent_heartbeat
+from ironic_like.conductor.flows import clean
+from ironic_like.conductor.flows import node_steps
+from ironic_like.conductor.flows import persistence
+from ironic_like.drivers.modules import fake
+from ironic_like.tests.unit.conductor import fake_agent
+from ironic_like.tests.unit.conductor import utils as cond_utils
+from ironic_like.tests.unit.db import utils
+
+IMAGE = 'http://127.0.0.1:9/images/disk.img'
+CHECKSUM = hashlib.sha256(b'image').hexdigest()
+
+
+def _settled(node):
+    return node.provision_state not in states.TRANSIENT_STATES
+
+
+class AgentDeployTestCase(cond_utils.ConductorTestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.agent = self.useFixture(fake_agent.FakeAgent())
+
+    def _node(self, **kwargs):
+        values = {'provision_state': states.AVAILABLE,
+                  'deploy_interface': 'agent', 'boot_interface': 'fake',
+                  'instance_info': {'image_source': IMAGE,
+                                    'image_checksum': CHECKSUM,
+                                    'root_gb': 10}}
+        values.update(kwargs)
+        node = utils.create_test_node(**values)
+        utils.create_test_port(node.id)
+        return node
+
+    def _act(self, node, event, params=None):
+        self.api.do_provisioning_action(self.context, node, event, params)
+        return utils.wait_for_node(node.uuid, _settled)
+
+    def _heartbeat(self, node, token=None):
+        node = self.db.get_node_by_uuid(node.uuid)
+        token = token or agent_token.get(node.driver_internal_info)
+        self.api.heartbeat(self.context, node, self.agent.url,
+                           agent_version='10.0', agent_token=token)
+        return utils.wait_for_node(node.uuid, _settled)
+
+    def _phase(self, node):
+        return (node.driver_internal_info or {}).get(node_steps.PHASE)
+
+    def _power(self, node):
+        return (node.driver_internal_info or {}).get(fake.FAKE_POWER_KEY)
+
+    def _deploy_to_active(self, node):
+        node = self._act(node, 'deploy')
+        self.assertEqual(states.DEPLOYWAIT, node.provision_state)
+        self.assertEqual('deploy-write-image', self._phase(node))
+        self.assertEqual(states.POWER_ON, self._power(node))
+        # The boot interface would have handed out a token; the fake one
+        # does not, so the agent gets one as on lookup.
+        node = self.db.update_node(node.id, {
+            'driver_internal_info': agent_token.with_new_token(
+                node.driver_internal_info)})
+        node = self._heartbeat(node)
+        self.assertEqual(states.DEPLOYWAIT, node.provision_state)
+        self.assertEqual('deploy-image-running', self._phase(node))
+        return self._heartbeat(node)
+
+    def test_deploy(self):
+        node = self._node()
+        node = self._deploy_to_active(node)
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.assertIsNone(node.target_provision_state)
+        self.assertIsNone(node.last_error)
+        name, params, query = self.agent.received[0]
+        self.assertEqual('standby.prepare_image', name)
+        self.assertEqual({'id': 'disk.img', 'urls': [IMAGE],
+                          'os_hash_algo': 'sha256',
+                          'os_hash_value': CHECKSUM, 'disk_format': 'raw',
+                          'root_gb': 10}, params['image_info'])
+        self.assertIn('agent_token', query)
+        self.assertEqual('false', query['wait'])
+        info = node.driver_internal_info
+        # Out of the ramdisk: token, agent URL and phase are gone; the
+        # flow's progress too.
+        self.assertFalse(agent_token.is_present(info))
+        self.assertNotIn(agent_heartbeat.AGENT_URL, info)
+        self.assertNotIn(node_steps.PHASE, info)
+        self.assertIsNone(persistence.recorded(node))
+        self.assertEqual({'boot_device': 'disk', 'persistent': True},
+                         info[fake.FakeManagement.KEY])
+        self.assertEqual(states.POWER_ON, self._power(node))
+
+    def test_configdrive_is_written(self):
+        node = self._node()
+        self.api.do_provisioning_action(self.context, node, 'deploy',
+                                        {'configdrive': {'meta_data': {}}})
+        node = utils.wait_for_node(node.uuid, _settled)
+        self.assertEqual({'meta_data': {}},
+                         node.instance_info['configdrive'])
+
+    def test_heartbeat_while_image_is_written_changes_nothing(self):
+        self.agent.hold.add('standby.prepare_image')
+        node = self._node()
+        node = self._act(node, 'deploy')
+        node = self.db.update_node(node.id, {
+            'driver_internal_info': agent_token.with_new_token(
+                node.driver_internal_info)})
+        node = self._heartbeat(node)
+        node = self._heartbeat(node)
+        self.assertEqual(states.DEPLOYWAIT, node.provision_state)
+        self.assertEqual(['standby.prepare_image'], self.agent.names())
+        self.agent.finish('standby.prepare_image')
+        node = self._heartbeat(node)
+        self.assertEqual(states.ACTIVE, node.provision_state)
+
+    def test_bad_checksum_fails_deploy(self):
+        self.agent.fail['standby.prepare_image'] = (
+            'Image checksum mismatch: expected abc, got def')
+        node = self._node()
+        node = self._act(node, 'deploy')
+        node = self.db.update_node(node.id, {
+            'driver_internal_info': agent_token.with_new_token(
+                node.driver_internal_info)})
+        node = self._heartbeat(node)
+        node = self._heartbeat(node)
+        self.assertEqual(states.DEPLOYFAIL, node.provision_state)
+        self.assertIn('deploy-write-image', node.last_error)
+        self.assertIn('checksum mismatch', node.last_error)
+        self.assertEqual(states.POWER_OFF, self._power(node))
+        self.assertFalse(agent_token.is_present(node.driver_internal_info))
+
+    def test_missing_image_fails_at_validate(self):
+        node = self._node(instance_info={'image_checksum': CHECKSUM})
+        node = self._act(node, 'deploy')
+        self.assertEqual(states.DEPLOYFAIL, node.provision_state)
+        self.assertIn('step deploy-validate', node.last_error)
+        self.assertIn('image_source', node.last_error)
+        self.assertEqual(states.POWER_OFF, self._power(node))
+        self.assertIsNone(persistence.recorded(node))
+
+    def test_bad_checksum_format_fails_at_validate(self):
+        node = self._node(instance_info={'image_source': IMAGE,
+                                         'image_checksum': 'abc'})
+        node = self._act(node, 'deploy')
+        self.assertEqual(states.DEPLOYFAIL, node.provision_state)
+        self.assertIn('image_checksum', node.last_error)
+
+    def test_undeploy_cleans(self):
+        node = self._deploy_to_active(self._node())
+        node = self._act(node, 'deleted')
+        self.assertEqual(states.CLEANWAIT, node.provision_state)
+        self.assertEqual(states.AVAILABLE, node.target_provision_state)
+        self.assertEqual({}, node.instance_info)
+        node = self.db.update_node(node.id, {
+            'driver_internal_info': agent_token.with_new_token(
+                node.driver_internal_info)})
+        node = self._heartbeat(node)   # steps read, erase started
+        self.assertEqual(states.CLEANWAIT, node.provision_state)
+        self.assertEqual('clean-step-running', self._phase(node))
+        node = self._heartbeat(node)   # erase done -> finish
+        self.assertEqual(states.AVAILABLE, node.provision_state)
+        self.assertIsNone(node.last_error)
+        executed = [p['step']['step'] for n, p, q in self.agent.received
+                    if n == 'clean.execute_clean_step']
+        self.assertEqual(['erase_devices'], executed)
+        self.assertEqual(states.POWER_OFF, self._power(node))
+        self.assertNotIn(clean.STEPS, node.driver_internal_info)
+
+    def test_automated_clean_without_steps(self):
+        self.config(erase_devices_priority=0, group='deploy')
+        node = self._node(provision_state=states.MANAGEABLE)
+        node = self._act(node, 'provide')
+        node = self.db.update_node(node.id, {
+            'driver_internal_info': agent_token.with_new_token(
+                node.driver_internal_info)})
+        node = self._heartbeat(node)
+        self.assertEqual(states.AVAILABLE, node.provision_state)
+        self.assertNotIn('clean.execute_clean_step', self.agent.names())
+
+    def test_manual_clean(self):
+        node = self._node(provision_state=states.MANAGEABLE)
+        steps = [{'interface': 'deploy', 'step': 'update_firmware',
+                  'args': {'firmware_images': [{'url': 'http://x/fw'}]}},
+                 {'interface': 'deploy', 'step': 'apply_bios_settings',
+                  'args': {'settings': [{'name': 'a', 'value': 'b'}]}}]
+        node = self._act(node, 'clean', {'clean_steps': steps})
+        node = self.db.update_node(node.id, {
+            'driver_internal_info': agent_token.with_new_token(
+                node.driver_internal_info)})
+        node = self._heartbeat(node)
+        node = self._heartbeat(node)
+        node = self._heartbeat(node)
+        self.assertEqual(states.MANAGEABLE, node.provision_state)
+        self.assertIsNone(node.target_provision_state)
+        executed = [p['step'] for n, p, q in self.agent.received
+                    if n == 'clean.execute_clean_step']
+        self.assertEqual(['update_firmware', 'apply_bios_settings'],
+                         [s['step'] for s in executed])
+        self.assertEqual(steps[1]['args'], executed[1]['args'])
+
+    def test_manual_clean_unknown_step(self):
+        node = self._node(provision_state=states.MANAGEABLE)
+        node = self._act(node, 'clean', {'clean_steps': [
+            {'interface': 'deploy', 'step': 'make_coffee'}]})
+        node = self.db.update_node(node.id, {
+            'driver_internal_info': agent_token.with_new_token(
+                node.driver_internal_info)})
+        node = self._heartbeat(node)
+        self.assertEqual(states.CLEANFAIL, node.provision_state)
+        self.assertIn('make_coffee', node.last_error)
+        self.assertIn('clean-get-steps', node.last_error)
+
+    def test_clean_step_failure(self):
+        self.agent.fail['clean.execute_clean_step'] = 'disk on fire'
+        node = self._node(provision_state=states.MANAGEABLE)
+        node = self._act(node, 'provide')
+        node = self.db.update_node(node.id, {
+            'driver_internal_info': agent_token.with_new_token(
+                node.driver_internal_info)})
+        node = self._heartbeat(node)
+        node = self._heartbeat(node)
+        self.assertEqual(states.CLEANFAIL, node.provision_state)
+        self.assertIn('erase_devices', node.last_error)
+        self.assertIn('disk on fire', node.last_error)
+
+    def test_abort_wait_powers_off(self):
+        node = self._act(self._node(), 'deploy')
+        node = self._act(node, 'abort')
+        node = utils.wait_for_node(
+            node.uuid, lambda n: self._power(n) == states.POWER_OFF)
+        self.assertEqual(states.DEPLOYFAIL, node.provision_state)
+        self.assertNotIn(node_steps.PHASE, node.driver_internal_info)

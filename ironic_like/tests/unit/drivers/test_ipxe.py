@@ -1,0 +1,147 @@
+"""The iPXE boot interface, under a real node lock with fake management."""
+
+import logging
+import os
+import stat
+
+import fixtures
+
+from ironic_like.common import agent_token
+from ironic_like.common import context as ctx
+from ironic_like.common import exception
+from ironic_like.conductor import locks
+from ironic_like.drivers.modules import fake
+from ironic_like.drivers.modules import ipxe
+from ironic_like.tests import base
+from ironic_like.tests.unit.db import utils
+
+
+class TestIPXEBoot(base.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.context = ctx.get_admin_context()
+        self.root = self.useFixture(fixtures.TempDir()).path
+        self.config(http_root=self.root, http_url='http://boot.test:8088/',
+                    deploy_kernel='http://img.test/k',
+                    deploy_ramdisk='http://img.test/r',
+                    kernel_append_params='nofb', group='deploy')
+        self.config(host_ip='0.0.0.0', port=6385, group='api')
+        self.node = utils.create_test_node(boot_interface='ipxe')
+        self.macs = ['52:54:00:AA:BB:01', '52:54:00:aa:bb:02']
+        for mac in self.macs:
+            utils.create_test_port(self.node.id, address=mac)
+        self.boot = ipxe.IPXEBoot()
+
+    def _task(self, node=None):
+        return locks.acquire(self.context, (node or self.node).id)
+
+    def _node_file(self):
+        return os.path.join(self.root, 'nodes', self.node.uuid, 'boot.ipxe')
+
+    def _mac_files(self):
+        return [os.path.join(self.root, 'macs', '%s.ipxe' % m.lower())
+                for m in self.macs]
+
+    def _read(self, path):
+        with open(path) as f:
+            return f.read()
+
+    def test_loaded_by_entry_point(self):
+        with self._task() as task:
+            self.assertIsInstance(task.driver.boot, ipxe.IPXEBoot)
+
+    def test_prepare_writes_script(self):
+        logs = self.useFixture(fixtures.FakeLogger(level=logging.DEBUG))
+        with self._task() as task:
+            self.boot.prepare_ramdisk(task)
+            token = agent_token.get(task.node.driver_internal_info)
+            self.assertTrue(task.node.driver_internal_info[
+                agent_token.PREGENERATED_KEY])
+        self.assertTrue(token)
+        self.assertNotIn(token, logs.output)
+        expected = (
+            '#!ipxe\n'
+            'kernel http://img.test/k ipa-api-url=http://127.0.0.1:6385 '
+            'ipa-agent-token=%s ipa-node-uuid=%s BOOTIF=${mac} nofb '
+            'initrd=ramdisk\n'
+            'initrd --name ramdisk http://img.test/r\n'
+            'boot\n' % (token, self.node.uuid))
+        self.assertEqual(expected, self._read(self._node_file()))
+        for path in self._mac_files():
+            self.assertEqual(expected, self._read(path))
+            self.assertFalse(os.path.islink(path))
+            self.assertEqual(0o644, stat.S_IMODE(os.stat(path).st_mode))
+        # No temporary file left behind.
+        self.assertEqual(sorted(os.path.basename(p)
+                                for p in self._mac_files()),
+                         sorted(os.listdir(os.path.join(self.root, 'macs'))))
+
+    def test_prepare_sets_pxe_boot(self):
+        with self._task() as task:
+            self.boot.prepare_ramdisk(task)
+            self.assertEqual({'boot_device': 'pxe', 'persistent': False},
+                             task.node.driver_internal_info[
+                                 fake.FakeManagement.KEY])
+
+    def test_driver_info_and_api_url_override(self):
+        self.config(api_url='https://api.test:443/', group='deploy')
+        node = utils.create_test_node(
+            driver_info={'deploy_kernel': 'http://x/k2',
+                         'deploy_ramdisk': 'http://x/r2'})
+        with self._task(node) as task:
+            self.boot.prepare_ramdisk(task)
+        with open(os.path.join(self.root, 'nodes', node.uuid,
+                               'boot.ipxe')) as f:
+            script = f.read()
+        self.assertIn('kernel http://x/k2 ipa-api-url=https://api.test:443 ',
+                      script)
+        self.assertIn('initrd --name ramdisk http://x/r2\n', script)
+
+    def test_prepare_again_renews_token(self):
+        with self._task() as task:
+            self.boot.prepare_ramdisk(task)
+            first = agent_token.get(task.node.driver_internal_info)
+            self.boot.prepare_ramdisk(task)
+            second = agent_token.get(task.node.driver_internal_info)
+        self.assertNotEqual(first, second)
+        self.assertIn('ipa-agent-token=%s ' % second,
+                      self._read(self._mac_files()[0]))
+
+    def test_clean_up_removes_files(self):
+        with self._task() as task:
+            self.boot.prepare_ramdisk(task)
+            self.boot.clean_up_ramdisk(task)
+            # Missing files are fine.
+            self.boot.clean_up_ramdisk(task)
+        for path in [self._node_file()] + self._mac_files():
+            self.assertFalse(os.path.exists(path))
+
+    def test_validate(self):
+        with self._task() as task:
+            self.assertIsNone(self.boot.validate(task))
+
+    def test_validate_missing(self):
+        self.config(deploy_ramdisk='', group='deploy')
+        with self._task() as task:
+            e = self.assertRaises(exception.MissingParameterValue,
+                                  self.boot.validate, task)
+        self.assertEqual('deploy_ramdisk', e.field)
+
+    def test_validate_invalid(self):
+        node = utils.create_test_node(
+            driver_info={'deploy_kernel': 'http://x/a b'})
+        with self._task(node) as task:
+            e = self.assertRaises(exception.InvalidParameterValue,
+                                  self.boot.validate, task)
+        self.assertEqual('deploy_kernel', e.field)
+
+    def test_urls(self):
+        self.assertEqual('http://boot.test:8088/nodes/u1/boot.ipxe',
+                         ipxe.boot_config_url('u1'))
+        self.assertEqual('http://boot.test:8088/macs/52:54:00:aa:bb:01.ipxe',
+                         ipxe.mac_config_url('52:54:00:AA:BB:01'))
+
+    def test_api_url_ipv6_wildcard(self):
+        self.config(host_ip='::', group='api')
+        self.assertEqual('http://[::1]:6385', ipxe.api_url())
