@@ -58,3 +58,7 @@ def main():
 
     conductor_cmd.run_until_signalled(_stop)
     rpc.cleanup()
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -6,9 +6,11 @@ token; a missing or wrong one is refused (AgentTokenInvalid, 401) and
 changes nothing.
 
 Heartbeats never wait for a node lock: one reservation attempt, and if the
-node is locked (a flow step is running) the heartbeat is acknowledged and
-nothing is recorded: the agent heartbeats again well within
-[agent]heartbeat_timeout, and that one picks the work up.
+node is locked the heartbeat is acknowledged at once and nothing is
+recorded. When the lock holder is this conductor (a flow step is running,
+typically the power-on the agent is answering), the heartbeat is replayed
+as soon as the lock is released; otherwise the agent's next heartbeat
+(well within [agent]heartbeat_timeout) picks the work up.
 
 Extension point for the deploy and clean flows: once the heartbeat is
 recorded, under the lock, ``task.driver.deploy.heartbeat(task,
@@ -26,6 +28,7 @@ from oslo_utils import timeutils
 from ironic_like.common import agent_token
 from ironic_like.common import exception
 from ironic_like.conductor import locks
+from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
 
 LOG = log.getLogger(__name__)
@@ -109,10 +112,54 @@ def heartbeat(context, node_id, callback_url, agent_version=None,
             _call_deploy_heartbeat(task, callback_url, agent_version,
                                    agent_status, agent_status_message)
     except exception.NodeLocked:
+        # Acknowledged at once, never queued behind the lock. If this
+        # conductor holds the lock (a flow step is running), the heartbeat
+        # is replayed when the lock is released: the agent of a node that
+        # just booted would otherwise wait a whole heartbeat interval.
+        if _lock_holder(db, node_id) == CONF.host:
+            _MISSED[node_id] = (context, callback_url, agent_version,
+                                agent_token, agent_status,
+                                agent_status_message)
+            if _lock_holder(db, node_id) is None:
+                _replay_missed(node_id)  # released while we stored it
         LOG.debug('Heartbeat of node %s acknowledged without action: the '
-                  'node is locked; the next heartbeat will act.', node_id)
+                  'node is locked.', node_id)
         return False
     return True
+
+
+# node id -> the arguments of the last heartbeat that found the node
+# locked by this conductor (at most one per node: the newest wins).
+_MISSED = {}
+
+
+def _lock_holder(db, node_id):
+    try:
+        return db.get_node_by_id(node_id).reservation
+    except exception.NodeNotFound:
+        return None
+
+
+def _replay_missed(node_id):
+    args = _MISSED.pop(node_id, None)
+    if args is None:
+        return
+    from ironic_like.conductor.flows import runner
+    try:
+        runner.executor().submit(_replay, node_id, args)
+    except Exception as e:
+        LOG.debug('Heartbeat of node %s not replayed: %s', node_id, e)
+
+
+def _replay(node_id, args):
+    try:
+        heartbeat(args[0], node_id, *args[1:])
+    except Exception as e:
+        # The token may have been wiped meanwhile, the node deleted...
+        LOG.debug('Replayed heartbeat of node %s: %s', node_id, e)
+
+
+locks.add_release_hook(_replay_missed)
 
 
 def wipe_agent_token(task):

@@ -20,6 +20,18 @@ from ironic_like.drivers import loader
 LOG = log.getLogger(__name__)
 
 
+# Called with a node's id after this process released its lock (see
+# add_release_hook).
+_RELEASE_HOOKS = []
+
+
+def add_release_hook(hook):
+    """Call ``hook(node_id)`` whenever this process releases a node lock;
+    a hook must be quick and never raise."""
+    if hook not in _RELEASE_HOOKS:
+        _RELEASE_HOOKS.append(hook)
+
+
 class NodeTask(object):
 
     def __init__(self, context, node, shared, purpose):
@@ -69,7 +81,13 @@ class NodeTask(object):
     def release(self):
         if self.shared:
             return
-        if not self.db.release_node(CONF.host, self.node.id):
+        released = self.db.release_node(CONF.host, self.node.id)
+        for hook in _RELEASE_HOOKS:
+            try:
+                hook(self.node.id)
+            except Exception:
+                LOG.exception('Release hook %s failed', hook)
+        if not released:
             try:
                 holder = self.db.get_node_by_id(self.node.id).reservation
             except exception.NodeNotFound:

@@ -1,0 +1,352 @@
+"""ironic-like-lab: a simulated data centre around the service, to play
+with and to measure.
+
+It starts sushy-tools' Redfish emulator (FakeDriver: one system per
+simulated machine, no libvirt), the agent simulator (one virtual
+ironic-python-agent per machine, booted when the emulator powers the
+machine on) and, unless --api-url points at a running deployment, the
+embedded service (ironic-like-all: API + conductor, SQLite, its own boot
+file server). Then it enrols the machines as ``redfish`` nodes with the
+``agent`` deploy and ``ipxe`` boot interfaces and, with --cycle, takes
+them through manage -> provide (cleaning) -> deploy -> undeploy, printing
+how long each stage took. The processes keep running until Ctrl-C
+(unless --exit).
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import requests
+
+from ironic_like.agent import redfish_emulator
+
+HEADERS = {'X-OpenStack-Ironic-API-Version': 'latest'}
+START_TIMEOUT = 60
+FINAL = frozenset(['available', 'active', 'manageable', 'deploy failed',
+                   'clean failed', 'error', 'enroll'])
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        return s.getsockname()[1]
+
+
+def mac_of(index):
+    return '52:54:01:%02x:%02x:%02x' % ((index >> 16) & 0xff,
+                                        (index >> 8) & 0xff, index & 0xff)
+
+
+def wait_http(url, timeout=START_TIMEOUT, process=None):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError('%s exited (%s)' % (url, process.returncode))
+        try:
+            requests.get(url, timeout=2)
+            return
+        except requests.RequestException:
+            time.sleep(0.2)
+    raise RuntimeError('%s did not answer within %ss' % (url, timeout))
+
+
+def make_image(path, size_mb):
+    """A file of pseudo-random bytes standing for a disk image; returns
+    its sha256."""
+    digest = hashlib.sha256()
+    block = hashlib.sha256(b'ironic-like').digest() * 32768  # 1 MiB
+    with open(path, 'wb') as f:
+        for index in range(size_mb):
+            chunk = bytes([index & 0xff]) + block[1:]
+            f.write(chunk)
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+class Lab(object):
+    """The processes and the machines of one lab."""
+
+    def __init__(self, workdir, nodes, api_url=None, image_mb=4,
+                 python=sys.executable, log=print):
+        self.workdir = os.path.abspath(workdir)
+        self.count = nodes
+        self.api_url = api_url
+        self.image_mb = image_mb
+        self.python = python
+        self.log = log
+        self.processes = []
+        self.http_root = os.path.join(self.workdir, 'httpboot')
+        self.systems = [redfish_emulator.make_system(
+            'lab-%04d' % i, mac_of(i)) for i in range(nodes)]
+
+    # -- processes ------------------------------------------------------
+    def _spawn(self, name, argv, env=None):
+        logf = open(os.path.join(self.workdir, '%s.log' % name), 'ab')
+        proc = subprocess.Popen(argv, stdout=logf, stderr=subprocess.STDOUT,
+                                env=env, start_new_session=True)
+        self.processes.append((name, proc))
+        return proc
+
+    def start(self, embedded_conf_extra=''):
+        os.makedirs(os.path.join(self.http_root, 'images'), exist_ok=True)
+        image = os.path.join(self.http_root, 'images', 'lab.img')
+        self.image_sha256 = make_image(image, self.image_mb)
+        http_port = free_port()
+        self.http_url = 'http://127.0.0.1:%d' % http_port
+        self.image_url = '%s/images/lab.img' % self.http_url
+        if self.api_url is None:
+            self._start_service(http_port, embedded_conf_extra)
+        self.sim_port = free_port()
+        self.sim_url = 'http://127.0.0.1:%d' % self.sim_port
+        fleet = os.path.join(self.workdir, 'fleet.json')
+        with open(fleet, 'w') as f:
+            json.dump({'agents': [
+                {'id': s['uuid'], 'macs': [s['nics'][0]['mac']]}
+                for s in self.systems]}, f)
+        sim = self._spawn('agent-sim', [
+            self.python, '-m', 'ironic_like.cmd.agent_sim',
+            '--api-url', self.api_url, '--port', str(self.sim_port),
+            '--state-dir', os.path.join(self.workdir, 'disks'),
+            '--fleet', fleet,
+            '--boot-config-url', '%s/macs/{mac}.ipxe' % self.http_url])
+        wait_http(self.sim_url + '/control/health', process=sim)
+        self.bmc_port = free_port()
+        self.bmc_url = 'http://127.0.0.1:%d' % self.bmc_port
+        config = os.path.join(self.workdir, 'emulator.conf')
+        state = os.path.join(self.workdir, 'emulator-state')
+        shutil.rmtree(state, ignore_errors=True)
+        redfish_emulator.write_config(config, self.systems, state,
+                                      self.sim_url + '/control/power')
+        bmc = self._spawn('redfish-emulator', [
+            self.python, '-m', 'ironic_like.agent.redfish_emulator',
+            '--config', config, '-i', '127.0.0.1',
+            '--port', str(self.bmc_port)])
+        wait_http(self.bmc_url + '/redfish/v1/', process=bmc)
+
+    def _start_service(self, http_port, extra):
+        api_port = free_port()
+        self.api_url = 'http://127.0.0.1:%d' % api_port
+        conf = os.path.join(self.workdir, 'ironic_like.conf')
+        with open(conf, 'w') as f:
+            f.write('[DEFAULT]\nhost = lab\nauth_strategy = noauth\n'
+                    '[api]\nhost_ip = 127.0.0.1\nport = %d\n'
+                    '[conductor]\nenabled_hardware_types = redfish,'
+                    'fake-hardware\n'
+                    '[database]\nconnection = sqlite:///%s\n'
+                    '[deploy]\nhttp_root = %s\nhttp_url = %s\n'
+                    'http_server_port = %d\n%s\n'
+                    % (api_port, os.path.join(self.workdir, 'lab.sqlite'),
+                       self.http_root, 'http://127.0.0.1:%d' % http_port,
+                       http_port, extra))
+        proc = self._spawn('ironic-like-all', [
+            self.python, '-m', 'ironic_like.cmd.all', '--config-file', conf])
+        wait_http(self.api_url + '/v1', process=proc)
+
+    def stop(self):
+        for name, proc in reversed(self.processes):
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for name, proc in reversed(self.processes):
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
+        self.processes = []
+
+    # -- the API ----------------------------------------------------------
+    def api(self, method, path, body=None, ok=(200, 201, 202, 204)):
+        resp = requests.request(method, self.api_url + path, json=body,
+                                headers=HEADERS, timeout=60)
+        if resp.status_code not in ok:
+            raise RuntimeError('%s %s: %s %s' % (method, path,
+                                                 resp.status_code,
+                                                 resp.text[:300]))
+        return resp.json() if resp.content else None
+
+    def enrol(self):
+        """Create the nodes (redfish + agent + ipxe) and their ports."""
+        uuids = []
+        for system in self.systems:
+            node = self.api('POST', '/v1/nodes', {
+                'name': system['name'], 'driver': 'redfish',
+                'resource_class': 'lab', 'deploy_interface': 'agent',
+                'boot_interface': 'ipxe',
+                'driver_info': {
+                    'redfish_address': self.bmc_url,
+                    'redfish_system_id': '/redfish/v1/Systems/%s'
+                                         % system['uuid'],
+                    'redfish_username': 'admin',
+                    'redfish_password': 'password'},
+                'properties': {'cpus': 4, 'memory_mb': 8192,
+                               'local_gb': 20}})
+            self.api('POST', '/v1/ports', {
+                'node_uuid': node['uuid'],
+                'address': system['nics'][0]['mac']})
+            uuids.append(node['uuid'])
+        self.nodes = uuids
+        return uuids
+
+    def provision(self, target, body_extra=None):
+        for uuid in self.nodes:
+            body = {'target': target}
+            body.update(body_extra or {})
+            self.api('PUT', '/v1/nodes/%s/states/provision' % uuid, body)
+
+    def set_image(self, checksum=None):
+        for uuid in self.nodes:
+            self.api('PATCH', '/v1/nodes/%s' % uuid, [
+                {'op': 'add', 'path': '/instance_info/image_source',
+                 'value': self.image_url},
+                {'op': 'add', 'path': '/instance_info/image_checksum',
+                 'value': checksum or self.image_sha256},
+                {'op': 'add', 'path': '/instance_info/root_gb',
+                 'value': 10}])
+
+    def states(self):
+        found = {}
+        marker = None
+        for _ in range(1000):
+            path = '/v1/nodes?fields=uuid,provision_state,last_error' \
+                   '&limit=1000&resource_class=lab'
+            if marker:
+                path += '&marker=%s' % marker
+            page = self.api('GET', path)['nodes']
+            for node in page:
+                found[node['uuid']] = node
+            if len(page) < 1000:
+                break
+            marker = page[-1]['uuid']
+        return {u: found[u] for u in self.nodes if u in found}
+
+    def wait_all(self, wanted, timeout):
+        """Wait until every node is in a final state; returns the seconds
+        taken and {state: count}."""
+        started = time.monotonic()
+        deadline = started + timeout
+        last = None
+        while time.monotonic() < deadline:
+            nodes = self.states()
+            counts = {}
+            for node in nodes.values():
+                counts[node['provision_state']] = counts.get(
+                    node['provision_state'], 0) + 1
+            if counts != last:
+                self.log('  %5.1fs %s' % (time.monotonic() - started,
+                                          ', '.join('%s: %d' % kv for kv in
+                                                    sorted(counts.items()))))
+                last = counts
+            if all(n['provision_state'] in FINAL for n in nodes.values()):
+                break
+            time.sleep(0.5)
+        failed = {u: n['last_error'] for u, n in self.states().items()
+                  if n['provision_state'] != wanted}
+        return time.monotonic() - started, failed
+
+    def disks_match_image(self):
+        """UUIDs of nodes whose simulated disk does not hold the image."""
+        bad = []
+        for system, uuid in zip(self.systems, self.nodes):
+            doc = requests.get('%s/control/agents/%s' % (
+                self.sim_url, system['uuid']), timeout=10).json()
+            path = doc.get('disk_path')
+            digest = hashlib.sha256()
+            try:
+                with open(path, 'rb') as f:
+                    for chunk in iter(lambda: f.read(1 << 20), b''):
+                        digest.update(chunk)
+            except (OSError, TypeError):
+                bad.append(uuid)
+                continue
+            if digest.hexdigest() != self.image_sha256:
+                bad.append(uuid)
+        return bad
+
+    def cycle(self, timeout):
+        """manage, provide, deploy, undeploy; returns {stage: seconds}."""
+        took = {}
+        for stage, target, wanted in (
+                ('manage', 'manage', 'manageable'),
+                ('provide (clean)', 'provide', 'available'),
+                ('deploy', 'active', 'active'),
+                ('undeploy (clean)', 'deleted', 'available')):
+            if target == 'active':
+                self.set_image()
+            self.log('%s %d nodes...' % (stage, len(self.nodes)))
+            self.provision(target)
+            seconds, failed = self.wait_all(wanted, timeout)
+            took[stage] = seconds
+            if failed:
+                raise RuntimeError('%s: %d nodes did not reach %s, e.g. %s'
+                                   % (stage, len(failed), wanted,
+                                      list(failed.items())[:3]))
+            if target == 'active':
+                bad = self.disks_match_image()
+                self.log('  disks holding the image: %d of %d'
+                         % (len(self.nodes) - len(bad), len(self.nodes)))
+                if bad:
+                    raise RuntimeError('disks of %s do not hold the image'
+                                       % bad[:5])
+        return took
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser.add_argument('--nodes', type=int, default=5)
+    parser.add_argument('--workdir', default='state/lab')
+    parser.add_argument('--api-url', help='Use this running deployment '
+                        'instead of starting the embedded service (it must '
+                        'serve --workdir/httpboot as its [deploy]http_root)')
+    parser.add_argument('--image-mb', type=int, default=4)
+    parser.add_argument('--cycle', action='store_true',
+                        help='manage, provide, deploy and undeploy every '
+                             'node, printing the time each stage took')
+    parser.add_argument('--timeout', type=float, default=600)
+    parser.add_argument('--exit', action='store_true',
+                        help='stop everything at the end instead of '
+                             'serving until Ctrl-C')
+    return parser.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    os.makedirs(args.workdir, exist_ok=True)
+    lab = Lab(args.workdir, args.nodes, api_url=args.api_url,
+              image_mb=args.image_mb)
+    status = 0
+    try:
+        lab.start()
+        lab.enrol()
+        print('Lab up: API %s, Redfish %s, agents %s/control/agents, '
+              'logs in %s' % (lab.api_url, lab.bmc_url, lab.sim_url,
+                              lab.workdir))
+        if args.cycle:
+            took = lab.cycle(args.timeout)
+            for stage, seconds in took.items():
+                print('%-18s %7.1f s  (%.1f nodes/min)' % (
+                    stage, seconds, 60.0 * len(lab.nodes) / max(seconds,
+                                                                 0.001)))
+        if not args.exit:
+            print('Serving until Ctrl-C. Try: curl -s %s/v1/nodes'
+                  % lab.api_url)
+            signal.sigwait([signal.SIGINT, signal.SIGTERM])
+    except KeyboardInterrupt:
+        pass
+    except Exception as e:
+        print('lab failed: %s' % e)
+        status = 1
+    finally:
+        lab.stop()
+    return status
+
+
+if __name__ == '__main__':
+    sys.exit(main())
