@@ -75,10 +75,13 @@ class Lab(object):
     """The processes and the machines of one lab."""
 
     def __init__(self, workdir, nodes, api_url=None, image_mb=4,
-                 python=sys.executable, log=print):
+                 python=sys.executable, log=print, api_port=None):
+        """``api_port``: port of the embedded service's API (default: a
+        free one); ignored with ``api_url``."""
         self.workdir = os.path.abspath(workdir)
         self.count = nodes
         self.api_url = api_url
+        self.api_port = api_port
         self.image_mb = image_mb
         self.python = python
         self.log = log
@@ -132,7 +135,7 @@ class Lab(object):
         wait_http(self.bmc_url + '/redfish/v1/', process=bmc)
 
     def _start_service(self, http_port, extra):
-        api_port = free_port()
+        api_port = self.api_port or free_port()
         self.api_url = 'http://127.0.0.1:%d' % api_port
         conf = os.path.join(self.workdir, 'ironic_like.conf')
         with open(conf, 'w') as f:
@@ -305,6 +308,9 @@ def parse_args(argv):
     parser.add_argument('--api-url', help='Use this running deployment '
                         'instead of starting the embedded service (it must '
                         'serve --workdir/httpboot as its [deploy]http_root)')
+    parser.add_argument('--api-port', type=int,
+                        help='Port of the embedded service\'s API on '
+                             '127.0.0.1 (default: any free port)')
     parser.add_argument('--image-mb', type=int, default=4)
     parser.add_argument('--cycle', action='store_true',
                         help='manage, provide, deploy and undeploy every '
@@ -320,7 +326,7 @@ def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     os.makedirs(args.workdir, exist_ok=True)
     lab = Lab(args.workdir, args.nodes, api_url=args.api_url,
-              image_mb=args.image_mb)
+              image_mb=args.image_mb, api_port=args.api_port)
     status = 0
     try:
         lab.start()
@@ -331,9 +337,9 @@ def main(argv=None):
         if args.cycle:
             took = lab.cycle(args.timeout)
             for stage, seconds in took.items():
-                print('%-18s %7.1f s  (%.1f nodes/min)' % (
-                    stage, seconds, 60.0 * len(lab.nodes) / max(seconds,
-                                                                 0.001)))
+                rate = 60.0 * len(lab.nodes) / max(seconds, 0.001)
+                print('%-18s %7.1f s  (%.1f nodes/min)'
+                      % (stage, seconds, rate))
         if not args.exit:
             print('Serving until Ctrl-C. Try: curl -s %s/v1/nodes'
                   % lab.api_url)

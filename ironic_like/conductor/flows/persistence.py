@@ -118,21 +118,31 @@ def _destroy_book(book_uuid):
         LOG.debug('Logbook %s not destroyed: %s', book_uuid, e)
 
 
+def _forget(task, record):
+    _destroy_book(record['book'])
+    try:
+        task.node = task.db.get_node_by_id(task.node.id)
+        _set_record(task, None)
+    except Exception as e:
+        # E.g. a flow that ended by deleting the node.
+        LOG.debug('Flow record of node %s not dropped: %s',
+                  task.node.uuid, e)
+
+
 def _run_engine(task, engine, record):
     _CURRENT[task.node.id] = task
     try:
         engine.run()
+    except Exception:
+        # Ended (reverted) by a failure: nothing is left to resume.
+        _forget(task, record)
+        raise
+    else:
+        _forget(task, record)
     finally:
+        # Anything else (the interpreter going down) keeps the record and
+        # the progress: the next owner resumes the flow.
         _CURRENT.pop(task.node.id, None)
-        _destroy_book(record['book'])
-        try:
-            # A flow that ended by deleting the node leaves nothing to
-            # clean.
-            task.node = task.db.get_node_by_id(task.node.id)
-            _set_record(task, None)
-        except Exception as e:
-            LOG.debug('Flow record of node %s not dropped: %s',
-                      task.node.uuid, e)
 
 
 def run(task, name, store=None):

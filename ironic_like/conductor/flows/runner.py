@@ -22,8 +22,9 @@ _EXECUTOR = []
 
 
 def use_executor(executor):
-    """The conductor's worker pool (the service sets it on start)."""
-    _EXECUTOR[:] = [executor]
+    """The conductor's worker pool (the service sets it on start; None
+    forgets it)."""
+    _EXECUTOR[:] = [executor] if executor is not None else []
 
 
 def executor():
