@@ -82,16 +82,20 @@ def _fail_later(task, message):
     task.spawn_after(executor(), node_steps.fail_node, message)
 
 
-def _command_state(task, what):
-    """The agent command the node waits for: 'running', 'done' or an
+# What _command_state answers when the agent does not know the command.
+LOST = 'lost'
+
+
+def _command_state(task):
+    """The agent command the node waits for: 'running', 'done', LOST (the
+    agent rebooted, e.g. after a heartbeat timeout, and forgot it) or an
     error message."""
     node = task.node
     command_id = (node.driver_internal_info or {}).get(node_steps.COMMAND)
     doc = agent_client.find_command(node, command_id) if command_id \
         else None
     if doc is None:
-        return ('the agent no longer knows the %s command it was running '
-                '(did it reboot?)' % what)
+        return LOST
     status = doc.get('command_status')
     if status == agent_client.RUNNING:
         return 'running'
@@ -110,9 +114,14 @@ def on_heartbeat(task):
     if phase == deploy.PHASE_WRITE_IMAGE:
         _start(task, deploy.WRITE_IMAGE)
     elif phase == deploy.PHASE_IMAGE_RUNNING:
-        outcome = _command_state(task, deploy.PREPARE_IMAGE)
+        outcome = _command_state(task)
         if outcome == 'done':
             _start(task, deploy.FINISH)
+        elif outcome == LOST:
+            LOG.warning('Node %s: the agent lost its image write (it '
+                        'rebooted?); starting it again', node.uuid)
+            node_steps.set_info(task, **{node_steps.COMMAND: None})
+            _start(task, deploy.WRITE_IMAGE)
         elif outcome != 'running':
             _fail_later(task, 'Deploy failed at step deploy-write-image: '
                               '%s' % outcome)
@@ -122,8 +131,14 @@ def on_heartbeat(task):
         info = node.driver_internal_info or {}
         steps, index = info.get(clean.STEPS) or [], info.get(clean.INDEX, 0)
         name = steps[index]['step'] if index < len(steps) else '?'
-        outcome = _command_state(task, clean.EXECUTE_CLEAN_STEP)
+        outcome = _command_state(task)
         if outcome == 'running':
+            return
+        if outcome == LOST:
+            LOG.warning('Node %s: the agent lost clean step %s (it '
+                        'rebooted?); starting it again', node.uuid, name)
+            node_steps.set_info(task, **{node_steps.COMMAND: None})
+            _start(task, clean.NEXT_STEP)
             return
         if outcome != 'done':
             _fail_later(task, 'Cleaning failed at clean step %s: %s'

@@ -119,6 +119,24 @@ class AgentDeployTestCase(cond_utils.ConductorTestCase):
         node = self._heartbeat(node)
         self.assertEqual(states.ACTIVE, node.provision_state)
 
+    def test_agent_that_forgot_the_write_starts_again(self):
+        # E.g. rebooted by the heartbeat timeout while writing.
+        self.agent.hold.add('standby.prepare_image')
+        node = self._node()
+        node = self._act(node, 'deploy')
+        node = self.db.update_node(node.id, {
+            'driver_internal_info': agent_token.with_new_token(
+                node.driver_internal_info)})
+        node = self._heartbeat(node)
+        with self.agent.lock:
+            del self.agent.commands[:]
+        self.agent.hold.clear()
+        node = self._heartbeat(node)   # lost: the write starts again
+        self.assertEqual(states.DEPLOYWAIT, node.provision_state)
+        self.assertEqual(['standby.prepare_image'] * 2, self.agent.names())
+        node = self._heartbeat(node)
+        self.assertEqual(states.ACTIVE, node.provision_state)
+
     def test_bad_checksum_fails_deploy(self):
         self.agent.fail['standby.prepare_image'] = (
             'Image checksum mismatch: expected abc, got def')
