@@ -9,6 +9,7 @@ from oslo_log import log
 
 from ironic_like.common import exception
 from ironic_like.common import states
+from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import runner
 from ironic_like.conductor import locks
 
@@ -19,22 +20,12 @@ LOG = log.getLogger(__name__)
 # the default, so the explicit last_error=None of a new action could not
 # clear the error of the previous one: a successful redeploy from
 # "deploy failed" kept the old error.)
-_KEEP = object()
+_KEEP = node_steps.KEEP
 
 
 def _move(task, event, target=None, last_error=_KEEP, keep_target=False):
-    node = task.node
-    dest = states.next_state(node.provision_state, event)
-    if dest is None:
-        raise exception.InvalidStateRequested(
-            action=event, node=node.uuid, state=node.provision_state)
-    values = {'provision_state': dest}
-    if not keep_target:
-        values['target_provision_state'] = target
-    if last_error is not _KEEP:
-        values['last_error'] = last_error
-    task.update_node(values)
-    return dest
+    return node_steps.move(task, event, target=target,
+                           last_error=last_error, keep_target=keep_target)
 
 
 def do_provisioning_action(context, executor, node_id, event, params):

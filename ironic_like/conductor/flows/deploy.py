@@ -120,18 +120,6 @@ class BootFromDisk(node_steps.NodeTaskBase):
                                                persistent=True)
 
 
-class RebootToInstance(node_steps.NodeTaskBase):
-
-    def execute(self, node_id):
-        task = node_steps.node_task(node_id)
-        power = task.driver.power
-        if power.get_power_state(task) == states.POWER_ON:
-            power.reboot(task)
-        else:
-            power.set_power_state(task, states.POWER_ON)
-        task.update_node({'power_state': states.POWER_ON})
-
-
 class Done(node_steps.NodeTaskBase):
 
     def execute(self, node_id):
@@ -167,7 +155,8 @@ def finish_flow():
     flow = linear_flow.Flow(FINISH)
     flow.add(_fail_first(),
              BootFromDisk('deploy-boot-from-disk'),
-             RebootToInstance('deploy-reboot-to-instance'),
+             # Power cycle (or on) into the instance.
+             node_steps.PowerOn('deploy-reboot-to-instance'),
              Done('deploy-done'))
     return flow
 

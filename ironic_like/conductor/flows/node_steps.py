@@ -29,18 +29,23 @@ def node_task(node_id):
     return persistence.current_task(node_id)
 
 
-def move(task, event, last_error=None, keep_target=True, target=None):
-    """Move ``task.node`` by ``event`` of the provision state machine."""
+# Default of move()'s last_error: leave the column alone (None clears it).
+KEEP = object()
+
+
+def move(task, event, target=None, last_error=KEEP, keep_target=True):
+    """Move ``task.node`` by ``event`` of the provision state machine
+    (common/states.py); ``target`` replaces target_provision_state unless
+    ``keep_target``. Returns the new state."""
     node = task.node
     dest = states.next_state(node.provision_state, event)
     if dest is None:
-        raise exception.InvalidState(
-            'Node %s cannot take event "%s" in state "%s".'
-            % (node.uuid, event, node.provision_state))
+        raise exception.InvalidStateRequested(
+            action=event, node=node.uuid, state=node.provision_state)
     values = {'provision_state': dest}
     if not keep_target:
         values['target_provision_state'] = target
-    if last_error is not None:
+    if last_error is not KEEP:
         values['last_error'] = last_error
     task.update_node(values)
     return dest

@@ -43,6 +43,13 @@ class AgentDeployTestCase(cond_utils.ConductorTestCase):
         self.api.do_provisioning_action(self.context, node, event, params)
         return utils.wait_for_node(node.uuid, _settled)
 
+    def _give_token(self, node):
+        # The ipxe boot interface would have handed out a token; the fake
+        # one does not, so the agent gets one as on lookup.
+        return self.db.update_node(node.id, {
+            'driver_internal_info': agent_token.with_new_token(
+                node.driver_internal_info)})
+
     def _heartbeat(self, node, token=None):
         node = self.db.get_node_by_uuid(node.uuid)
         token = token or agent_token.get(node.driver_internal_info)
@@ -61,11 +68,7 @@ class AgentDeployTestCase(cond_utils.ConductorTestCase):
         self.assertEqual(states.DEPLOYWAIT, node.provision_state)
         self.assertEqual('deploy-write-image', self._phase(node))
         self.assertEqual(states.POWER_ON, self._power(node))
-        # The boot interface would have handed out a token; the fake one
-        # does not, so the agent gets one as on lookup.
-        node = self.db.update_node(node.id, {
-            'driver_internal_info': agent_token.with_new_token(
-                node.driver_internal_info)})
+        node = self._give_token(node)
         node = self._heartbeat(node)
         self.assertEqual(states.DEPLOYWAIT, node.provision_state)
         self.assertEqual('deploy-image-running', self._phase(node))
@@ -108,9 +111,7 @@ class AgentDeployTestCase(cond_utils.ConductorTestCase):
         self.agent.hold.add('standby.prepare_image')
         node = self._node()
         node = self._act(node, 'deploy')
-        node = self.db.update_node(node.id, {
-            'driver_internal_info': agent_token.with_new_token(
-                node.driver_internal_info)})
+        node = self._give_token(node)
         node = self._heartbeat(node)
         node = self._heartbeat(node)
         self.assertEqual(states.DEPLOYWAIT, node.provision_state)
@@ -124,9 +125,7 @@ class AgentDeployTestCase(cond_utils.ConductorTestCase):
         self.agent.hold.add('standby.prepare_image')
         node = self._node()
         node = self._act(node, 'deploy')
-        node = self.db.update_node(node.id, {
-            'driver_internal_info': agent_token.with_new_token(
-                node.driver_internal_info)})
+        node = self._give_token(node)
         node = self._heartbeat(node)
         with self.agent.lock:
             del self.agent.commands[:]
@@ -142,9 +141,7 @@ class AgentDeployTestCase(cond_utils.ConductorTestCase):
             'Image checksum mismatch: expected abc, got def')
         node = self._node()
         node = self._act(node, 'deploy')
-        node = self.db.update_node(node.id, {
-            'driver_internal_info': agent_token.with_new_token(
-                node.driver_internal_info)})
+        node = self._give_token(node)
         node = self._heartbeat(node)
         node = self._heartbeat(node)
         self.assertEqual(states.DEPLOYFAIL, node.provision_state)
@@ -175,9 +172,7 @@ class AgentDeployTestCase(cond_utils.ConductorTestCase):
         self.assertEqual(states.CLEANWAIT, node.provision_state)
         self.assertEqual(states.AVAILABLE, node.target_provision_state)
         self.assertEqual({}, node.instance_info)
-        node = self.db.update_node(node.id, {
-            'driver_internal_info': agent_token.with_new_token(
-                node.driver_internal_info)})
+        node = self._give_token(node)
         node = self._heartbeat(node)   # steps read, erase started
         self.assertEqual(states.CLEANWAIT, node.provision_state)
         self.assertEqual('clean-step-running', self._phase(node))
@@ -194,9 +189,7 @@ class AgentDeployTestCase(cond_utils.ConductorTestCase):
         self.config(erase_devices_priority=0, group='deploy')
         node = self._node(provision_state=states.MANAGEABLE)
         node = self._act(node, 'provide')
-        node = self.db.update_node(node.id, {
-            'driver_internal_info': agent_token.with_new_token(
-                node.driver_internal_info)})
+        node = self._give_token(node)
         node = self._heartbeat(node)
         self.assertEqual(states.AVAILABLE, node.provision_state)
         self.assertNotIn('clean.execute_clean_step', self.agent.names())
@@ -208,9 +201,7 @@ class AgentDeployTestCase(cond_utils.ConductorTestCase):
                  {'interface': 'deploy', 'step': 'apply_bios_settings',
                   'args': {'settings': [{'name': 'a', 'value': 'b'}]}}]
         node = self._act(node, 'clean', {'clean_steps': steps})
-        node = self.db.update_node(node.id, {
-            'driver_internal_info': agent_token.with_new_token(
-                node.driver_internal_info)})
+        node = self._give_token(node)
         node = self._heartbeat(node)
         node = self._heartbeat(node)
         node = self._heartbeat(node)
@@ -226,9 +217,7 @@ class AgentDeployTestCase(cond_utils.ConductorTestCase):
         node = self._node(provision_state=states.MANAGEABLE)
         node = self._act(node, 'clean', {'clean_steps': [
             {'interface': 'deploy', 'step': 'make_coffee'}]})
-        node = self.db.update_node(node.id, {
-            'driver_internal_info': agent_token.with_new_token(
-                node.driver_internal_info)})
+        node = self._give_token(node)
         node = self._heartbeat(node)
         self.assertEqual(states.CLEANFAIL, node.provision_state)
         self.assertIn('make_coffee', node.last_error)
@@ -238,9 +227,7 @@ class AgentDeployTestCase(cond_utils.ConductorTestCase):
         self.agent.fail['clean.execute_clean_step'] = 'disk on fire'
         node = self._node(provision_state=states.MANAGEABLE)
         node = self._act(node, 'provide')
-        node = self.db.update_node(node.id, {
-            'driver_internal_info': agent_token.with_new_token(
-                node.driver_internal_info)})
+        node = self._give_token(node)
         node = self._heartbeat(node)
         node = self._heartbeat(node)
         self.assertEqual(states.CLEANFAIL, node.provision_state)
