@@ -1,38 +1,42 @@
 #!/usr/bin/env bash
-# The README's main command: sets up .venv (once), then runs the embedded
-# all-in-one service (API + one conductor, SQLite, in-process RPC) with a
-# simulated fleet of fake-hardware nodes. Ctrl-C stops it; the database in
-# ./state/ keeps the fleet for the next start.
-#   DEMO_NODES=50 PORT=6385 bash tools/demo.sh
+# The README's main command: sets up .venv (once), then runs the lab
+# (ironic-like-lab): sushy-tools' Redfish emulator, the agent simulator
+# (one virtual ironic-python-agent per machine) and the embedded service
+# (ironic-like-all: API + one conductor, SQLite, in-process RPC). It enrols
+# DEMO_NODES redfish nodes, takes them through manage -> provide (cleaning)
+# -> deploy (an image over HTTP, checked with sha256) -> undeploy, prints
+# the seconds each stage took, then keeps serving until Ctrl-C, which stops
+# every process it started.
+#   DEMO_NODES=10 PORT=6385 STATE_DIR=./state VENV=./.venv bash tools/demo.sh
 set -eu
 cd "$(dirname "$0")/.."
 top=$(pwd)
 VENV=${VENV:-$top/.venv}
 PY=${PYTHON:-python3}
 STATE=${STATE_DIR:-$top/state}
+PORT=${PORT:-6385}
 
-if [ ! -x "$VENV/bin/ironic-like-all" ]; then
+# The lab needs sushy-tools too: a .venv made by an older demo (without
+# it) is completed rather than used as it is.
+if [ ! -x "$VENV/bin/ironic-like-lab" ] || \
+        ! "$VENV/bin/python" -c 'import sushy_tools' 2>/dev/null; then
     echo "Setting up $VENV (one time)..."
-    "$PY" -m venv "$VENV"
+    [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
     "$VENV/bin/python" -m pip install -q -U pip wheel
     "$VENV/bin/python" -m pip install -q -r requirements.txt -e .
 fi
 
-mkdir -p "$STATE"
-cat > "$STATE/ironic_like.conf" <<CONF
-[DEFAULT]
-host = embedded
-auth_strategy = noauth
+# Every run enrols a fresh fleet: the previous lab's database would clash
+# with it (same node names), so its directory starts empty.
+rm -rf "$STATE/lab"
+mkdir -p "$STATE/lab"
 
-[api]
-host_ip = 127.0.0.1
-port = ${PORT:-6385}
-
-[database]
-connection = sqlite:///$STATE/ironic_like.sqlite
-CONF
-
-echo "Starting ironic-like-all on http://127.0.0.1:${PORT:-6385}/ (Ctrl-C stops)"
-echo "Try: curl -s http://127.0.0.1:${PORT:-6385}/v1/nodes | python3 -m json.tool"
-exec "$VENV/bin/ironic-like-all" --config-file "$STATE/ironic_like.conf" \
-    --demo-nodes "${DEMO_NODES:-20}"
+cat <<EOF
+Starting the lab: ${DEMO_NODES:-5} simulated machines, API on http://127.0.0.1:$PORT/
+(logs in $STATE/lab). It deploys and undeploys every node, prints the
+time each stage took, then keeps serving until Ctrl-C.
+EOF
+# Unbuffered: the progress lines show as they happen even through a pipe.
+export PYTHONUNBUFFERED=1
+exec "$VENV/bin/ironic-like-lab" --nodes "${DEMO_NODES:-5}" \
+    --workdir "$STATE/lab" --api-port "$PORT" --cycle

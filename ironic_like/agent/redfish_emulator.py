@@ -67,12 +67,41 @@ def write_config(path, systems, state_dir, notification_url=None):
         f.write('\n'.join(lines) + '\n')
 
 
+def patch_state_connections():
+    """Make the emulator close the SQLite connections of its state.
+
+    sushy-tools' PersistentDict opens a connection per access inside
+    ``with sqlite3.connect(...)``, which commits but never closes: under
+    a few hundred systems polled by conductors the emulator ran out of
+    file descriptors ("unable to open database file").
+    """
+    import contextlib
+    import sqlite3
+
+    from sushy_tools.emulator import memoize
+
+    @contextlib.contextmanager
+    def connection(self):
+        if not self._dbpath:
+            raise TypeError('Dict is not yet persistent')
+        conn = sqlite3.connect(self._dbpath)
+        try:
+            with conn:
+                conn.execute('pragma journal_mode=wal')
+                yield conn.cursor()
+        finally:
+            conn.close()
+
+    memoize.PersistentDict.connection = connection
+
+
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(add_help=False)
     parser.add_argument('--power-delay', type=int, default=0)
     ours, rest = parser.parse_known_args(argv)
     patch_power_delay(ours.power_delay)
+    patch_state_connections()
     from sushy_tools.emulator import main as emulator_main
     sys.argv = ['sushy-emulator'] + rest
     return emulator_main.main()

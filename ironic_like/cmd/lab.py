@@ -75,13 +75,18 @@ class Lab(object):
     """The processes and the machines of one lab."""
 
     def __init__(self, workdir, nodes, api_url=None, image_mb=4,
-                 python=sys.executable, log=print, api_port=None):
+                 python=sys.executable, log=print, api_port=None,
+                 http_port=None):
         """``api_port``: port of the embedded service's API (default: a
-        free one); ignored with ``api_url``."""
+        free one); ignored with ``api_url``. ``http_port``: port at which
+        the boot files (``http_root``) and the image are served on
+        127.0.0.1 (default: a free one, served by the embedded service);
+        with ``api_url`` whoever runs that deployment serves it there."""
         self.workdir = os.path.abspath(workdir)
         self.count = nodes
         self.api_url = api_url
         self.api_port = api_port
+        self.http_port = http_port
         self.image_mb = image_mb
         self.python = python
         self.log = log
@@ -102,7 +107,7 @@ class Lab(object):
         os.makedirs(os.path.join(self.http_root, 'images'), exist_ok=True)
         image = os.path.join(self.http_root, 'images', 'lab.img')
         self.image_sha256 = make_image(image, self.image_mb)
-        http_port = free_port()
+        http_port = self.http_port or free_port()
         self.http_url = 'http://127.0.0.1:%d' % http_port
         self.image_url = '%s/images/lab.img' % self.http_url
         if self.api_url is None:
@@ -119,6 +124,9 @@ class Lab(object):
             '--api-url', self.api_url, '--port', str(self.sim_port),
             '--state-dir', os.path.join(self.workdir, 'disks'),
             '--fleet', fleet,
+            # Lookups and heartbeats: a thread per 25 agents keeps a
+            # thousand of them on time.
+            '--io-workers', str(min(64, max(8, self.count // 25))),
             '--boot-config-url', '%s/macs/{mac}.ipxe' % self.http_url])
         wait_http(self.sim_url + '/control/health', process=sim)
         self.bmc_port = free_port()
@@ -284,9 +292,12 @@ class Lab(object):
             if target == 'active':
                 self.set_image()
             self.log('%s %d nodes...' % (stage, len(self.nodes)))
+            # Timed from the first request: sending them takes a while
+            # for many nodes, and a quick stage (manage) is over by then.
+            started = time.monotonic()
             self.provision(target)
-            seconds, failed = self.wait_all(wanted, timeout)
-            took[stage] = seconds
+            _seconds, failed = self.wait_all(wanted, timeout)
+            took[stage] = time.monotonic() - started
             if failed:
                 raise RuntimeError('%s: %d nodes did not reach %s, e.g. %s'
                                    % (stage, len(failed), wanted,
@@ -311,6 +322,11 @@ def parse_args(argv):
     parser.add_argument('--api-port', type=int,
                         help='Port of the embedded service\'s API on '
                              '127.0.0.1 (default: any free port)')
+    parser.add_argument('--http-port', type=int,
+                        help='Port on 127.0.0.1 where --workdir/httpboot '
+                             'is served (with --api-url: the deployment\'s '
+                             '[deploy]http_url port; default: a free port '
+                             'served by the embedded service)')
     parser.add_argument('--image-mb', type=int, default=4)
     parser.add_argument('--cycle', action='store_true',
                         help='manage, provide, deploy and undeploy every '
@@ -322,11 +338,32 @@ def parse_args(argv):
     return parser.parse_args(argv)
 
 
+# Printed once the lab serves: what to poke at while it runs.
+TRY_IT = """Serving until Ctrl-C. Try, in another terminal:
+  curl -s %(api)s/v1/nodes | python3 -m json.tool
+  curl -s -H 'X-OpenStack-Ironic-API-Version: latest' \\
+      %(api)s/v1/nodes/%(node)s | python3 -m json.tool
+  curl -s %(sim)s/control/health    # the virtual agents
+  export OS_AUTH_TYPE=none OS_ENDPOINT=%(api)s
+  openstack baremetal node list     # needs python-openstackclient
+  openstack baremetal node manage %(node)s --wait
+  openstack baremetal node provide %(node)s --wait  # cleans again"""
+
+
+def _interrupted(signum, frame):
+    raise KeyboardInterrupt()
+
+
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    # SIGTERM (kill, systemd, a wrapper's timeout) must stop the lab like
+    # Ctrl-C does: the children run in their own sessions and would
+    # outlive a lab killed by the default action.
+    signal.signal(signal.SIGTERM, _interrupted)
     os.makedirs(args.workdir, exist_ok=True)
     lab = Lab(args.workdir, args.nodes, api_url=args.api_url,
-              image_mb=args.image_mb, api_port=args.api_port)
+              image_mb=args.image_mb, api_port=args.api_port,
+              http_port=args.http_port)
     status = 0
     try:
         lab.start()
@@ -341,9 +378,12 @@ def main(argv=None):
                 print('%-18s %7.1f s  (%.1f nodes/min)'
                       % (stage, seconds, rate))
         if not args.exit:
-            print('Serving until Ctrl-C. Try: curl -s %s/v1/nodes'
-                  % lab.api_url)
-            signal.sigwait([signal.SIGINT, signal.SIGTERM])
+            print(TRY_IT % {'api': lab.api_url, 'sim': lab.sim_url,
+                            'node': lab.systems[0]['name']})
+            # pause(), not sigwait(): the signals have Python handlers
+            # (KeyboardInterrupt), which sigwait() would never let run.
+            while True:
+                signal.pause()
     except KeyboardInterrupt:
         pass
     except Exception as e:

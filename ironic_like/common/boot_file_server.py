@@ -4,10 +4,20 @@ It publishes [deploy]http_root (iPXE scripts, optionally the ramdisk
 images) to booting machines when no real web server is set up: the
 embedded service and labs. GET and HEAD only, files only (no directory
 listings) and nothing outside the root.
+
+It also runs on its own, as the one web server several conductors on a
+host share (they cannot all bind the same port)::
+
+    python -m ironic_like.common.boot_file_server --root DIR \
+        --host 127.0.0.1 --port 8088
 """
 
+import argparse
+import logging
 import os
 import shutil
+import signal
+import sys
 import threading
 from http import server as http_server
 from urllib import parse
@@ -124,3 +134,42 @@ class BootFileServer(object):
         self._httpd.server_close()
         self._thread.join(5)
         self._httpd = self._thread = None
+
+
+def main(argv=None):
+    """Serve ``--root`` until SIGTERM or SIGINT."""
+    parser = argparse.ArgumentParser(
+        description='Serve network boot files (read only).')
+    parser.add_argument('--root', required=True,
+                        help='Directory to publish ([deploy]http_root)')
+    parser.add_argument('--host', default='127.0.0.1')
+    parser.add_argument('--port', type=int, default=8088,
+                        help='0 picks a free port (printed at start)')
+    parser.add_argument('--debug', action='store_true',
+                        help='Log every request')
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.debug else logging.INFO,
+        format='%(asctime)s %(levelname)s %(name)s %(message)s')
+    stop = threading.Event()
+
+    def on_signal(signum, frame):
+        stop.set()
+    # Both end the process cleanly: the socket is closed before exit.
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    server = BootFileServer(args.root, args.host, args.port)
+    server.start()
+    # Whoever started us with --port 0 reads the port from here.
+    print('Serving %s on http://%s:%d' % (server.root, server.host,
+                                          server.port), flush=True)
+    # A bounded wait, so that a signal is acted on within a second
+    # whatever the platform does with interrupted waits.
+    while not stop.wait(1):
+        pass
+    server.stop()
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

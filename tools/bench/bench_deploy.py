@@ -1,0 +1,439 @@
+#!/usr/bin/env python3
+"""Benchmark: deploying simulated machines on the clustered mode.
+
+It starts the clustered mode with the functional-test harness (a fresh
+MariaDB database, ``ironic-like-api`` with 1 worker, 2
+``ironic-like-conductor`` processes over RabbitMQ, the service's default
+periodic timings), one boot file server shared by both conductors
+(``python -m ironic_like.common.boot_file_server`` serving their
+``[deploy]http_root``; the conductors' own servers are off,
+``[deploy]http_server_port = 0``), and
+the lab around it (``ironic_like.cmd.lab.Lab`` with ``api_url``: the
+Redfish emulator and the agent simulator, one virtual agent per machine).
+It enrols N ``redfish`` nodes (deploy ``agent``, boot ``ipxe``) and
+measures:
+
+* throughput of manage, provide (automated cleaning through the agent),
+  deploy (a small image over HTTP, sha256) and undeploy (cleaning again):
+  nodes per minute from the first request of the burst to the last node
+  reaching the stage's target state (the burst is sent by 16 clients);
+* sustained heartbeats: the API and the conductors are restarted with
+  ``[agent]heartbeat_timeout = 10`` (agents then heartbeat every 5 s
+  +-15 %), every node is cleaned again with the agents' clean step held
+  for an hour, so that all N agents sit in ``clean wait`` heartbeating;
+  for ``--heartbeat-seconds`` it samples the simulator's
+  ``/control/health`` (heartbeats accepted so far, timers scheduled) and
+  prints the rate accepted against the rate the agents ask for, and the
+  backlog: heartbeats due but not sent yet (queued for the simulator's
+  I/O workers or in flight), i.e. two timers per heartbeating agent (its
+  next heartbeat and its held clean step) minus the timers scheduled;
+* RSS (VmRSS) of every process: API (with its workers), each conductor,
+  the agent simulator, the Redfish emulator; the peak over the samples
+  taken after every stage.
+
+Usage (from the repository root, with the project's virtualenv)::
+
+    .venv/bin/python tools/bench/bench_deploy.py --nodes 200
+    .venv/bin/python tools/bench/bench_deploy.py --nodes 1000 \\
+        --stage-timeout 1800
+
+Figures are printed, never asserted. Every wait is bounded
+(``--stage-timeout`` per stage); at the end every process is stopped and
+the database dropped.
+"""
+
+import argparse
+import concurrent.futures
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_node_list as common  # noqa: E402
+
+from ironic_like.cmd import lab as lab_mod  # noqa: E402
+
+HEADERS = {'X-OpenStack-Ironic-API-Version': 'latest',
+           'Content-Type': 'application/json'}
+CLIENTS = 16
+POLL = 1.0
+PROGRESS_EVERY = 10.0
+# Agents heartbeat every heartbeat_timeout / 2 (+-15 %).
+HEARTBEAT_TIMEOUT = 10
+# Long enough that every agent is still "running" its clean step when the
+# measurement ends.
+HELD_STEP_SECONDS = 3600
+
+
+def log(text):
+    print(text, flush=True)
+
+
+# -- processes and their memory ---------------------------------------------
+
+def rss_kib(pid):
+    try:
+        with open('/proc/%d/status' % pid) as f:
+            for line in f:
+                if line.startswith('VmRSS:'):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def process_table(cluster, lab, files):
+    """{label: [pids]}: a process and its children (API workers)."""
+    from ironic_like.tests.functional import base
+    table = {}
+    if cluster.api is not None and cluster.api.running():
+        table['api (%d worker(s))' % cluster.api_workers] = (
+            [cluster.api.pid] + base.child_pids(cluster.api.pid))
+    for host in sorted(cluster.conductors):
+        proc = cluster.conductors[host]
+        if proc.running():
+            table['conductor %s' % host.rsplit('-', 1)[-1]] = [proc.pid]
+    for name, proc in lab.processes:
+        if proc.poll() is None:
+            table[name] = [proc.pid]
+    table['boot file server'] = [files.pid]
+    return table
+
+
+class Memory(object):
+    """Peak RSS per process label over the samples taken."""
+
+    def __init__(self, files):
+        self.files = files
+        self.peak = {}
+
+    def sample(self, cluster, lab, when):
+        for label, pids in process_table(cluster, lab,
+                                         self.files).items():
+            kib = sum(rss_kib(p) for p in pids)
+            if kib > self.peak.get(label, (0, ''))[0]:
+                self.peak[label] = (kib, when)
+
+    def report(self):
+        log('RSS (VmRSS, peak over the samples taken after each stage):')
+        for label in sorted(self.peak):
+            kib, when = self.peak[label]
+            log('  %-26s %7.1f MiB  (after %s)'
+                % (label, kib / 1024.0, when))
+
+
+# -- the API ----------------------------------------------------------------
+
+def concurrently(fn, items):
+    with concurrent.futures.ThreadPoolExecutor(CLIENTS) as pool:
+        return list(pool.map(fn, items))
+
+
+def checked(resp, what):
+    if resp.status_code >= 400:
+        raise RuntimeError('%s: %s %s' % (what, resp.status_code,
+                                          resp.text[:300]))
+    return resp
+
+
+def set_image(client, lab):
+    def patch(uuid):
+        checked(client.request('PATCH', '/v1/nodes/%s' % uuid, [
+            {'op': 'add', 'path': '/instance_info/image_source',
+             'value': lab.image_url},
+            {'op': 'add', 'path': '/instance_info/image_checksum',
+             'value': lab.image_sha256},
+            {'op': 'add', 'path': '/instance_info/root_gb', 'value': 10}]),
+            'PATCH %s' % uuid)
+    concurrently(patch, lab.nodes)
+
+
+def count_states(lab):
+    counts = {}
+    nodes = lab.states()
+    for node in nodes.values():
+        counts[node['provision_state']] = counts.get(
+            node['provision_state'], 0) + 1
+    return nodes, counts
+
+
+def run_stage(client, lab, label, target, wanted, timeout):
+    """Send ``target`` to every node (CLIENTS at a time), wait (bounded)
+    until every node is in a final state or ``wanted``; returns a dict of
+    figures."""
+    log('%s: %d nodes -> %s' % (label, len(lab.nodes), wanted))
+    started = time.monotonic()
+
+    def put(uuid):
+        # Bounded retries: 409 NodeLocked while a power sync holds a node.
+        for _attempt in range(10):
+            resp = client.request('PUT', '/v1/nodes/%s/states/provision'
+                                  % uuid, {'target': target})
+            if resp.status_code != 409:
+                break
+            time.sleep(0.5)
+        return checked(resp, 'PUT %s %s' % (target, uuid))
+    concurrently(put, lab.nodes)
+    burst = time.monotonic() - started
+    deadline = started + timeout
+    last_print = 0.0
+    nodes, counts = count_states(lab)
+    while time.monotonic() < deadline:
+        settled = all(n['provision_state'] == wanted
+                      or n['provision_state'] in lab_mod.FINAL
+                      for n in nodes.values())
+        now = time.monotonic()
+        if settled or now - last_print >= PROGRESS_EVERY:
+            log('  %6.1fs %s' % (now - started, ', '.join(
+                '%s: %d' % kv for kv in sorted(counts.items()))))
+            last_print = now
+        if settled:
+            break
+        time.sleep(POLL)
+        nodes, counts = count_states(lab)
+    elapsed = time.monotonic() - started
+    reached = counts.get(wanted, 0)
+    errors = [n.get('last_error') for n in nodes.values()
+              if n['provision_state'] != wanted][:3]
+    figures = {'stage': label, 'seconds': elapsed, 'burst': burst,
+               'reached': reached, 'states': counts,
+               'per_min': 60.0 * reached / max(elapsed, 0.001),
+               'errors': errors}
+    log('  %s: %d of %d %s in %.1f s (requests sent in %.1f s): '
+        '%.1f nodes/min' % (label, reached, len(lab.nodes), wanted,
+                            elapsed, burst, figures['per_min']))
+    if errors:
+        log('  e.g. %s' % errors)
+    return figures
+
+
+# -- heartbeats -------------------------------------------------------------
+
+def restart_service(cluster, extra):
+    """Restart the API and every conductor with ``extra`` config added
+    ({section: {option: value}}); the nodes are idle meanwhile."""
+    for section, values in extra.items():
+        cluster.conf.setdefault(section, {}).update(values)
+    for host in sorted(cluster.conductors):
+        cluster.conductors[host].stop()
+        cluster.start_conductor(host, wait=False)
+    cluster.api.stop()
+    cluster.start_api(wait=False)
+    cluster.wait_until_ready()
+
+
+def sim_get(client, lab, path):
+    resp = client.session.get(lab.sim_url + path, timeout=60)
+    return checked(resp, 'GET %s' % path).json()
+
+
+def hold_clean_steps(client, lab):
+    """Make every agent run its clean step for an hour."""
+    def hold(system):
+        checked(client.session.put(
+            '%s/control/agents/%s/options' % (lab.sim_url, system['uuid']),
+            json={'execute_clean_step_delay': HELD_STEP_SECONDS},
+            timeout=60), 'hold %s' % system['uuid'])
+    concurrently(hold, lab.systems)
+
+
+def measure_heartbeats(client, lab, seconds):
+    """Sample the simulator's counters every 5 s for ``seconds``."""
+    samples = []
+    deadline = time.monotonic() + seconds
+    while True:
+        health = sim_get(client, lab, '/control/health')
+        now = time.monotonic()
+        beating = health['states'].get('heartbeating', 0)
+        # Each agent holds one timer for its next heartbeat and one for
+        # its held clean step; a heartbeat popped from the timer heap but
+        # not answered yet is missing from "scheduled".
+        backlog = 2 * beating - health['scheduled']
+        samples.append((now, health['heartbeats'], beating, backlog))
+        log('  %5.1fs heartbeats accepted %d, agents heartbeating %d, '
+            'timers scheduled %d, backlog %d'
+            % (now - samples[0][0], health['heartbeats'], beating,
+               health['scheduled'], backlog))
+        if now >= deadline:
+            break
+        time.sleep(min(5.0, max(0.0, deadline - now)))
+    first, last = samples[0], samples[-1]
+    span = max(last[0] - first[0], 0.001)
+    rate = (last[1] - first[1]) / span
+    asked = last[2] / (HEARTBEAT_TIMEOUT / 2.0)
+    backlogs = [s[3] for s in samples]
+    return {'rate': rate, 'asked': asked, 'span': span,
+            'backlog_first': backlogs[0], 'backlog_last': backlogs[-1],
+            'backlog_max': max(backlogs), 'agents': last[2]}
+
+
+def heartbeat_errors(client, lab):
+    def errors(system):
+        doc = sim_get(client, lab, '/control/agents/%s' % system['uuid'])
+        return doc.get('counters', {}).get('heartbeat_errors', 0)
+    return sum(concurrently(errors, lab.systems))
+
+
+def run_heartbeats(args, client, cluster, lab, memory):
+    log('heartbeats: restarting the API and the conductors with '
+        '[agent]heartbeat_timeout = %d' % HEARTBEAT_TIMEOUT)
+    restart_service(cluster, {'agent': {
+        'heartbeat_timeout': HEARTBEAT_TIMEOUT}})
+    hold_clean_steps(client, lab)
+    run_stage(client, lab, 'manage', 'manage', 'manageable',
+              args.stage_timeout)
+    # Cleaning stops in "clean wait" while the held step runs.
+    started = time.monotonic()
+    concurrently(lambda u: checked(client.request(
+        'PUT', '/v1/nodes/%s/states/provision' % u, {'target': 'provide'}),
+        'provide %s' % u), lab.nodes)
+    deadline = started + args.stage_timeout
+    counts = {}
+    while time.monotonic() < deadline:
+        _nodes, counts = count_states(lab)
+        if counts.get('clean wait', 0) + sum(
+                v for k, v in counts.items() if k in lab_mod.FINAL) \
+                >= len(lab.nodes):
+            break
+        time.sleep(POLL)
+    log('  %.1fs after provide: %s' % (time.monotonic() - started, counts))
+    # Let the heartbeats of the agents that booted last spread out.
+    time.sleep(HEARTBEAT_TIMEOUT)
+    log('heartbeats: measuring for %d s' % args.heartbeat_seconds)
+    figures = measure_heartbeats(client, lab, args.heartbeat_seconds)
+    memory.sample(cluster, lab, 'heartbeats')
+    figures['errors'] = heartbeat_errors(client, lab)
+    _nodes, figures['states'] = count_states(lab)
+    maintenance = client.request(
+        'GET', '/v1/nodes?maintenance=true&fields=uuid&limit=1000'
+        '&resource_class=lab').json().get('nodes', [])
+    figures['maintenance'] = len(maintenance)
+    return figures
+
+
+# -- main -------------------------------------------------------------------
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        description=__doc__.split('\n\n')[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('--backend', choices=['mysql', 'postgresql'],
+                        default='mysql')
+    parser.add_argument('--api-workers', type=int, default=1)
+    parser.add_argument('--conductors', type=int, default=2)
+    parser.add_argument('--nodes', type=int, default=200)
+    parser.add_argument('--image-mb', type=int, default=1,
+                        help='Size of the image deployed (MiB); every '
+                             'agent writes it to its disk file.')
+    parser.add_argument('--stage-timeout', type=float, default=1200,
+                        help='Seconds to wait for one stage.')
+    parser.add_argument('--heartbeat-seconds', type=int, default=45)
+    parser.add_argument('--skip-heartbeats', action='store_true')
+    parser.add_argument('--keep', action='store_true',
+                        help='Keep the work directory (logs, disks).')
+    args = parser.parse_args(argv)
+
+    workdir = tempfile.mkdtemp(prefix='ironic-like-bench-deploy-')
+    http_root = os.path.join(workdir, 'httpboot')
+    # One boot file server for both conductors, as a cluster would have,
+    # in a process of its own (not competing with this one for the GIL).
+    os.makedirs(http_root)
+    http_port = lab_mod.free_port()
+    http_url = 'http://127.0.0.1:%d' % http_port
+    files = subprocess.Popen(
+        [sys.executable, '-m', 'ironic_like.common.boot_file_server',
+         '--root', http_root, '--port', str(http_port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        lab_mod.wait_http(http_url + '/', process=files)
+    except BaseException:
+        files.kill()
+        files.wait()
+        raise
+    conf = {section: dict(values)
+            for section, values in common.SERVICE_TIMINGS.items()}
+    conf['conductor']['enabled_hardware_types'] = 'redfish,fake-hardware'
+    conf['deploy'] = {'http_root': http_root, 'http_url': http_url,
+                      'http_server_port': 0}
+    started = time.monotonic()
+    try:
+        database, cluster = common.start_cluster(args, conf)
+    except BaseException:
+        files.terminate()
+        files.wait(20)
+        raise
+    log('Started %d API worker(s) and %d conductors on %s in %.1f s (%s); '
+        'boot files on %s; work directory %s'
+        % (args.api_workers, args.conductors, args.backend,
+           time.monotonic() - started, cluster.url, http_url, workdir))
+    lab = lab_mod.Lab(workdir, args.nodes, api_url=cluster.url,
+                      image_mb=args.image_mb, http_port=http_port, log=log)
+    memory = Memory(files)
+    stages = []
+    heartbeats = None
+    try:
+        lab.start()
+        client = common.Client(cluster.url)
+        client.session.headers.update(HEADERS)
+        started = time.monotonic()
+        lab.enrol()
+        log('Enrolled %d nodes (sequentially) in %.1f s'
+            % (len(lab.nodes), time.monotonic() - started))
+        memory.sample(cluster, lab, 'enrol')
+        for label, target, wanted in (
+                ('manage', 'manage', 'manageable'),
+                ('provide (clean)', 'provide', 'available'),
+                ('deploy', 'active', 'active'),
+                ('undeploy (clean)', 'deleted', 'available')):
+            if target == 'active':
+                set_image(client, lab)
+            stages.append(run_stage(client, lab, label, target, wanted,
+                                    args.stage_timeout))
+            memory.sample(cluster, lab, label)
+            if stages[-1]['reached'] < len(lab.nodes):
+                log('Stopping: not every node reached %s' % wanted)
+                break
+        else:
+            if not args.skip_heartbeats:
+                heartbeats = run_heartbeats(args, client, cluster, lab,
+                                            memory)
+    except BaseException:
+        common._dump_logs(cluster)
+        raise
+    finally:
+        summary(args, stages, heartbeats, memory)
+        lab.stop()
+        cluster.cleanUp()
+        database.drop()
+        files.terminate()
+        files.wait(20)
+        if not args.keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+    return 0
+
+
+def summary(args, stages, heartbeats, memory):
+    log('')
+    log('N=%d nodes, %d API worker(s), %d conductors, %s, image %d MiB'
+        % (args.nodes, args.api_workers, args.conductors, args.backend,
+           args.image_mb))
+    for s in stages:
+        log('  %-18s %7.1f s  %7.1f nodes/min  (%d reached; requests '
+            'sent in %.1f s)' % (s['stage'], s['seconds'], s['per_min'],
+                                 s['reached'], s['burst']))
+    if heartbeats:
+        h = heartbeats
+        log('  heartbeats: %.1f/s accepted over %.0f s, %.1f/s asked by '
+            '%d agents; backlog %d -> %d (max %d); %d heartbeat errors; '
+            '%d nodes in maintenance; states %s'
+            % (h['rate'], h['span'], h['asked'], h['agents'],
+               h['backlog_first'], h['backlog_last'], h['backlog_max'],
+               h['errors'], h['maintenance'], h['states']))
+    memory.report()
+
+
+if __name__ == '__main__':
+    sys.exit(main())
