@@ -68,29 +68,43 @@ def write_config(path, systems, state_dir, notification_url=None):
 
 
 def patch_state_connections():
-    """Make the emulator close the SQLite connections of its state.
+    """Make the emulator reuse and close the SQLite connections of its
+    state.
 
     sushy-tools' PersistentDict opens a connection per access inside
-    ``with sqlite3.connect(...)``, which commits but never closes: under
-    a few hundred systems polled by conductors the emulator ran out of
-    file descriptors ("unable to open database file").
+    ``with sqlite3.connect(...)``, which commits but never closes it, and
+    switches it to WAL each time: with a few hundred systems polled by
+    conductors the emulator ran out of file descriptors ("unable to open
+    database file") and then answered "database is locked". Here the
+    connections are pooled (one per concurrent request), switched to WAL
+    once, and wait up to 30 s for a lock.
     """
     import contextlib
+    import queue
     import sqlite3
 
     from sushy_tools.emulator import memoize
+
+    pools = {}
 
     @contextlib.contextmanager
     def connection(self):
         if not self._dbpath:
             raise TypeError('Dict is not yet persistent')
-        conn = sqlite3.connect(self._dbpath)
+        pool = pools.setdefault(self._dbpath, queue.LifoQueue())
+        try:
+            conn = pool.get_nowait()
+        except queue.Empty:
+            conn = sqlite3.connect(self._dbpath, timeout=30,
+                                   check_same_thread=False)
+            conn.execute('pragma journal_mode=wal')
         try:
             with conn:
-                conn.execute('pragma journal_mode=wal')
                 yield conn.cursor()
-        finally:
+        except BaseException:
             conn.close()
+            raise
+        pool.put(conn)
 
     memoize.PersistentDict.connection = connection
 

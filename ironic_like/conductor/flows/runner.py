@@ -9,6 +9,7 @@ conductor was running is resumed here, then followed the same way.
 
 from oslo_log import log
 
+from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor.flows import clean
 from ironic_like.conductor.flows import deploy
@@ -78,10 +79,6 @@ def _start(task, name):
     task.spawn_after(executor(), run_chain, name)
 
 
-def _fail_later(task, message):
-    task.spawn_after(executor(), node_steps.fail_node, message)
-
-
 # What _command_state answers when the agent does not know the command.
 LOST = 'lost'
 
@@ -106,48 +103,70 @@ def _command_state(task):
 
 def on_heartbeat(task):
     """A heartbeat was recorded for ``task.node`` (locked): start the next
-    phase if the node waits for one. Quick: the work goes to a worker."""
+    phase if the node waits for one. Quick: the RPC thread only decides;
+    flows and even the agent's command status (an HTTP call) go to a
+    worker, so slow agents never tie up the conductor's RPC threads."""
     node = task.node
     phase = (node.driver_internal_info or {}).get(node_steps.PHASE)
     if node.maintenance or node.provision_state not in states.WAIT_STATES:
         return
     if phase == deploy.PHASE_WRITE_IMAGE:
         _start(task, deploy.WRITE_IMAGE)
-    elif phase == deploy.PHASE_IMAGE_RUNNING:
+    elif phase == clean.PHASE_GET_STEPS:
+        _start(task, clean.START_STEPS)
+    elif phase in (deploy.PHASE_IMAGE_RUNNING, clean.PHASE_STEP_RUNNING):
+        # The node stays in its wait state while the worker looks.
+        task.spawn_after(executor(), _follow_command, phase)
+
+
+def _resume_with(task, name):
+    node_steps.move(task, 'resume')
+    run_chain(task, name)
+
+
+def _follow_command(task, phase):
+    """In a worker holding the lock: act on the agent command the node
+    waits for (still running: nothing to do)."""
+    node = task.node
+    try:
         outcome = _command_state(task)
+    except (exception.AgentConnectionFailed,
+            exception.AgentCommandFailed) as e:
+        # The agent's next heartbeat asks again; the heartbeat timeout
+        # catches an agent that is gone for good.
+        LOG.warning('Node %s: reading the agent\'s command status '
+                    'failed: %s', node.uuid, e)
+        return
+    if outcome == 'running':
+        return
+    if phase == deploy.PHASE_IMAGE_RUNNING:
         if outcome == 'done':
-            _start(task, deploy.FINISH)
+            _resume_with(task, deploy.FINISH)
         elif outcome == LOST:
             LOG.warning('Node %s: the agent lost its image write (it '
                         'rebooted?); starting it again', node.uuid)
             node_steps.set_info(task, **{node_steps.COMMAND: None})
-            _start(task, deploy.WRITE_IMAGE)
-        elif outcome != 'running':
-            _fail_later(task, 'Deploy failed at step deploy-write-image: '
-                              '%s' % outcome)
-    elif phase == clean.PHASE_GET_STEPS:
-        _start(task, clean.START_STEPS)
-    elif phase == clean.PHASE_STEP_RUNNING:
-        info = node.driver_internal_info or {}
-        steps, index = info.get(clean.STEPS) or [], info.get(clean.INDEX, 0)
-        name = steps[index]['step'] if index < len(steps) else '?'
-        outcome = _command_state(task)
-        if outcome == 'running':
-            return
-        if outcome == LOST:
-            LOG.warning('Node %s: the agent lost clean step %s (it '
-                        'rebooted?); starting it again', node.uuid, name)
-            node_steps.set_info(task, **{node_steps.COMMAND: None})
-            _start(task, clean.NEXT_STEP)
-            return
-        if outcome != 'done':
-            _fail_later(task, 'Cleaning failed at clean step %s: %s'
-                              % (name, outcome))
-            return
+            _resume_with(task, deploy.WRITE_IMAGE)
+        else:
+            node_steps.fail_node(task, 'Deploy failed at step '
+                                       'deploy-write-image: %s' % outcome)
+        return
+    info = node.driver_internal_info or {}
+    steps, index = info.get(clean.STEPS) or [], info.get(clean.INDEX, 0)
+    name = steps[index]['step'] if index < len(steps) else '?'
+    if outcome == LOST:
+        LOG.warning('Node %s: the agent lost clean step %s (it '
+                    'rebooted?); starting it again', node.uuid, name)
+        node_steps.set_info(task, **{node_steps.COMMAND: None})
+        _resume_with(task, clean.NEXT_STEP)
+    elif outcome != 'done':
+        node_steps.fail_node(task, 'Cleaning failed at clean step %s: %s'
+                                   % (name, outcome))
+    else:
         node_steps.set_info(task, **{clean.INDEX: index + 1,
                                      node_steps.COMMAND: None})
-        _start(task, clean.NEXT_STEP if clean.steps_left(task.node)
-               else clean.FINISH)
+        _resume_with(task, clean.NEXT_STEP if clean.steps_left(task.node)
+                     else clean.FINISH)
 
 
 def abort(task):
