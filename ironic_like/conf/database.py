@@ -16,9 +16,13 @@ opts = [
 # A conductor runs RPC handlers, worker pools and periodic tasks at once;
 # with oslo.db's default pool of 5, every connection beyond it was opened
 # and closed per transaction (a TCP handshake and a TLS context each time),
-# which dominated the cost of small requests under load.
-_DEFAULT_MAX_POOL_SIZE = 30
-_DEFAULT_MAX_OVERFLOW = 60
+# which dominated the cost of small requests under load. The ceiling
+# (pool + overflow) stays at 40 per process: a cluster of two conductors
+# and an API at 90 each went past MariaDB's default max_connections (151)
+# while 200 nodes were cleaned at once ("Too many connections"); above the
+# ceiling a thread waits (pool_timeout) for a connection instead.
+_DEFAULT_MAX_POOL_SIZE = 20
+_DEFAULT_MAX_OVERFLOW = 20
 
 
 def register_opts(conf):

@@ -358,6 +358,9 @@ def main(argv=None):
     conf['conductor']['enabled_hardware_types'] = 'redfish,fake-hardware'
     conf['deploy'] = {'http_root': http_root, 'http_url': http_url,
                       'http_server_port': 0}
+    # The product's default node-call timeout (the test harness shortens
+    # it to fail fast): a loaded conductor answers slower than the tests'.
+    conf.setdefault('DEFAULT', {})['rpc_node_call_timeout'] = 8
     started = time.monotonic()
     try:
         database, cluster = common.start_cluster(args, conf)
