@@ -25,6 +25,7 @@ from ironic_like.conductor import rpcapi
 from ironic_like.conductor import takeover
 from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
+from ironic_like.db.sqlalchemy import api as sa_api
 from ironic_like.drivers import loader
 
 LOG = log.getLogger(__name__)
@@ -67,7 +68,8 @@ class ConductorService(object):
         # so every stop()) took up to a second per pool; these wake at once.
         self.executor = futures.ThreadPoolExecutor(
             max_workers=CONF.conductor.workers_pool_size,
-            thread_name_prefix='conductor-worker')
+            thread_name_prefix='conductor-worker',
+            initializer=sa_api.mark_worker_thread)
         # Heartbeats and take-overs hand node flows to the same pool.
         flow_runner.use_executor(self.executor)
         self._boot_files = None

@@ -6,6 +6,15 @@ from oslo_db import options as db_options
 _DEFAULT_SQL_CONNECTION = 'sqlite:///ironic_like.sqlite'
 
 opts = [
+    cfg.IntOpt('worker_max_pool_size', default=10, min=1,
+               help='Connections a conductor\'s worker threads (flows, '
+                    'power changes) keep open, in a pool of their own so '
+                    'that background work never makes RPC handlers wait '
+                    'for a connection. MariaDB and PostgreSQL only (SQLite '
+                    'uses one pool).'),
+    cfg.IntOpt('worker_max_overflow', default=5, min=0,
+               help='Connections the workers\' pool may open beyond '
+                    'worker_max_pool_size at busy times.'),
     cfg.StrOpt('version_table', default='ironic_like_alembic_version',
                help='Table in which alembic records the schema version. '
                     'Not alembic_version: taskflow\'s persistence backend '
@@ -17,12 +26,13 @@ opts = [
 # with oslo.db's default pool of 5, every connection beyond it was opened
 # and closed per transaction (a TCP handshake and a TLS context each time),
 # which dominated the cost of small requests under load. The ceiling
-# (pool + overflow) stays at 40 per process: a cluster of two conductors
-# and an API at 90 each went past MariaDB's default max_connections (151)
-# while 200 nodes were cleaned at once ("Too many connections"); above the
-# ceiling a thread waits (pool_timeout) for a connection instead.
+# (pool + overflow) stays at 30 per process, plus 15 for a conductor's
+# workers (worker_max_*): a cluster of two conductors and an API at 90
+# each went past MariaDB's default max_connections (151) while 200 nodes
+# were cleaned at once ("Too many connections"); above the ceiling a
+# thread waits (pool_timeout) for a connection instead.
 _DEFAULT_MAX_POOL_SIZE = 20
-_DEFAULT_MAX_OVERFLOW = 20
+_DEFAULT_MAX_OVERFLOW = 10
 
 
 def register_opts(conf):

@@ -87,7 +87,8 @@ def backend(engine=None):
         return _make_backend(engine)
     with _BACKEND_LOCK:
         if _BACKEND is None:
-            _BACKEND = _make_backend(sa_api.get_engine())
+            # Flows run in the conductor's workers: their pool.
+            _BACKEND = _make_backend(sa_api.get_worker_engine())
         return _BACKEND
 
 

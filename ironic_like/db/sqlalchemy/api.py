@@ -66,16 +66,66 @@ def _sqlite_begin(connection):
         connection.info['in_transaction'] = True
 
 
+# Threads of a conductor's worker pool (flows, power changes) use their
+# own, smaller connection pool on MariaDB/PostgreSQL: with one shared pool,
+# a burst of background work (200 nodes cleaning) held every connection
+# and the RPC handlers waited for one past the API's call timeout.
+_WORKER = threading.local()
+_WORKER_CONTEXT = threading.local()
+# (the main context manager it was made for, the workers' one or None)
+_worker_manager = (None, None)
+_worker_manager_lock = threading.Lock()
+
+
+def mark_worker_thread():
+    """Make the calling thread use the workers' connection pool (the
+    conductor's worker pool calls this as its thread initializer)."""
+    _WORKER.on = True
+
+
+def _worker_context_manager():
+    """The workers' context manager, or None where they share the main
+    pool (SQLite: one writer at a time anyway, and the tests' databases)."""
+    global _worker_manager
+    main = main_context_manager
+    made_for, manager = _worker_manager
+    if made_for is main:
+        return manager
+    with _worker_manager_lock:
+        if _worker_manager[0] is not main:
+            url = main.writer.get_engine().url
+            manager = None
+            if url.get_backend_name() != 'sqlite':
+                from ironic_like.conf import CONF
+                manager = enginefacade.transaction_context()
+                manager.configure(
+                    connection=url.render_as_string(hide_password=False),
+                    max_pool_size=CONF.database.worker_max_pool_size,
+                    max_overflow=CONF.database.worker_max_overflow)
+            _worker_manager = (main, manager)
+        return _worker_manager[1]
+
+
+def _current():
+    if getattr(_WORKER, 'on', False):
+        manager = _worker_context_manager()
+        if manager is not None:
+            return manager, _WORKER_CONTEXT
+    return main_context_manager, _CONTEXT
+
+
 def _reader():
-    return main_context_manager.reader.using(_CONTEXT)
+    manager, context = _current()
+    return manager.reader.using(context)
 
 
 @contextlib.contextmanager
 def _writer():
     depth = getattr(_TXN, 'writing', 0)
     _TXN.writing = depth + 1
+    manager, context = _current()
     try:
-        with main_context_manager.writer.using(_CONTEXT) as session:
+        with manager.writer.using(context) as session:
             yield session
     finally:
         _TXN.writing = depth
@@ -83,6 +133,12 @@ def _writer():
 
 def get_engine():
     return main_context_manager.writer.get_engine()
+
+
+def get_worker_engine():
+    """The engine of the workers' pool (the main one where they share)."""
+    manager = _worker_context_manager()
+    return (manager or main_context_manager).writer.get_engine()
 
 
 # Columns the API may sort node and port lists by.
