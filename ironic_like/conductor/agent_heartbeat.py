@@ -116,12 +116,15 @@ def heartbeat(context, node_id, callback_url, agent_version=None,
         # conductor holds the lock (a flow step is running), the heartbeat
         # is replayed when the lock is released: the agent of a node that
         # just booted would otherwise wait a whole heartbeat interval.
-        if _lock_holder(db, node_id) == CONF.host:
+        holder = _lock_holder(db, node_id)
+        # None: released since our attempt (the release hook ran before
+        # the heartbeat was stored): replay it now.
+        if holder in (CONF.host, None):
             _MISSED[node_id] = (context, callback_url, agent_version,
                                 agent_token, agent_status,
                                 agent_status_message)
-            if _lock_holder(db, node_id) is None:
-                _replay_missed(node_id)  # released while we stored it
+            if holder is None or _lock_holder(db, node_id) is None:
+                _replay_missed(node_id)
         LOG.debug('Heartbeat of node %s acknowledged without action: the '
                   'node is locked.', node_id)
         return False
