@@ -1,0 +1,72 @@
+"""Ports: CRUD, the node's ports, filters, and the errors."""
+
+from tempest.lib.common.utils import data_utils
+from tempest.lib import decorators
+from tempest.lib import exceptions as lib_exc
+
+from ironic_like.tests.tempest.api import base
+
+
+class TestPorts(base.BaseBaremetalLikeTest):
+
+    min_microversion = '1.34'
+
+    def setUp(self):
+        super().setUp()
+        self.node = self.create_node()
+
+    @decorators.idempotent_id('55285135-c13c-423b-81b9-661582d8fa93')
+    def test_create_show_update_delete(self):
+        mac = data_utils.rand_mac_address()
+        port = self.create_port(self.node['uuid'], address=mac.upper(),
+                                extra={'tempest': 'yes'})
+        # MACs are stored in lower case.
+        self.assertEqual(mac.lower(), port['address'])
+        self.assertEqual(self.node['uuid'], port['node_uuid'])
+        self.assertTrue(port['pxe_enabled'])
+        shown = self.client.show_port(port['uuid'])
+        self.assertEqual(port['extra'], shown['extra'])
+        updated = self.client.update_port(port['uuid'], [
+            {'op': 'replace', 'path': '/pxe_enabled', 'value': False},
+            {'op': 'remove', 'path': '/extra/tempest'}])
+        self.assertFalse(updated['pxe_enabled'])
+        self.assertEqual({}, updated['extra'])
+        self.client.delete_port(port['uuid'])
+        self.assertRaises(lib_exc.NotFound, self.client.show_port,
+                          port['uuid'])
+
+    @decorators.idempotent_id('ab714e26-2719-48a2-b971-870501276f30')
+    def test_list_by_node_and_address(self):
+        ports = [self.create_port(self.node['uuid']) for _ in range(2)]
+        other = self.create_port(self.create_node()['uuid'])
+        listed = self.client.list_node_ports(self.node['uuid'])['ports']
+        self.assertEqual(sorted(p['uuid'] for p in ports),
+                         sorted(p['uuid'] for p in listed))
+        listed = self.client.list_ports(node=self.node['uuid'])['ports']
+        self.assertEqual(sorted(p['uuid'] for p in ports),
+                         sorted(p['uuid'] for p in listed))
+        listed = self.client.list_ports(address=other['address'])['ports']
+        self.assertEqual([other['uuid']], [p['uuid'] for p in listed])
+        detailed = self.client.list_ports(detail=True,
+                                          node=self.node['uuid'])['ports']
+        self.assertIn('extra', detailed[0])
+
+    @decorators.attr(type='negative')
+    @decorators.idempotent_id('2449170a-0f21-4f4c-bf90-c1fbd3f4a33e')
+    def test_errors(self):
+        port = self.create_port(self.node['uuid'])
+        # The same MAC twice.
+        self.assertRaises(lib_exc.Conflict, self.client.create_port,
+                          node_uuid=self.node['uuid'],
+                          address=port['address'])
+        self.assertRaises(lib_exc.BadRequest, self.client.create_port,
+                          node_uuid=self.node['uuid'], address='not-a-mac')
+        self.assertRaises(lib_exc.BadRequest, self.client.create_port,
+                          node_uuid=data_utils.rand_uuid(),
+                          address=data_utils.rand_mac_address())
+        self.assertRaises(lib_exc.NotFound, self.client.show_port,
+                          data_utils.rand_uuid())
+        self.assertRaises(lib_exc.BadRequest, self.client.update_port,
+                          port['uuid'], [{'op': 'replace',
+                                          'path': '/address',
+                                          'value': 'zz:zz'}])

@@ -1,0 +1,49 @@
+"""The tempest plugin of ironic_like (entry point ``tempest.test_plugins``,
+name ``ironic_like``).
+
+tempest loads it at start: its options are registered into tempest's
+configuration, its tests are found under this package, and its service
+client is registered, so that a test reaches it through any credentials'
+client manager, e.g. ``cls.os_admin.baremetal_like.BaremetalLikeClient()``.
+"""
+
+import os
+
+from tempest import config
+from tempest.test_discover import plugins
+
+from ironic_like.tests.tempest import config as project_config
+
+
+class IronicLikeTempestPlugin(plugins.TempestPlugin):
+
+    def load_tests(self):
+        # The test directory, and the top of the import path above it
+        # (test ids then read ironic_like.tests.tempest.api.test_...).
+        test_dir = os.path.dirname(os.path.abspath(__file__))
+        # .../<top>/ironic_like/tests/tempest -> .../<top>
+        top_level_dir = os.path.dirname(os.path.dirname(
+            os.path.dirname(test_dir)))
+        return test_dir, top_level_dir
+
+    def register_opts(self, conf):
+        config.register_opt_group(conf, config.service_available_group,
+                                  [project_config.service_option])
+        config.register_opt_group(conf, project_config.group,
+                                  project_config.opts)
+
+    def get_opt_lists(self):
+        return [(project_config.group.name, project_config.opts),
+                ('service_available', [project_config.service_option])]
+
+    def get_service_clients(self):
+        # catalog type, endpoint type, region and timeouts from our group.
+        params = config.service_client_config(project_config.group.name)
+        params.update({
+            'name': 'baremetal_like',
+            'service_version': 'baremetal_like.v1',
+            'module_path': 'ironic_like.tests.tempest.services.'
+                           'baremetal_client',
+            'client_names': ['BaremetalLikeClient'],
+        })
+        return [params]
