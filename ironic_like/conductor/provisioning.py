@@ -95,17 +95,13 @@ def _verify(task, params):
 
 
 def _clean(task, params, manual=False):
-    if _runs_flows(task):
-        try:
-            task.driver.deploy.clean(task, params.get('clean_steps'))
-        except Exception as e:
-            _fail(task, e, 'Cleaning')
-        return
     try:
         result = task.driver.deploy.clean(task, params.get('clean_steps'))
     except Exception as e:
         _fail(task, e, 'Cleaning')
         return
+    if _runs_flows(task):
+        return  # the clean flows moved the node themselves
     if result == states.CLEANWAIT:
         _move(task, 'wait', keep_target=True)
         return

@@ -32,7 +32,6 @@ of machine, same topology): 7-8 allocations/s at N=200/C=16, 3.3-4.9 at
 N=1,000/C=32, orphaned allocations resumed after about 98 s.
 """
 
-import argparse
 import concurrent.futures
 import os
 import statistics
@@ -175,14 +174,7 @@ def run_takeover(args, cluster, database):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(
-        description=__doc__.split('\n\n')[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument('--backend', choices=['mysql', 'postgresql'],
-                        default='mysql')
-    parser.add_argument('--api-workers', type=int, default=1)
-    parser.add_argument('--conductors', type=int, default=2)
-    parser.add_argument('--nodes', type=int, default=200)
+    parser = common.cluster_parser(__doc__)
     parser.add_argument('--clients', type=int, default=16)
     parser.add_argument('--timeout', type=int, default=300,
                         help='Seconds to wait for all allocations.')

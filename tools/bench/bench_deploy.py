@@ -42,7 +42,6 @@ Figures are printed, never asserted. Every wait is bounded
 the database dropped.
 """
 
-import argparse
 import concurrent.futures
 import os
 import shutil
@@ -317,14 +316,7 @@ def run_heartbeats(args, client, cluster, lab, memory):
 # -- main -------------------------------------------------------------------
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(
-        description=__doc__.split('\n\n')[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument('--backend', choices=['mysql', 'postgresql'],
-                        default='mysql')
-    parser.add_argument('--api-workers', type=int, default=1)
-    parser.add_argument('--conductors', type=int, default=2)
-    parser.add_argument('--nodes', type=int, default=200)
+    parser = common.cluster_parser(__doc__)
     parser.add_argument('--image-mb', type=int, default=1,
                         help='Size of the image deployed (MiB); every '
                              'agent writes it to its disk file.')

@@ -170,6 +170,20 @@ def run_benchmark(client, args, out=sys.stdout):
     return uuids, rows
 
 
+def cluster_parser(doc, api_workers=1, nodes=200):
+    """An argument parser with the options of a started cluster."""
+    parser = argparse.ArgumentParser(
+        description=doc.split('\n\n')[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('--backend', choices=['mysql', 'postgresql'],
+                        default='mysql',
+                        help='Database of the started cluster.')
+    parser.add_argument('--api-workers', type=int, default=api_workers)
+    parser.add_argument('--conductors', type=int, default=2)
+    parser.add_argument('--nodes', type=int, default=nodes)
+    return parser
+
+
 def start_cluster(args, conf=None):
     """Database, dbsync, API and conductors, from the test harness.
 
