@@ -9,8 +9,10 @@ Heartbeats never wait for a node lock: one reservation attempt, and if the
 node is locked the heartbeat is acknowledged at once and nothing is
 recorded. When the lock holder is this conductor (a flow step is running,
 typically the power-on the agent is answering), the heartbeat is replayed
-as soon as the lock is released; otherwise the agent's next heartbeat
-(well within [agent]heartbeat_timeout) picks the work up.
+as soon as the lock is released; when another conductor holds it (the API
+sent the heartbeat elsewhere because the owner was slow to answer), the
+heartbeat is forwarded to that conductor once (a cast), which replays it
+when it releases the lock.
 
 Extension point for the deploy and clean flows: once the heartbeat is
 recorded, under the lock, ``task.driver.deploy.heartbeat(task,
@@ -89,7 +91,7 @@ def _call_deploy_heartbeat(task, callback_url, agent_version, agent_status,
 
 def heartbeat(context, node_id, callback_url, agent_version=None,
               agent_token=None, agent_status=None,
-              agent_status_message=None):
+              agent_status_message=None, forwarded=False):
     """Record an agent's heartbeat. Returns True if it was recorded, False
     if the node was locked (acknowledged, nothing recorded).
 
@@ -117,14 +119,19 @@ def heartbeat(context, node_id, callback_url, agent_version=None,
         # is replayed when the lock is released: the agent of a node that
         # just booted would otherwise wait a whole heartbeat interval.
         holder = _lock_holder(db, node_id)
+        args = (context, callback_url, agent_version, agent_token,
+                agent_status, agent_status_message)
         # None: released since our attempt (the release hook ran before
         # the heartbeat was stored): replay it now.
         if holder in (CONF.host, None):
-            _MISSED[node_id] = (context, callback_url, agent_version,
-                                agent_token, agent_status,
-                                agent_status_message)
+            _MISSED[node_id] = args
             if holder is None or _lock_holder(db, node_id) is None:
                 _replay_missed(node_id)
+        elif not forwarded:
+            # Another conductor works on the node (the API routed the
+            # heartbeat here because that one was slow to answer): hand
+            # it over, once, so that it is replayed there.
+            _forward(holder, node_id, args)
         LOG.debug('Heartbeat of node %s acknowledged without action: the '
                   'node is locked.', node_id)
         return False
@@ -134,6 +141,20 @@ def heartbeat(context, node_id, callback_url, agent_version=None,
 # node id -> the arguments of the last heartbeat that found the node
 # locked by this conductor (at most one per node: the newest wins).
 _MISSED = {}
+
+
+_FORWARDER = []
+
+
+def _forward(host, node_id, args):
+    from ironic_like.conductor import rpcapi
+    try:
+        if not _FORWARDER:
+            _FORWARDER.append(rpcapi.ConductorAPI())
+        _FORWARDER[0].forward_heartbeat(args[0], host, node_id, *args[1:])
+    except Exception as e:
+        LOG.debug('Heartbeat of node %s not forwarded to %s: %s', node_id,
+                  host, e)
 
 
 def _lock_holder(db, node_id):

@@ -77,10 +77,10 @@ class ConductorManager(object):
     # agents
     def heartbeat(self, context, node_id, callback_url, agent_version=None,
                   agent_token=None, agent_status=None,
-                  agent_status_message=None):
+                  agent_status_message=None, forwarded=False):
         return agent_heartbeat.heartbeat(
             context, node_id, callback_url, agent_version, agent_token,
-            agent_status, agent_status_message)
+            agent_status, agent_status_message, forwarded=forwarded)
 
     # ports
     def create_port(self, context, node_id, values):

@@ -10,6 +10,8 @@ Version history:
     1.0 - initial API: nodes, ports, power, provisioning, maintenance, traits
     1.1 - create_allocation, destroy_allocation
     1.2 - heartbeat (agent heartbeats, checked against the agent token)
+    1.3 - heartbeat(forwarded=...): a conductor hands a heartbeat to the
+          conductor holding the node's lock (a cast)
 """
 
 import random
@@ -28,7 +30,7 @@ from ironic_like.conf import CONF
 LOG = log.getLogger(__name__)
 
 TOPIC = 'ironic_like.conductor_manager'
-RPC_API_VERSION = '1.2'
+RPC_API_VERSION = '1.3'
 
 
 class ConductorAPI(object):
@@ -155,6 +157,23 @@ class ConductorAPI(object):
                                agent_token=agent_token,
                                agent_status=agent_status,
                                agent_status_message=agent_status_message)
+
+    def forward_heartbeat(self, context, host, node_id, callback_url,
+                          agent_version=None, agent_token=None,
+                          agent_status=None, agent_status_message=None):
+        """Hand a heartbeat to conductor ``host``, which holds the node's
+        lock (a cast: the agent was answered already). Returns False when
+        the version cap forbids it."""
+        if not self.client.can_send_version('1.3'):
+            return False
+        cctxt = self.client.prepare(topic=TOPIC, server=host,
+                                    version='1.3')
+        cctxt.cast(context, 'heartbeat', node_id=node_id,
+                   callback_url=callback_url, agent_version=agent_version,
+                   agent_token=agent_token, agent_status=agent_status,
+                   agent_status_message=agent_status_message,
+                   forwarded=True)
+        return True
 
     # -- ports -----------------------------------------------------------
 

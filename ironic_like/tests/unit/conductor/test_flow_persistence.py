@@ -3,6 +3,7 @@ stopped (taskflow persistence on our own tables)."""
 
 import contextlib
 
+import fixtures
 from taskflow.patterns import linear_flow
 from taskflow import task as tf_task
 
@@ -10,6 +11,7 @@ from ironic_like.common import agent_token
 from ironic_like.common import context as ctx
 from ironic_like.conductor import agent_heartbeat
 from ironic_like.conductor import locks
+from ironic_like.conductor import rpcapi
 from ironic_like.conductor.flows import persistence
 from ironic_like.conductor.flows import runner
 from ironic_like.tests import base
@@ -130,11 +132,22 @@ class TestMissedHeartbeatReplay(base.TestCase):
         self.assertIsNone(node.reservation)
         self.assertEqual({}, agent_heartbeat._MISSED)
 
-    def test_locked_by_another_conductor_is_not_replayed(self):
+    def test_locked_by_another_conductor_is_forwarded_once(self):
         info = agent_token.with_new_token({})
         node = utils.create_test_node(driver_internal_info=info)
+        token = info[agent_token.TOKEN_KEY]
         self.db.reserve_node('other-host', node.id)
+        forward = self.useFixture(fixtures.MockPatchObject(
+            rpcapi.ConductorAPI, 'forward_heartbeat')).mock
+        context = ctx.get_admin_context()
         self.assertFalse(agent_heartbeat.heartbeat(
-            ctx.get_admin_context(), node.id, 'http://agent:9999', '1.0',
-            info[agent_token.TOKEN_KEY]))
+            context, node.id, 'http://agent:9999', '1.0', token))
         self.assertNotIn(node.id, agent_heartbeat._MISSED)
+        forward.assert_called_once_with(
+            context, 'other-host', node.id, 'http://agent:9999', '1.0',
+            token, None, None)
+        # A forwarded heartbeat is never forwarded again (no ping-pong).
+        self.assertFalse(agent_heartbeat.heartbeat(
+            context, node.id, 'http://agent:9999', '1.0', token,
+            forwarded=True))
+        self.assertEqual(1, forward.call_count)
