@@ -139,6 +139,14 @@ class ExecuteStep(node_steps.NodeTaskBase):
         known = info.get(node_steps.COMMAND)
         if known and agent_client.find_command(node, known):
             return
+        # Sent by a conductor that died before recording its id.
+        # The agent runs one such command at a time: a running one is it.
+        running = agent_client.last_command(node, EXECUTE_CLEAN_STEP)
+        if running and running.get('command_status') == \
+                agent_client.RUNNING:
+            node_steps.set_info(task, **{
+                node_steps.COMMAND: running.get('id')})
+            return
         doc = agent_client.start_command(
             node, EXECUTE_CLEAN_STEP,
             {'step': step, 'node': {'uuid': node.uuid},

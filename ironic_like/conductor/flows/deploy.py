@@ -91,15 +91,18 @@ class Validate(node_steps.NodeTaskBase):
 class StartImageWrite(node_steps.NodeTaskBase):
     """Ask the agent to write the image and the config drive (IPA's
     standby.prepare_image, asynchronous). On a resume, a write the agent
-    already started is followed instead of started twice."""
+    already started is followed instead of started twice: also when the
+    dead conductor sent it but died before recording its id (the agent
+    boots afresh for every deploy, so a write it knows of is this one's)."""
 
     def execute(self, node_id):
         task = node_steps.node_task(node_id)
         node = task.node
         existing = agent_client.last_command(node, PREPARE_IMAGE)
-        if (existing and existing.get('command_status') !=
-                agent_client.FAILED and existing.get('id') ==
-                (node.driver_internal_info or {}).get(node_steps.COMMAND)):
+        if existing and existing.get('command_status') != \
+                agent_client.FAILED:
+            node_steps.set_info(task, **{
+                node_steps.COMMAND: existing.get('id')})
             return
         params = {'image_info': image_info(node)}
         configdrive = (node.instance_info or {}).get('configdrive')

@@ -9,6 +9,7 @@ from ironic_like.conductor import agent_heartbeat
 from ironic_like.conductor.flows import clean
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import persistence
+from ironic_like.drivers.modules import agent_client
 from ironic_like.drivers.modules import fake
 from ironic_like.tests.unit.conductor import fake_agent
 from ironic_like.tests.unit.conductor import utils as cond_utils
@@ -133,6 +134,24 @@ class AgentDeployTestCase(cond_utils.ConductorTestCase):
         node = self._heartbeat(node)   # lost: the write starts again
         self.assertEqual(states.DEPLOYWAIT, node.provision_state)
         self.assertEqual(['standby.prepare_image'] * 2, self.agent.names())
+        node = self._heartbeat(node)
+        self.assertEqual(states.ACTIVE, node.provision_state)
+
+    def test_write_sent_by_a_dead_conductor_is_followed(self):
+        # The conductor that sent standby.prepare_image died before it
+        # recorded the command's id: the resumed step must not send a
+        # second one (the agent would answer 409 busy).
+        self.agent.hold.add('standby.prepare_image')
+        node = self._give_token(self._act(self._node(), 'deploy'))
+        node = self.db.get_node_by_uuid(node.uuid)
+        info = dict(node.driver_internal_info)
+        info[agent_heartbeat.AGENT_URL] = self.agent.url
+        node = self.db.update_node(node.id, {'driver_internal_info': info})
+        agent_client.start_command(node, 'standby.prepare_image', {})
+        node = self._heartbeat(node)
+        self.assertEqual(states.DEPLOYWAIT, node.provision_state)
+        self.assertEqual(['standby.prepare_image'], self.agent.names())
+        self.agent.finish('standby.prepare_image')
         node = self._heartbeat(node)
         self.assertEqual(states.ACTIVE, node.provision_state)
 
