@@ -178,11 +178,10 @@ def fail_interrupted(task, previous_owner):
     node = task.node
     if node.provision_state not in states.TRANSIENT_STATES:
         return False
-    if _runs_flows(task) and runner.can_resume(node):
+    if _runs_flows(task) and runner.recover(task):
         # Ours is the conductor that finishes it, from the step reached.
-        LOG.warning('Node %s: resuming the flow conductor %s was running',
+        LOG.warning('Node %s: carrying on with the work conductor %s left',
                     node.uuid, previous_owner)
-        task.spawn_after(runner.executor(), runner.resume_chain)
         return True
     msg = ('Conductor %s died while the node was %s; the operation was '
            'abandoned.' % (previous_owner, node.provision_state))

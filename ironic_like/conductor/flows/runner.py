@@ -63,9 +63,63 @@ def resume_chain(task):
         run_chain(task, follow)
 
 
-def can_resume(node):
-    return (node.provision_state in states.TRANSIENT_STATES and
-            persistence.recorded(node) is not None)
+# What restart_point() answers when the node should just wait again for
+# its agent's next heartbeat.
+WAIT_AGAIN = 'wait'
+
+
+def restart_point(node):
+    """The flow to start for a node left in a transient state without a
+    flow record: its conductor died between a state change and the start
+    of the flow it announced (or between two chained flows). Decided from
+    the state and what the node recorded of its agent phase; None when
+    nothing safe can be decided (the caller fails the node)."""
+    info = node.driver_internal_info or {}
+    phase = info.get(node_steps.PHASE)
+    state = node.provision_state
+    if state == states.DEPLOYING:
+        if phase == deploy.PHASE_WRITE_IMAGE:
+            return deploy.WRITE_IMAGE
+        if phase == deploy.PHASE_IMAGE_RUNNING:
+            return WAIT_AGAIN  # the next heartbeat reads the write's status
+        return deploy.BOOT_RAMDISK
+    if state == states.DELETING:
+        return clean.TEARDOWN
+    if state == states.CLEANING:
+        if clean.STEPS in info:
+            if phase == clean.PHASE_STEP_RUNNING and \
+                    info.get(node_steps.COMMAND):
+                return WAIT_AGAIN
+            return clean.NEXT_STEP if clean.steps_left(node) \
+                else clean.FINISH
+        if phase == clean.PHASE_GET_STEPS:
+            return clean.START_STEPS
+        if clean.is_manual(node) and clean.REQUESTED not in info:
+            return None  # the requested steps never reached the node
+        return clean.BOOT_RAMDISK
+    return None
+
+
+def recover(task):
+    """Carry on with the work a dead conductor left on ``task.node``
+    (locked): resume its recorded flow, or restart at restart_point().
+    Returns False when the node's work cannot be carried on."""
+    node = task.node
+    if node.provision_state not in states.TRANSIENT_STATES:
+        return False
+    if persistence.recorded(node) is not None:
+        task.spawn_after(executor(), resume_chain)
+        return True
+    point = restart_point(node)
+    if point is None:
+        return False
+    LOG.warning('Node %s: no flow was recorded in "%s"; carrying on with '
+                '%s', node.uuid, node.provision_state, point)
+    if point == WAIT_AGAIN:
+        node_steps.move(task, 'wait')
+    else:
+        task.spawn_after(executor(), run_chain, point)
+    return True
 
 
 def _back_to_wait(task, error):
