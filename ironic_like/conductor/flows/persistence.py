@@ -220,7 +220,10 @@ def resume(task):
         _set_record(task, None)
         return False
     LOG.info('Resuming flow %s of node %s', record['name'], task.node.uuid)
-    engine = engines.load(_FACTORIES[record['name']](), flow_detail=detail,
+    # The store again: a conductor that died right after recording the
+    # flow may not have saved it yet (and injecting it twice is harmless).
+    engine = engines.load(_FACTORIES[record['name']](),
+                          store={NODE_ID: task.node.id}, flow_detail=detail,
                           book=book, backend=backend(), engine='serial')
     try:
         _run_engine(task, engine, record)

@@ -53,14 +53,30 @@ def run_chain(task, name, store=None):
 
 
 def resume_chain(task):
-    """Resume the flow a dead conductor was running, then its follow-ups."""
+    """Resume the flow a dead conductor was running, then its follow-ups.
+    If it cannot be resumed (its progress is gone or unusable) and left
+    the node in its transient state, carry on from restart_point()."""
     record = persistence.recorded(task.node)
-    if not record or not persistence.resume(task):
-        return
+    resumed = bool(record) and persistence.resume(task)
     task.node = task.db.get_node_by_id(task.node.id)
-    follow = _follow_up(task.node, record['name'])
+    follow = _follow_up(task.node, record['name']) if resumed else None
     if follow:
         run_chain(task, follow)
+        return
+    node = task.node
+    if (node.provision_state in states.TRANSIENT_STATES and
+            persistence.recorded(node) is None):
+        point = restart_point(node)
+        LOG.warning('Node %s: its flow could not be resumed; carrying on '
+                    'with %s', node.uuid, point)
+        if point == WAIT_AGAIN:
+            node_steps.move(task, 'wait')
+        elif point:
+            run_chain(task, point)
+        else:
+            node_steps.fail_node(task, 'The work interrupted in "%s" '
+                                       'could not be resumed.'
+                                 % node.provision_state)
 
 
 # What restart_point() answers when the node should just wait again for

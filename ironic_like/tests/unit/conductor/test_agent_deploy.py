@@ -9,6 +9,8 @@ from ironic_like.conductor import agent_heartbeat
 from ironic_like.conductor.flows import clean
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import persistence
+from ironic_like.conductor import locks
+from ironic_like.conductor import provisioning
 from ironic_like.drivers.modules import agent_client
 from ironic_like.drivers.modules import fake
 from ironic_like.tests.unit.conductor import fake_agent
@@ -154,6 +156,35 @@ class AgentDeployTestCase(cond_utils.ConductorTestCase):
         self.agent.finish('standby.prepare_image')
         node = self._heartbeat(node)
         self.assertEqual(states.ACTIVE, node.provision_state)
+
+    def _left_by_dead_conductor(self, record):
+        node = self._give_token(self._act(self._node(), 'deploy'))
+        info = dict(node.driver_internal_info)
+        info[agent_heartbeat.AGENT_URL] = self.agent.url
+        if record:
+            info[persistence.RECORD_KEY] = record
+        node = self.db.update_node(node.id, {
+            'driver_internal_info': info,
+            'provision_state': states.DEPLOYING})
+        with locks.acquire(self.context, node.id) as task:
+            self.assertTrue(provisioning.fail_interrupted(task, 'dead'))
+        return utils.wait_for_node(
+            node.uuid, lambda n: n.provision_state != states.DEPLOYING)
+
+    def test_take_over_without_flow_record_carries_on(self):
+        # Died between "resume" (wait call-back -> deploying) and the
+        # start of deploy-write-image: that flow runs now.
+        node = self._left_by_dead_conductor(None)
+        self.assertEqual(states.DEPLOYWAIT, node.provision_state)
+        self.assertEqual('deploy-image-running', self._phase(node))
+        self.assertEqual(['standby.prepare_image'], self.agent.names())
+
+    def test_take_over_with_lost_progress_carries_on(self):
+        node = self._left_by_dead_conductor({
+            'name': 'deploy-write-image', 'book': 'f' * 32,
+            'detail': 'e' * 32})
+        self.assertEqual(states.DEPLOYWAIT, node.provision_state)
+        self.assertEqual(['standby.prepare_image'], self.agent.names())
 
     def test_bad_checksum_fails_deploy(self):
         self.agent.fail['standby.prepare_image'] = (
