@@ -113,12 +113,13 @@ def heartbeat(context, node_id, callback_url, agent_version=None,
             # the lock with it.
             _call_deploy_heartbeat(task, callback_url, agent_version,
                                    agent_status, agent_status_message)
-    except exception.NodeLocked:
+    except exception.NodeLocked as e:
         # Acknowledged at once, never queued behind the lock. If this
         # conductor holds the lock (a flow step is running), the heartbeat
         # is replayed when the lock is released: the agent of a node that
         # just booted would otherwise wait a whole heartbeat interval.
-        holder = _lock_holder(db, node_id)
+        # The holder the failed reservation saw (no extra query).
+        holder = e.kwargs.get('host')
         args = (context, callback_url, agent_version, agent_token,
                 agent_status, agent_status_message)
         # None: released since our attempt (the release hook ran before
