@@ -148,6 +148,19 @@ class NodeLocked(Conflict):
                'the current operation is completed.')
 
 
+class NodeLockLost(Conflict):
+    msg_fmt = ('Node %(node)s is no longer locked by %(host)s (the lock is '
+               'now %(holder)s): its work there stops and nothing more is '
+               'written.')
+
+
+class ConductorFenced(IronicLikeException):
+    msg_fmt = ('Conductor %(host)s has not recorded a heartbeat for '
+               '%(seconds)d seconds and may have been declared dead: it '
+               'takes no new work until its heartbeat is recorded again.')
+    code = http_client.SERVICE_UNAVAILABLE
+
+
 class NodeAlreadyExists(Conflict):
     msg_fmt = 'A node with UUID %(uuid)s already exists.'
 
@@ -205,6 +218,11 @@ class ConductorUnavailable(IronicLikeException):
 class TemporaryFailure(IronicLikeException):
     msg_fmt = 'Resource temporarily unavailable, please retry.'
     code = http_client.SERVICE_UNAVAILABLE
+
+
+class ConductorBusy(TemporaryFailure):
+    msg_fmt = ('Conductor %(host)s is busy: all of its %(workers)d workers '
+               'are in use. Retry in a few seconds.')
 
 
 class DatabaseVersionTooOld(IronicLikeException):

@@ -14,12 +14,13 @@ sent the heartbeat elsewhere because the owner was slow to answer), the
 heartbeat is forwarded to that conductor once (a cast), which replays it
 when it releases the lock.
 
-Extension point for the deploy and clean flows: once the heartbeat is
-recorded, under the lock, ``task.driver.deploy.heartbeat(task,
-callback_url, agent_version)`` is called when the node's deploy interface
-has such a method (``agent_status`` and ``agent_status_message`` are
-passed too when the method accepts them). It may hand long work to a
-worker with ``task.spawn_after``; the lock then passes to that worker.
+Once the heartbeat is recorded, under the lock, a deploy interface run as
+node flows (the agent deploy) gets its next phase started by the flow
+runner; any other deploy interface with a ``heartbeat(task, callback_url,
+agent_version)`` method has it called (``agent_status`` and
+``agent_status_message`` are passed too when the method accepts them).
+Either may hand long work to a worker with ``task.spawn_after``; the
+lock then passes to that worker.
 """
 
 import inspect
@@ -27,27 +28,16 @@ import inspect
 from oslo_log import log
 from oslo_utils import timeutils
 
+from ironic_like.common import agent_info
 from ironic_like.common import agent_token
 from ironic_like.common import exception
+from ironic_like.conductor.flows import runner
 from ironic_like.conductor import locks
 from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
+from ironic_like.drivers import base as drivers_base
 
 LOG = log.getLogger(__name__)
-
-AGENT_URL = 'agent_url'
-LAST_HEARTBEAT = 'agent_last_heartbeat'
-# Kept by agent_timeouts: reboots of a silent agent, and when the last one
-# was. A heartbeat proves the agent alive again and resets them.
-TIMEOUT_REBOOTS = 'agent_timeout_reboots'
-TIMEOUT_REBOOTED_AT = 'agent_timeout_rebooted_at'
-AGENT_VERSION = 'agent_version'
-AGENT_STATUS = 'agent_status'
-AGENT_STATUS_MESSAGE = 'agent_status_message'
-# What a heartbeat records; dropped with the token when the node leaves
-# the ramdisk (the URL is then stale).
-_RECORDED_KEYS = (AGENT_URL, LAST_HEARTBEAT, AGENT_VERSION, AGENT_STATUS,
-                  AGENT_STATUS_MESSAGE)
 
 
 def check_token(node, token):
@@ -59,21 +49,25 @@ def check_token(node, token):
 def _recorded(info, callback_url, agent_version, agent_status,
               agent_status_message):
     info = dict(info or {})
-    info[AGENT_URL] = callback_url
-    info[LAST_HEARTBEAT] = timeutils.utcnow().isoformat()
-    info.pop(TIMEOUT_REBOOTS, None)
-    info.pop(TIMEOUT_REBOOTED_AT, None)
+    info[agent_info.AGENT_URL] = callback_url
+    info[agent_info.LAST_HEARTBEAT] = timeutils.utcnow().isoformat()
+    info.pop(agent_info.TIMEOUT_REBOOTS, None)
+    info.pop(agent_info.TIMEOUT_REBOOTED_AT, None)
     if agent_version is not None:
-        info[AGENT_VERSION] = agent_version
+        info[agent_info.AGENT_VERSION] = agent_version
     if agent_status is not None:
-        info[AGENT_STATUS] = agent_status
-        info[AGENT_STATUS_MESSAGE] = agent_status_message
+        info[agent_info.AGENT_STATUS] = agent_status
+        info[agent_info.AGENT_STATUS_MESSAGE] = agent_status_message
     return info
 
 
 def _call_deploy_heartbeat(task, callback_url, agent_version, agent_status,
                            agent_status_message):
-    """The deploy interface's heartbeat, when it has one."""
+    """The flows' next phase, or the deploy interface's heartbeat when it
+    has one."""
+    if drivers_base.runs_flows(task.driver.deploy):
+        runner.on_heartbeat(task)
+        return
     handler = getattr(task.driver.deploy, 'heartbeat', None)
     if handler is None:
         return
@@ -169,7 +163,6 @@ def _replay_missed(node_id):
     args = _MISSED.pop(node_id, None)
     if args is None:
         return
-    from ironic_like.conductor.flows import runner
     try:
         runner.executor().submit(_replay, node_id, args)
     except Exception as e:
@@ -185,29 +178,3 @@ def _replay(node_id, args):
 
 
 locks.add_release_hook(_replay_missed)
-
-
-def wipe_agent_token(task):
-    """Forget the agent token (and the agent's URL and status) of
-    ``task.node``, under its exclusive lock: the flows call this when the
-    node leaves the ramdisk (active, available, manageable, failures).
-    Nothing is written when there is nothing to drop."""
-    info = task.node.driver_internal_info or {}
-    if not any(key in info for key in
-               (agent_token.TOKEN_KEY, agent_token.PREGENERATED_KEY)
-               + _RECORDED_KEYS):
-        return
-    info = agent_token.without_token(info)
-    for key in _RECORDED_KEYS:
-        info.pop(key, None)
-    task.update_node({'driver_internal_info': info})
-
-
-def add_pregenerated_token(task):
-    """Generate the token the boot interface puts into the ramdisk's boot
-    configuration (out of band); returns it. Lookup will then not hand a
-    token out."""
-    info = agent_token.with_new_token(task.node.driver_internal_info,
-                                      pregenerated=True)
-    task.update_node({'driver_internal_info': info})
-    return info[agent_token.TOKEN_KEY]

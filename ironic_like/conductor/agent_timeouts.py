@@ -1,4 +1,4 @@
-"""Nodes whose agent went silent (seed 003).
+"""Nodes whose agent went silent, or whose agent phase is overdue.
 
 A node powered on and waiting for its agent (wait call-back, clean wait)
 whose last sign of life is older than [agent]heartbeat_timeout is acted on
@@ -7,6 +7,12 @@ again (at most [agent]heartbeat_timeout_reboots times), then put in
 maintenance with the reason. The last sign of life is the newest of the
 last heartbeat, the entry into the wait state and our last reboot, so a
 node that just started waiting is not punished for an old heartbeat.
+
+An agent that heartbeats but never finishes its phase (a command stuck
+running, a command API the conductor cannot reach) is caught by the
+phase's deadline instead: a node that has waited in one phase for longer
+than [agent]phase_timeout ends in deploy failed or clean failed, powered
+off, with the phase named in last_error.
 """
 
 import datetime
@@ -14,9 +20,10 @@ import datetime
 from oslo_log import log
 from oslo_utils import timeutils
 
+from ironic_like.common import agent_info
 from ironic_like.common import exception
 from ironic_like.common import states
-from ironic_like.conductor import agent_heartbeat
+from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor import locks
 from ironic_like.conf import CONF
 
@@ -24,8 +31,8 @@ LOG = log.getLogger(__name__)
 
 # States in which the node waits for its agent to call back.
 WAITING_STATES = frozenset([states.DEPLOYWAIT, states.CLEANWAIT])
-REBOOTS = agent_heartbeat.TIMEOUT_REBOOTS
-REBOOTED_AT = agent_heartbeat.TIMEOUT_REBOOTED_AT
+REBOOTS = agent_info.TIMEOUT_REBOOTS
+REBOOTED_AT = agent_info.TIMEOUT_REBOOTED_AT
 
 
 def _parse(value):
@@ -40,7 +47,7 @@ def _parse(value):
 
 def last_sign_of_life(node):
     info = node.driver_internal_info or {}
-    times = [_parse(info.get(agent_heartbeat.LAST_HEARTBEAT)),
+    times = [_parse(info.get(agent_info.LAST_HEARTBEAT)),
              _parse(info.get(REBOOTED_AT)), node.provision_updated_at]
     times = [t for t in times if t is not None]
     return max(times) if times else None
@@ -105,6 +112,42 @@ def act_on_silent_node(context, node_id):
         return None
 
 
+def phase_overdue(node, now=None):
+    """Seconds the node's agent phase has run past [agent]phase_timeout
+    (None when it is within it, or has no deadline)."""
+    if (not CONF.agent.phase_timeout or node.maintenance or
+            node.provision_state not in WAITING_STATES):
+        return None
+    started = _parse((node.driver_internal_info or {}).get(
+        agent_info.PHASE_STARTED))
+    if started is None:
+        return None
+    now = now or timeutils.utcnow()
+    late = (now - started).total_seconds() - CONF.agent.phase_timeout
+    return late if late > 0 else None
+
+
+def act_on_overdue_phase(context, node_id):
+    """Fail the node's operation if its agent phase is past its deadline.
+    Returns 'failed' or None."""
+    try:
+        with locks.acquire(context, node_id, purpose='agent phase timeout',
+                           attempts=1) as task:
+            node = task.node
+            if phase_overdue(node) is None:
+                return None
+            info = node.driver_internal_info or {}
+            node_steps.fail_node(task, (
+                'Agent phase "%s" did not end within %d seconds (the '
+                'agent\'s command %s did not finish, or its status could '
+                'not be read); the operation was abandoned.' % (
+                    info.get(agent_info.PHASE), CONF.agent.phase_timeout,
+                    info.get(agent_info.COMMAND) or '(none started)')))
+            return 'failed'
+    except (exception.NodeLocked, exception.NodeNotFound):
+        return None
+
+
 def check_nodes(context, rows):
     """Act on the silent nodes among ownership ``rows`` (as returned by
     takeover.owned_node_rows, filtered on WAITING_STATES); returns
@@ -116,7 +159,8 @@ def check_nodes(context, rows):
         if maintenance or provision_state not in WAITING_STATES:
             continue
         try:
-            action = act_on_silent_node(context, node_id)
+            action = (act_on_silent_node(context, node_id) or
+                      act_on_overdue_phase(context, node_id))
         except Exception:
             LOG.exception('Agent timeout check of node %s failed', uuid)
             continue

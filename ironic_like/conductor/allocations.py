@@ -1,9 +1,10 @@
-"""Allocations on the conductor side (seed 004).
+"""Allocations on the conductor side.
 
 Creation stores the row (`allocating`, conductor_affinity = this host) and
 returns at once; the flow in conductor/flows/allocation.py does the rest
 on the conductor's AllocationRunner. Allocations whose conductor died are
-taken over with the seed's compare-and-swap and run again here.
+taken over with a compare-and-swap on conductor_affinity (one winner)
+and run again here.
 """
 
 from oslo_log import log
@@ -20,7 +21,8 @@ SETTABLE_FIELDS = frozenset(['uuid', 'name', 'resource_class', 'traits',
 
 
 def check_deletable(node):
-    """409 unless the node's allocation may go (seed 004)."""
+    """409 unless the node's allocation may go: never from an active node
+    that is not in maintenance (its instance would lose its record)."""
     if node.maintenance:
         return
     if (node.provision_state == states.ACTIVE or
@@ -167,7 +169,7 @@ def resume_own(runner, host):
 
 
 def take_over_orphans(runner, host, dead_hosts):
-    """Take over `allocating` allocations of dead conductors (seed 004's
+    """Take over `allocating` allocations of dead conductors (an
     UPDATE ... WHERE conductor_affinity=<dead host>); a lost race just
     means another conductor has it."""
     if not dead_hosts:

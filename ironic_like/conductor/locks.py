@@ -8,11 +8,13 @@ thread, which releases it when the work ends.
 """
 
 import contextlib
+import threading
 import time
 
 from oslo_log import log
 
 from ironic_like.common import exception
+from ironic_like.conductor import fencing
 from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
 from ironic_like.drivers import loader
@@ -44,6 +46,9 @@ class NodeTask(object):
         self._ports = None
         self._after = None
         self._spawn_error_hook = None
+        # Set once a write found the lock gone (another conductor took the
+        # node over): the work stops, and says so once.
+        self.lock_lost = False
 
     @property
     def driver(self):
@@ -58,13 +63,40 @@ class NodeTask(object):
         return self._ports
 
     def update_node(self, values, expected=None):
-        """Write ``values`` to the node and keep task.node current."""
+        """Write ``values`` to the node and keep task.node current.
+
+        The write is made only while this conductor still holds the node's
+        lock: a conductor declared dead (stalled, paused) whose nodes were
+        taken over gets NodeLockLost and writes nothing more.
+        """
         if self.shared:
             raise RuntimeError('update_node() under a shared lock (%s)'
                                % self.purpose)
-        self.node = self.db.update_node(self.node.id, values,
-                                        expected=expected)
+        with self._fenced():
+            self.node = self.db.update_node(self.node.id, values,
+                                            expected=expected,
+                                            holder=CONF.host)
         return self.node
+
+    def release_instance(self):
+        """Clear the node's instance and delete its allocation, in one
+        transaction, under the lock (as update_node)."""
+        with self._fenced():
+            self.node = self.db.release_node_instance(self.node.id,
+                                                      holder=CONF.host)
+        return self.node
+
+    @contextlib.contextmanager
+    def _fenced(self):
+        if self.lock_lost:
+            raise exception.NodeLockLost(node=self.node.uuid, host=CONF.host,
+                                         holder='another conductor')
+        try:
+            yield
+        except exception.NodeLockLost as e:
+            self.lock_lost = True
+            LOG.warning('%s Stopping %s.', e, self.purpose)
+            raise
 
     def spawn_after(self, executor, func, *args, **kwargs):
         """Run ``func(task, *args, **kwargs)`` in ``executor`` once the
@@ -81,13 +113,24 @@ class NodeTask(object):
     def release(self):
         if self.shared:
             return
-        released = self.db.release_node(CONF.host, self.node.id)
+        try:
+            released = self.db.release_node(CONF.host, self.node.id)
+        except Exception as e:
+            # The database is unreachable beyond the short retries: the
+            # lock is given back later (retry_failed_releases) rather
+            # than held until this conductor restarts.
+            LOG.warning('Releasing the lock of node %s failed (%s); it is '
+                        'released again with the next heartbeat.',
+                        self.node.uuid, e)
+            with _UNRELEASED_LOCK:
+                _UNRELEASED.add(self.node.id)
+            return
         for hook in _RELEASE_HOOKS:
             try:
                 hook(self.node.id)
             except Exception:
                 LOG.exception('Release hook %s failed', hook)
-        if not released:
+        if not released and not self.lock_lost:
             try:
                 holder = self.db.get_node_by_id(self.node.id).reservation
             except exception.NodeNotFound:
@@ -104,8 +147,9 @@ class NodeTask(object):
             try:
                 func(self, *args, **kwargs)
             except Exception:
-                LOG.exception('Background %s of node %s failed',
-                              self.purpose, self.node.uuid)
+                if not self.lock_lost:  # said once already
+                    LOG.exception('Background %s of node %s failed',
+                                  self.purpose, self.node.uuid)
             finally:
                 self.release()
 
@@ -120,12 +164,47 @@ class NodeTask(object):
                     LOG.exception('Undoing %s of node %s failed',
                                   self.purpose, self.node.uuid)
             self.release()
+            if isinstance(e, exception.TemporaryFailure):
+                raise
             raise exception.TemporaryFailure(
-                'The conductor is too busy to start %s of node %s.'
-                % (self.purpose, self.node.uuid))
+                'The conductor could not start %s of node %s: %s'
+                % (self.purpose, self.node.uuid, e))
 
 
-def _reserve(node_id, purpose, attempts=None):
+# Node ids whose lock this conductor failed to release: nothing of this
+# process holds them any more. Guarded by a lock so that a reservation of
+# the same node never races with their late release.
+_UNRELEASED = set()
+_UNRELEASED_LOCK = threading.Lock()
+
+
+def _release_unreleased(ids):
+    db = db_api.get_instance()
+    for node_id in ids:
+        try:
+            db.release_node(CONF.host, node_id)
+        except Exception as e:
+            LOG.debug('Late release of node %s failed again: %s', node_id,
+                      e)
+            continue
+        _UNRELEASED.discard(node_id)
+        LOG.info('Released the lock of node %s (its release had failed)',
+                 node_id)
+
+
+def retry_failed_releases():
+    """Give back the locks whose release failed (the conductor's heartbeat
+    calls this)."""
+    with _UNRELEASED_LOCK:
+        _release_unreleased(list(_UNRELEASED))
+
+
+def _reserve(node_id, attempts=None):
+    if node_id in _UNRELEASED:
+        # Our own stale lock: give it back before taking it anew.
+        with _UNRELEASED_LOCK:
+            if node_id in _UNRELEASED:
+                _release_unreleased([node_id])
     db = db_api.get_instance()
     attempts = attempts or CONF.conductor.node_locked_retry_attempts
     for attempt in range(attempts):
@@ -150,7 +229,8 @@ def acquire(context, node_id, shared=False, purpose='unspecified',
     if shared:
         node = db.get_node_by_id(node_id)
     else:
-        node = _reserve(node_id, purpose, attempts)
+        fencing.check()
+        node = _reserve(node_id, attempts)
     task = NodeTask(context, node, shared, purpose)
     try:
         yield task

@@ -53,6 +53,8 @@ def _do_power_change(task, target, timeout):
         LOG.info('Node %s is now %s (by %s)', task.node.uuid, new_state,
                  task.purpose)
     except Exception as e:
+        if task.lock_lost:
+            return  # the node's new owner carries on
         LOG.warning('Power change of node %s to %s failed: %s',
                     task.node.uuid, target, e)
         task.update_node({'target_power_state': None,

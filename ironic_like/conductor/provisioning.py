@@ -12,14 +12,13 @@ from ironic_like.common import states
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import runner
 from ironic_like.conductor import locks
+from ironic_like.drivers import base as drivers_base
 
 LOG = log.getLogger(__name__)
 
 
-# Default of _move's last_error: leave the column alone. (None used to be
-# the default, so the explicit last_error=None of a new action could not
-# clear the error of the previous one: a successful redeploy from
-# "deploy failed" kept the old error.)
+# Default of _move's last_error: leave the column alone, so that a new
+# action's explicit last_error=None clears the previous action's error.
 _KEEP = node_steps.KEEP
 
 
@@ -44,15 +43,15 @@ def do_provisioning_action(context, executor, node_id, event, params):
         if event == 'abort':
             _move(task, 'abort', last_error='Aborted by request.')
             if _runs_flows(task):
-                task.driver.deploy.abort(task)
+                runner.abort(task)
             return
         if event == 'manage' and node.provision_state == states.MANAGEABLE:
             return
         if states.next_state(node.provision_state, event) not in \
                 states.TRANSIENT_STATES:
             # E.g. manage from available or clean failed: the node is in
-            # its new stable state at once. Running the worker here used to
-            # leave target_provision_state set and fail on its 'done'.
+            # its new stable state at once, with no worker (whose 'done'
+            # would find no transient state to leave).
             _move(task, event, target=None, last_error=None)
             return
         target = states.target_for(event, node.provision_state)
@@ -63,10 +62,10 @@ def do_provisioning_action(context, executor, node_id, event, params):
 
 
 def _runs_flows(task):
-    """The node's deploy interface moves it through its states with the
-    node flows of conductor/flows (the agent deploy), instead of leaving
-    the state changes to this module."""
-    return getattr(task.driver.deploy, 'runs_flows', False)
+    """The node's deploy interface is run as the node flows of
+    conductor/flows (the agent deploy), which move the node through its
+    states themselves."""
+    return drivers_base.runs_flows(task.driver.deploy)
 
 
 def _not_started(task, error, previous, event):
@@ -79,6 +78,8 @@ def _not_started(task, error, previous, event):
 
 
 def _fail(task, error, what):
+    if task.lock_lost:
+        return  # the node's new owner carries on; nothing more to write
     LOG.warning('%s of node %s failed: %s', what, task.node.uuid, error)
     _move(task, 'fail', last_error='%s failed: %s' % (what, error))
 
@@ -94,14 +95,18 @@ def _verify(task, params):
     _move(task, 'done')
 
 
-def _clean(task, params, manual=False):
+def _clean(task, params):
+    if _runs_flows(task):
+        try:
+            runner.start_clean(task, params.get('clean_steps'))
+        except Exception as e:
+            _fail(task, e, 'Cleaning')
+        return
     try:
         result = task.driver.deploy.clean(task, params.get('clean_steps'))
     except Exception as e:
         _fail(task, e, 'Cleaning')
         return
-    if _runs_flows(task):
-        return  # the clean flows moved the node themselves
     if result == states.CLEANWAIT:
         _move(task, 'wait', keep_target=True)
         return
@@ -116,7 +121,7 @@ def _clean(task, params, manual=False):
 def _deploy(task, params):
     if _runs_flows(task):
         try:
-            task.driver.deploy.deploy(task, params.get('configdrive'))
+            runner.start_deploy(task, params.get('configdrive'))
         except Exception as e:
             _fail(task, e, 'Deploy')
         return
@@ -137,16 +142,15 @@ def _deploy(task, params):
 def _tear_down(task, params):
     if _runs_flows(task):
         try:
-            task.driver.deploy.tear_down(task)
+            runner.start_tear_down(task)
         except Exception as e:
             _fail(task, e, 'Tear down')
         return
     try:
         task.driver.deploy.tear_down(task)
-        task.driver.power.set_power_state(task, states.POWER_OFF)
-        task.update_node({'power_state': states.POWER_OFF})
+        node_steps.power_off(task)
         # Instance, instance_info and allocation go in one transaction.
-        task.node = task.db.release_node_instance(task.node.id)
+        task.release_instance()
     except Exception as e:
         _fail(task, e, 'Tear down')
         return
@@ -169,22 +173,25 @@ _WORKERS = {
 }
 
 
-def fail_interrupted(task, previous_owner):
-    """A node left mid-work by a dead conductor: resume the node flow it
-    was running (agent deploy, tear-down, cleaning) from the step reached;
-    any other work is ended as failed (the state machine's 'fail' event
-    puts it where an operator can act).
+def fail_interrupted(task, previous_owner=None):
+    """A node left mid-work by a dead conductor (``previous_owner``, or
+    None when it is not known): resume the node flow it was running (agent
+    deploy, tear-down, cleaning) from the step reached; any other work is
+    ended as failed (the state machine's 'fail' event puts it where an
+    operator can act).
     """
     node = task.node
     if node.provision_state not in states.TRANSIENT_STATES:
         return False
+    who = ('Conductor %s' % previous_owner if previous_owner
+           else 'The conductor working on the node')
     if _runs_flows(task) and runner.recover(task):
         # Ours is the conductor that finishes it, from the step reached.
-        LOG.warning('Node %s: carrying on with the work conductor %s left',
-                    node.uuid, previous_owner)
+        LOG.warning('Node %s: carrying on with the work %s left',
+                    node.uuid, who[0].lower() + who[1:])
         return True
-    msg = ('Conductor %s died while the node was %s; the operation was '
-           'abandoned.' % (previous_owner, node.provision_state))
+    msg = ('%s stopped while the node was %s; the operation was '
+           'abandoned.' % (who, node.provision_state))
     _move(task, 'fail', last_error=msg)
     LOG.warning('Node %s: %s', node.uuid, msg)
     return True

@@ -14,6 +14,7 @@ Version history:
           conductor holding the node's lock (a cast)
 """
 
+import datetime
 import random
 import threading
 import time
@@ -21,16 +22,36 @@ import types
 
 from oslo_log import log
 import oslo_messaging as messaging
+from oslo_utils import timeutils
 
 from ironic_like.common import exception
-from ironic_like.common import hash_ring
 from ironic_like.common import rpc
+from ironic_like.common import states
+from ironic_like.conductor import hash_ring
 from ironic_like.conf import CONF
+from ironic_like.db import api as db_api
 
 LOG = log.getLogger(__name__)
 
 TOPIC = 'ironic_like.conductor_manager'
 RPC_API_VERSION = '1.3'
+
+
+# Clock difference tolerated between this process and the conductor that
+# stamped a row, when deciding whether a row changed since a call began.
+_CLOCK_SKEW = datetime.timedelta(seconds=5)
+
+
+def _fresh(node_uuid):
+    """The node as it is now, or None if it is gone."""
+    try:
+        return db_api.get_instance().get_node_by_uuid(node_uuid)
+    except exception.NodeNotFound:
+        return None
+
+
+def _since(stamp, started):
+    return stamp is not None and stamp >= started - _CLOCK_SKEW
 
 
 class ConductorAPI(object):
@@ -66,9 +87,15 @@ class ConductorAPI(object):
                                    node.conductor_group,
                                    ignore=self._silent_hosts())
 
-    def _call_node(self, context, node, method, version=None, **kwargs):
+    def _call_node(self, context, node, method, version=None, outcome=None,
+                   **kwargs):
+        """Call ``method`` on the node's owner, trying the next owner when
+        one is silent. ``outcome(error, started)``, if given, tells whether
+        a retried call failed only because a silent conductor did the work
+        after all (then it returns (True, result), the caller's result)."""
         tried = []
         last_error = None
+        started = timeutils.utcnow()
         for _attempt in range(CONF.rpc_node_call_attempts):
             ignore = self._silent_hosts().union(tried)
             try:
@@ -84,6 +111,17 @@ class ConductorAPI(object):
                 timeout=CONF.rpc_node_call_timeout)
             try:
                 return cctxt.call(context, method, **kwargs)
+            except exception.IronicLikeException as e:
+                if not tried or outcome is None:
+                    raise
+                done, result = outcome(e, started)
+                if not done:
+                    raise
+                LOG.info('%(method)s of node %(node)s was done by silent '
+                         'conductor %(host)s after all: %(error)s',
+                         {'method': method, 'node': node.uuid,
+                          'host': tried[-1], 'error': e})
+                return result
             except messaging.MessagingTimeout as e:
                 LOG.warning('Conductor %(host)s did not answer %(method)s '
                             'for node %(node)s within %(timeout)s s; trying '
@@ -107,8 +145,18 @@ class ConductorAPI(object):
         future = types.SimpleNamespace(
             uuid=values['uuid'], driver=values['driver'],
             conductor_group=values.get('conductor_group') or '')
+
+        def created(error, started):
+            # The silent conductor created it: same uuid, created since
+            # this call began.
+            if not isinstance(error, exception.NodeAlreadyExists):
+                return False, None
+            node = _fresh(values['uuid'])
+            return (node is not None and node.driver == values['driver'] and
+                    _since(node.created_at, started)), values['uuid']
+
         return self._call_node(context, future, 'create_node',
-                               values=values)
+                               outcome=created, values=values)
 
     def update_node(self, context, node, values, reset_interfaces=False):
         return self._call_node(context, node, 'update_node',
@@ -116,17 +164,45 @@ class ConductorAPI(object):
                                reset_interfaces=reset_interfaces)
 
     def destroy_node(self, context, node):
+        def destroyed(error, started):
+            return isinstance(error, exception.NodeNotFound), None
+
         return self._call_node(context, node, 'destroy_node',
-                               node_id=node.id)
+                               outcome=destroyed, node_id=node.id)
 
     def change_node_power_state(self, context, node, target, timeout=None):
+        def started_change(error, started):
+            # The silent conductor started it: the node is locked by its
+            # worker, or already there, and was written since.
+            if not isinstance(error, (exception.NodeLocked,
+                                      exception.InvalidState)):
+                return False, None
+            now = _fresh(node.uuid)
+            wanted = states.POWER_TARGETS.get(target)
+            return (now is not None and _since(now.updated_at, started) and
+                    wanted in (now.target_power_state, now.power_state)
+                    ), None
+
         return self._call_node(context, node, 'change_node_power_state',
-                               node_id=node.id, target=target,
-                               timeout=timeout)
+                               outcome=started_change, node_id=node.id,
+                               target=target, timeout=timeout)
 
     def do_provisioning_action(self, context, node, event, params=None):
+        before = node.provision_state
+
+        def moved(error, started):
+            # The silent conductor took the action: the node left the
+            # state this call found it in, since the call began.
+            if not isinstance(error, (exception.InvalidStateRequested,
+                                      exception.InvalidState,
+                                      exception.NodeLocked)):
+                return False, None
+            now = _fresh(node.uuid)
+            return (now is not None and now.provision_state != before and
+                    _since(now.provision_updated_at, started)), None
+
         return self._call_node(context, node, 'do_provisioning_action',
-                               node_id=node.id, event=event,
+                               outcome=moved, node_id=node.id, event=event,
                                params=params or {})
 
     def set_maintenance(self, context, node, mode, reason=None):
@@ -193,7 +269,7 @@ class ConductorAPI(object):
     # -- allocations -----------------------------------------------------
 
     def create_allocation(self, context, values):
-        """Create an allocation on a random alive conductor (seed 004).
+        """Create an allocation on a random alive conductor.
 
         If that conductor does not answer, another one is asked and told
         which were silent, so it can take over a row the silent one may

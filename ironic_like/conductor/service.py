@@ -12,17 +12,21 @@ import oslo_messaging as messaging
 
 from ironic_like.common import boot_file_server
 from ironic_like.common import context as ctx
-from ironic_like.common import hash_ring
 from ironic_like.common import rpc
 from ironic_like.common import states
 from ironic_like.conductor import agent_timeouts
-from ironic_like.conductor.flows import runner as flow_runner
 from ironic_like.conductor import allocation_runner
 from ironic_like.conductor import allocations
+from ironic_like.conductor import fencing
+from ironic_like.conductor.flows import runner as flow_runner
+from ironic_like.conductor import hash_ring
+from ironic_like.conductor import locks
 from ironic_like.conductor import manager
 from ironic_like.conductor import power
 from ironic_like.conductor import rpcapi
 from ironic_like.conductor import takeover
+from ironic_like.conductor import watchdog
+from ironic_like.conductor import workers
 from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
 from ironic_like.db.sqlalchemy import api as sa_api
@@ -66,8 +70,8 @@ class ConductorService(object):
         # The standard library's pools, not futurist's: futurist's idle
         # workers poll their queue once a second, so every shutdown (and
         # so every stop()) took up to a second per pool; these wake at once.
-        self.executor = futures.ThreadPoolExecutor(
-            max_workers=CONF.conductor.workers_pool_size,
+        self.executor = workers.AdmittingExecutor(
+            CONF.conductor.workers_pool_size,
             thread_name_prefix='conductor-worker',
             initializer=sa_api.mark_worker_thread)
         # Heartbeats and take-overs hand node flows to the same pool.
@@ -97,6 +101,7 @@ class ConductorService(object):
                         'earlier run', cleared, self.host)
         self.db.register_conductor(self.host, CONF.conductor.conductor_group,
                                    hw_types)
+        fencing.heartbeat_recorded()
         for node_id in abandoned:
             takeover.fail_abandoned_work(ctx.get_admin_context(), node_id,
                                          self.host)
@@ -137,6 +142,7 @@ class ConductorService(object):
         self.allocation_runner.stop()
         if self._boot_files is not None:
             self._boot_files.stop()
+        fencing.forget()
         if unregister:
             self.db.unregister_conductor(self.host)
         LOG.info('Conductor %s stopped', self.host)
@@ -164,6 +170,10 @@ class ConductorService(object):
         if CONF.agent.check_heartbeat_interval:
             callables.append(every(CONF.agent.check_heartbeat_interval,
                                    self.check_agent_heartbeats))
+        if CONF.conductor.check_orphaned_work_interval:
+            callables.append(every(
+                CONF.conductor.check_orphaned_work_interval,
+                self.check_orphaned_work))
         if CONF.conductor.sync_power_state_interval:
             callables.append(every(CONF.conductor.sync_power_state_interval,
                                    self.sync_power_states))
@@ -183,9 +193,17 @@ class ConductorService(object):
             self.db.touch_conductor(self.host)
         except Exception:
             LOG.exception('Heartbeat of conductor %s failed', self.host)
+            return
+        fencing.heartbeat_recorded()
+        locks.retry_failed_releases()
 
     def check_ring(self):
         """Rebuild the ring if membership changed; take nodes over."""
+        if fencing.is_fenced():
+            # Our own heartbeat is stale (a stalled database, a paused
+            # process): the others' may look stale for the same reason,
+            # and we may be the one declared dead.
+            return
         try:
             members = frozenset(
                 c.hostname for c in self.db.get_alive_conductors(
@@ -230,6 +248,16 @@ class ConductorService(object):
             agent_timeouts.check_nodes(ctx.get_admin_context(), rows)
         except Exception:
             LOG.exception('Agent heartbeat check failed')
+
+    def check_orphaned_work(self):
+        """Carry on with or end work nobody holds a lock for."""
+        if fencing.is_fenced():
+            return
+        try:
+            watchdog.check_nodes(ctx.get_admin_context(), self.ring,
+                                 self.host, self.db)
+        except Exception:
+            LOG.exception('Orphaned work check failed')
 
     def sync_power_states(self):
         context = ctx.get_admin_context()

@@ -26,13 +26,15 @@ def dead_conductors(db):
 
 
 def owned_node_rows(ring, host, db=None, unowned_only=False,
-                    provision_states=None):
+                    provision_states=None, extra_filters=None):
     """Ownership rows of the nodes the ring maps to ``host`` (only those
     no conductor has claimed yet, with ``unowned_only``; only those in
-    ``provision_states``, if given)."""
+    ``provision_states``, if given; only those matching the node list
+    filters ``extra_filters``, if given)."""
     db = db or db_api.get_instance()
     filters = {'driver': CONF.conductor.enabled_hardware_types,
                'conductor_group': CONF.conductor.conductor_group or ''}
+    filters.update(extra_filters or {})
     if unowned_only:
         filters['unowned'] = True
     if provision_states is not None:
@@ -104,6 +106,11 @@ def _after_take_over(context, node_id, previous_owner, previous_dead):
         pass
     except exception.NodeNotFound:
         pass
+    except exception.TemporaryFailure as e:
+        # No free worker to carry the work on now: the node is left in
+        # its transient state, unlocked, where the watchdog finds it.
+        LOG.info('Take-over of node %s: %s; the watchdog carries it on',
+                 node_id, e)
     except Exception:
         LOG.exception('Take-over of node %s: post-processing failed',
                       node_id)

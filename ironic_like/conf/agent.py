@@ -24,9 +24,18 @@ opts = [
                help='Reboots tried for one silent agent before the node '
                     'goes to maintenance (with heartbeat_timeout_action = '
                     'reboot).'),
+    cfg.IntOpt('phase_timeout', default=1800, min=0,
+               help='Seconds a node may wait in one agent phase (the image '
+                    'write, one clean step, the first call-back) even while '
+                    'its agent heartbeats: a command stuck running, or an '
+                    'agent whose command API cannot be reached, ends the '
+                    'deploy or cleaning as failed after this long, with '
+                    'the phase named in last_error. As Ironic\'s '
+                    'deploy_callback_timeout; 0 disables the deadline.'),
     cfg.IntOpt('check_heartbeat_interval', default=30, min=0,
                help='Seconds between a conductor\'s checks of its nodes '
-                    'for silent agents. 0 disables the check.'),
+                    'for silent agents and overdue agent phases. 0 '
+                    'disables the checks.'),
 ]
 
 

@@ -16,6 +16,10 @@ opts = [
                help='Request threads in each API worker process.'),
     cfg.IntOpt('max_limit', default=1000, min=1,
                help='The most items a list request returns in one page.'),
+    cfg.IntOpt('retry_after', default=5, min=1,
+               help='Seconds a client is told to wait (Retry-After header) '
+                    'with a 503 answer: a conductor busy or fenced, no '
+                    'conductor reachable.'),
     cfg.StrOpt('public_endpoint',
                help='Public URL of the API to use in links (e.g. '
                     '"https://baremetal.example.com"). Defaults to the URL '

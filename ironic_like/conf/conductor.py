@@ -8,22 +8,34 @@ opts = [
     cfg.IntOpt('heartbeat_interval', default=2, min=1,
                help='Seconds between a conductor\'s heartbeats in the '
                     'conductors table.'),
-    cfg.IntOpt('heartbeat_timeout', default=10, min=2,
+    cfg.IntOpt('heartbeat_timeout', default=30, min=2,
                help='A conductor whose last heartbeat is older than this '
                     'many seconds is dead: it leaves the hash ring and the '
-                    'survivors take its nodes and allocations over. Ironic '
-                    'uses 60; heartbeats come from a thread of their own, '
-                    'so a busy conductor still beats and a short timeout '
-                    'is safe while making take-over quick.'),
+                    'survivors take its nodes and allocations over. A '
+                    'conductor that was only slow (a stalled database, a '
+                    'starved or paused process) writes nothing more to the '
+                    'nodes taken from it (every write under a node lock is '
+                    'conditional on still holding it) and takes no new '
+                    'work until its own heartbeat is recorded again, so a '
+                    'short timeout costs repeated work, never two '
+                    'conductors driving one node. Ironic uses 60; 30 rides '
+                    'out a database restart while a dead conductor\'s '
+                    'nodes move within about half a minute.'),
     cfg.StrOpt('conductor_group', default='',
                regex=r'^[a-zA-Z0-9_\-\.]*$',
                help='Group of this conductor. A node is managed only by '
                     'conductors of the node\'s conductor_group.'),
     cfg.ListOpt('enabled_hardware_types', default=['fake-hardware'],
                 help='Hardware types this conductor loads and serves.'),
-    cfg.IntOpt('workers_pool_size', default=64, min=3,
+    cfg.IntOpt('workers_pool_size', default=100, min=3,
                help='Threads a conductor uses for background work (power '
-                    'changes, provisioning, take-over).'),
+                    'changes, provisioning flows, heartbeat follow-ups, '
+                    'take-over). Work starts only when a thread is free: '
+                    'beyond this many at once the conductor answers busy '
+                    '(503 with Retry-After) instead of queueing work that '
+                    'would hold node locks while it waits. Most of these '
+                    'threads wait on BMCs and agents, so the number can be '
+                    'well above the CPU count.'),
     cfg.IntOpt('sync_power_state_interval', default=60, min=0,
                help='Seconds between power-state syncs of the nodes this '
                     'conductor owns. 0 disables the sync.'),
@@ -47,6 +59,13 @@ opts = [
                       'looks for candidates, so that tests can kill a '
                       'conductor while its allocations are in progress. '
                       'Never set it in production.'),
+    cfg.IntOpt('check_orphaned_work_interval', default=30, min=0,
+               help='Seconds between a conductor\'s checks of its nodes for '
+                    'work nobody carries on: a transient provision state or '
+                    'a pending power change on a node no conductor holds '
+                    'locked (its worker was killed). Resumable node flows '
+                    'are carried on; other work ends with a last_error '
+                    'saying what was interrupted. 0 disables the check.'),
     cfg.IntOpt('takeover_check_interval', default=2, min=1,
                help='Seconds between checks of the hash ring for nodes '
                     'this conductor must take over.'),

@@ -7,9 +7,9 @@ from alembic import config as alembic_config
 from alembic import migration as alembic_migration
 import sqlalchemy as sa
 
-from ironic_like.conductor.flows import persistence as flow_persistence
 from ironic_like.conf import CONF
 from ironic_like.db.sqlalchemy import api as sa_api
+from ironic_like.db.sqlalchemy import flow_backend
 from ironic_like.db.sqlalchemy import models
 
 
@@ -29,7 +29,7 @@ def upgrade(revision='head', engine=None):
         alembic_command.upgrade(_alembic_config(connection), revision)
     # The tables where node flows keep their progress (taskflow's own
     # migrations, with their own version table).
-    flow_persistence.upgrade(engine)
+    flow_backend.upgrade(engine)
 
 
 def version(engine=None):
@@ -61,4 +61,4 @@ def create_schema(engine=None):
     models.Base.metadata.create_all(engine)
     with engine.begin() as connection:
         alembic_command.stamp(_alembic_config(connection), 'head')
-    flow_persistence.upgrade(engine)
+    flow_backend.upgrade(engine)

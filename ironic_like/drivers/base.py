@@ -65,6 +65,22 @@ class DeployInterface(BaseInterface):
         when the rest happens on a callback."""
 
 
+class FlowDeployInterface(BaseInterface):
+    """A deploy interface whose work the conductor runs as its node flows
+    (conductor/flows/: one taskflow flow per phase, progress saved in the
+    database, resumed by another conductor after a take-over) instead of
+    calling methods here: deploy, tear-down, cleaning, the agent's
+    heartbeats and aborts. The interface validates the node; the flows do
+    the work through the node's boot and power interfaces and the agent
+    client."""
+
+
+def runs_flows(deploy_interface):
+    """Whether the conductor runs ``deploy_interface``'s work as node
+    flows (a FlowDeployInterface) rather than calling its methods."""
+    return isinstance(deploy_interface, FlowDeployInterface)
+
+
 class BootInterface(BaseInterface):
 
     @abc.abstractmethod

@@ -18,10 +18,11 @@ from oslo_messaging import conffixture
 import testtools
 
 from ironic_like.common import rpc
-from ironic_like.conductor.flows import persistence as flow_persistence
+from ironic_like.conductor import fencing
 from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
 from ironic_like.db.sqlalchemy import api as sa_api
+from ironic_like.db.sqlalchemy import flow_backend
 from ironic_like.db.sqlalchemy import models
 
 _TEMPLATE = None
@@ -45,7 +46,7 @@ def _template_db():
             engine = sa.create_engine('sqlite:///%s' % path)
             models.Base.metadata.create_all(engine)
             # taskflow's tables, for the flows that persist progress.
-            flow_persistence.upgrade(engine)
+            flow_backend.upgrade(engine)
             engine.dispose()
             _TEMPLATE = path
         return _TEMPLATE
@@ -67,8 +68,8 @@ class DatabaseFixture(fixtures.Fixture):
         self.useFixture(fixtures.MonkeyPatch(
             'ironic_like.db.api._IMPL', None))
         # The flows' persistence backend is bound to the engine.
-        flow_persistence.reset()
-        self.addCleanup(flow_persistence.reset)
+        flow_backend.reset()
+        self.addCleanup(flow_backend.reset)
 
     @staticmethod
     def _dispose(context_manager):
@@ -101,6 +102,10 @@ class TestCase(testtools.TestCase):
         self.db_fixture = self.useFixture(DatabaseFixture())
         self.useFixture(RPCFixture())
         self.db = db_api.get_instance()
+        # Fencing follows the heartbeats of a conductor service a test
+        # may start; no other test inherits its clock.
+        fencing.forget()
+        self.addCleanup(fencing.forget)
 
     def config(self, **kw):
         self.config_fixture.config(**kw)

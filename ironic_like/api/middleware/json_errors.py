@@ -12,6 +12,7 @@ import webob
 import webob.exc
 
 from ironic_like.api import errors
+from ironic_like.conf import CONF
 
 LOG = log.getLogger(__name__)
 
@@ -62,4 +63,8 @@ class JsonErrorMiddleware(object):
                     _message(response.status_code, body))
             response.content_type = 'application/json'
             response.charset = None
+            if response.status_code == 503 and \
+                    'Retry-After' not in response.headers:
+                # Busy, fenced or unreachable conductors: worth retrying.
+                response.headers['Retry-After'] = str(CONF.api.retry_after)
         return response(environ, start_response)

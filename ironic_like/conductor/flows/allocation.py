@@ -1,4 +1,4 @@
-"""The allocation flow (seed 004) as a taskflow graph.
+"""The allocation flow as a taskflow graph.
 
     allocation-mark-error-on-revert -> allocation-find-candidates
         -> allocation-reserve-node
@@ -28,6 +28,7 @@ from taskflow import task
 
 from ironic_like.common import exception
 from ironic_like.common import states
+from ironic_like.conductor.flows import failures
 from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
 
@@ -40,6 +41,12 @@ REQUESTS = 'allocation_requests'
 CANDIDATES = 'candidates'
 NODE_UUIDS = 'node_uuids'
 
+# Atom names: fixed, a persisted schema.
+MARK_ERROR_ON_REVERT = 'allocation-mark-error-on-revert'
+FIND_CANDIDATES = 'allocation-find-candidates'
+RESERVE_NODE = 'allocation-reserve-node'
+
+
 # Nodes fetched per try: enough to get past the nodes concurrent
 # allocations are taking, few enough that the query costs the same at any
 # fleet size.
@@ -49,15 +56,6 @@ CANDIDATE_BATCH = 16
 # competing allocations spread out) when all it tried were locked.
 RESERVE_PASSES = 50
 RESERVE_PASS_DELAY = 0.05
-
-
-def _failure_message(flow_failures):
-    for failure in (flow_failures or {}).values():
-        error = failure.exception
-        if error is not None:
-            return exception.safe_message(error)
-        return failure.exception_str
-    return 'unknown error'
 
 
 def _fail(db, request_or_id, conductor, message):
@@ -72,13 +70,13 @@ class MarkErrorOnRevert(task.Task):
     the batch still `allocating` end in `error`, with the cause."""
 
     def __init__(self):
-        super().__init__(name='allocation-mark-error-on-revert')
+        super().__init__(name=MARK_ERROR_ON_REVERT)
 
     def execute(self, allocation_ids, conductor):
         return None
 
     def revert(self, allocation_ids, conductor, *args, **kwargs):
-        message = _failure_message(kwargs.get('flow_failures'))
+        message = failures.first_failure(kwargs.get('flow_failures'))[1]
         db = db_api.get_instance()
         for allocation_id in allocation_ids:
             try:
@@ -102,7 +100,7 @@ class FindCandidates(task.Task):
     here, with the reason."""
 
     def __init__(self):
-        super().__init__(name='allocation-find-candidates',
+        super().__init__(name=FIND_CANDIDATES,
                          provides=(REQUESTS, CANDIDATES))
 
     def execute(self, allocation_ids, conductor):
@@ -154,7 +152,7 @@ class ReserveNode(task.Task):
     transaction; provides {allocation id: node uuid}."""
 
     def __init__(self):
-        super().__init__(name='allocation-reserve-node',
+        super().__init__(name=RESERVE_NODE,
                          provides=NODE_UUIDS)
 
     def execute(self, conductor, allocation_requests, candidates):

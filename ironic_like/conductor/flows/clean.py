@@ -23,6 +23,7 @@ so any conductor can carry on.
 
 from taskflow.patterns import linear_flow
 
+from ironic_like.common import agent_info
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor.flows import node_steps
@@ -35,6 +36,21 @@ BOOT_RAMDISK = 'clean-boot-ramdisk'
 START_STEPS = 'clean-start-steps'
 NEXT_STEP = 'clean-next-step'
 FINISH = 'clean-finish'
+
+# Atom names: fixed, a persisted schema (a resumed flow finds its
+# progress by them).
+TEARDOWN_FAIL_ON_REVERT = 'teardown-fail-on-revert'
+FAIL_ON_REVERT = 'clean-fail-on-revert'
+TEARDOWN_POWER_OFF = 'teardown-power-off'
+TEARDOWN_RELEASE_INSTANCE = 'teardown-release-instance'
+PREPARE_RAMDISK = 'clean-prepare-ramdisk'
+POWER_ON = 'clean-power-on'
+AWAIT_AGENT = 'clean-await-agent'
+GET_STEPS = 'clean-get-steps'
+EXECUTE_STEP = 'clean-execute-step'
+AWAIT_STEP = 'clean-await-step'
+POWER_OFF = 'clean-power-off'
+DONE = 'clean-done'
 
 PHASE_GET_STEPS = 'clean-get-steps'
 PHASE_STEP_RUNNING = 'clean-step-running'
@@ -98,11 +114,10 @@ class ReleaseInstance(node_steps.NodeTaskBase):
     """Clear instance, instance_info and allocation in one transaction and
     move on to cleaning."""
 
-    def execute(self, node_id):
-        task = node_steps.node_task(node_id)
+    def execute(self, task):
         if task.node.provision_state != states.DELETING:
             return
-        task.node = task.db.release_node_instance(task.node.id)
+        task.release_instance()
         node_steps.move(task, 'done', keep_target=False,
                         target=states.AVAILABLE)
 
@@ -110,8 +125,7 @@ class ReleaseInstance(node_steps.NodeTaskBase):
 class GetSteps(node_steps.NodeTaskBase):
     """Read the agent's steps and decide which run, in which order."""
 
-    def execute(self, node_id):
-        task = node_steps.node_task(node_id)
+    def execute(self, task):
         node = task.node
         info = node.driver_internal_info or {}
         if STEPS in info:
@@ -131,12 +145,11 @@ class ExecuteStep(node_steps.NodeTaskBase):
     """Start the current step on the agent (asynchronous). On a resume, a
     step the agent already started is followed, not started twice."""
 
-    def execute(self, node_id):
-        task = node_steps.node_task(node_id)
+    def execute(self, task):
         node = task.node
         info = node.driver_internal_info or {}
         step = info[STEPS][info[INDEX]]
-        known = info.get(node_steps.COMMAND)
+        known = info.get(agent_info.COMMAND)
         if known and agent_client.find_command(node, known):
             return
         # Sent by a conductor that died before recording its id.
@@ -145,20 +158,19 @@ class ExecuteStep(node_steps.NodeTaskBase):
         if running and running.get('command_status') == \
                 agent_client.RUNNING:
             node_steps.set_info(task, **{
-                node_steps.COMMAND: running.get('id')})
+                agent_info.COMMAND: running.get('id')})
             return
         doc = agent_client.start_command(
             node, EXECUTE_CLEAN_STEP,
             {'step': step, 'node': {'uuid': node.uuid},
              'ports': [{'address': p.address} for p in task.ports],
              'clean_version': {}})
-        node_steps.set_info(task, **{node_steps.COMMAND: doc.get('id')})
+        node_steps.set_info(task, **{agent_info.COMMAND: doc.get('id')})
 
 
 class Done(node_steps.NodeTaskBase):
 
-    def execute(self, node_id):
-        task = node_steps.node_task(node_id)
+    def execute(self, task):
         if task.node.provision_state != states.CLEANING:
             return
         manual = is_manual(task.node)
@@ -172,47 +184,46 @@ class Done(node_steps.NodeTaskBase):
             node_steps.move(task, 'done', keep_target=False)
 
 
-def _fail_first(operation):
-    return node_steps.FailOnRevert('%s-fail-on-revert' % (
-        'teardown' if operation == 'Tear down' else 'clean'), operation)
+def _fail_first():
+    return node_steps.FailOnRevert(FAIL_ON_REVERT, 'Cleaning')
 
 
 def teardown_flow():
     flow = linear_flow.Flow(TEARDOWN)
-    flow.add(_fail_first('Tear down'),
-             node_steps.PowerOff('teardown-power-off'),
-             ReleaseInstance('teardown-release-instance'))
+    flow.add(node_steps.FailOnRevert(TEARDOWN_FAIL_ON_REVERT, 'Tear down'),
+             node_steps.PowerOff(TEARDOWN_POWER_OFF),
+             ReleaseInstance(TEARDOWN_RELEASE_INSTANCE))
     return flow
 
 
 def boot_ramdisk_flow():
     flow = linear_flow.Flow(BOOT_RAMDISK)
-    flow.add(_fail_first('Cleaning'),
-             node_steps.PrepareRamdisk('clean-prepare-ramdisk'),
-             node_steps.PowerOn('clean-power-on'),
-             node_steps.AwaitAgent('clean-await-agent', PHASE_GET_STEPS))
+    flow.add(_fail_first(),
+             node_steps.PrepareRamdisk(PREPARE_RAMDISK),
+             node_steps.PowerOn(POWER_ON),
+             node_steps.AwaitAgent(AWAIT_AGENT, PHASE_GET_STEPS))
     return flow
 
 
 def start_steps_flow():
     flow = linear_flow.Flow(START_STEPS)
-    flow.add(_fail_first('Cleaning'), GetSteps('clean-get-steps'))
+    flow.add(_fail_first(), GetSteps(GET_STEPS))
     return flow
 
 
 def next_step_flow():
     flow = linear_flow.Flow(NEXT_STEP)
-    flow.add(_fail_first('Cleaning'),
-             ExecuteStep('clean-execute-step'),
-             node_steps.AwaitAgent('clean-await-step', PHASE_STEP_RUNNING))
+    flow.add(_fail_first(),
+             ExecuteStep(EXECUTE_STEP),
+             node_steps.AwaitAgent(AWAIT_STEP, PHASE_STEP_RUNNING))
     return flow
 
 
 def finish_flow():
     flow = linear_flow.Flow(FINISH)
-    flow.add(_fail_first('Cleaning'),
-             node_steps.PowerOff('clean-power-off'),
-             Done('clean-done'))
+    flow.add(_fail_first(),
+             node_steps.PowerOff(POWER_OFF),
+             Done(DONE))
     return flow
 
 

@@ -16,6 +16,7 @@ naming the step (see node_steps.FailOnRevert).
 
 from taskflow.patterns import linear_flow
 
+from ironic_like.common import agent_info
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor.flows import node_steps
@@ -25,6 +26,19 @@ from ironic_like.drivers.modules import agent_client
 BOOT_RAMDISK = 'deploy-boot-ramdisk'
 WRITE_IMAGE = 'deploy-write-image'
 FINISH = 'deploy-finish'
+
+# Atom names: fixed, a persisted schema (a resumed flow finds its
+# progress by them).
+FAIL_ON_REVERT = 'deploy-fail-on-revert'
+VALIDATE = 'deploy-validate'
+PREPARE_RAMDISK = 'deploy-prepare-ramdisk'
+POWER_ON = 'deploy-power-on'
+AWAIT_AGENT = 'deploy-await-agent'
+START_IMAGE_WRITE = 'deploy-start-image-write'
+AWAIT_IMAGE = 'deploy-await-image'
+BOOT_FROM_DISK = 'deploy-boot-from-disk'
+REBOOT_TO_INSTANCE = 'deploy-reboot-to-instance'
+DONE = 'deploy-done'
 
 # Phases recorded while the node waits for its agent.
 PHASE_WRITE_IMAGE = 'deploy-write-image'
@@ -82,8 +96,7 @@ def image_info(node):
 
 class Validate(node_steps.NodeTaskBase):
 
-    def execute(self, node_id):
-        task = node_steps.node_task(node_id)
+    def execute(self, task):
         image_info(task.node)
         task.driver.power.validate(task)
 
@@ -95,29 +108,27 @@ class StartImageWrite(node_steps.NodeTaskBase):
     dead conductor sent it but died before recording its id (the agent
     boots afresh for every deploy, so a write it knows of is this one's)."""
 
-    def execute(self, node_id):
-        task = node_steps.node_task(node_id)
+    def execute(self, task):
         node = task.node
         existing = agent_client.last_command(node, PREPARE_IMAGE)
         if existing and existing.get('command_status') != \
                 agent_client.FAILED:
             node_steps.set_info(task, **{
-                node_steps.COMMAND: existing.get('id')})
+                agent_info.COMMAND: existing.get('id')})
             return
         params = {'image_info': image_info(node)}
         configdrive = (node.instance_info or {}).get('configdrive')
         if configdrive:
             params['configdrive'] = configdrive
         doc = agent_client.start_command(node, PREPARE_IMAGE, params)
-        node_steps.set_info(task, **{node_steps.COMMAND: doc.get('id')})
+        node_steps.set_info(task, **{agent_info.COMMAND: doc.get('id')})
 
 
 class BootFromDisk(node_steps.NodeTaskBase):
     """The ramdisk's work is done: drop its boot configuration and token,
     and make the disk the persistent boot device."""
 
-    def execute(self, node_id):
-        task = node_steps.node_task(node_id)
+    def execute(self, task):
         node_steps.leave_ramdisk(task)
         task.driver.management.set_boot_device(task, 'disk',
                                                persistent=True)
@@ -125,31 +136,30 @@ class BootFromDisk(node_steps.NodeTaskBase):
 
 class Done(node_steps.NodeTaskBase):
 
-    def execute(self, node_id):
-        task = node_steps.node_task(node_id)
+    def execute(self, task):
         if task.node.provision_state == states.DEPLOYING:
             node_steps.move(task, 'done', keep_target=False)
 
 
 def _fail_first():
-    return node_steps.FailOnRevert('deploy-fail-on-revert', _OPERATION)
+    return node_steps.FailOnRevert(FAIL_ON_REVERT, _OPERATION)
 
 
 def boot_ramdisk_flow():
     flow = linear_flow.Flow(BOOT_RAMDISK)
     flow.add(_fail_first(),
-             Validate('deploy-validate'),
-             node_steps.PrepareRamdisk('deploy-prepare-ramdisk'),
-             node_steps.PowerOn('deploy-power-on'),
-             node_steps.AwaitAgent('deploy-await-agent', PHASE_WRITE_IMAGE))
+             Validate(VALIDATE),
+             node_steps.PrepareRamdisk(PREPARE_RAMDISK),
+             node_steps.PowerOn(POWER_ON),
+             node_steps.AwaitAgent(AWAIT_AGENT, PHASE_WRITE_IMAGE))
     return flow
 
 
 def write_image_flow():
     flow = linear_flow.Flow(WRITE_IMAGE)
     flow.add(_fail_first(),
-             StartImageWrite('deploy-start-image-write'),
-             node_steps.AwaitAgent('deploy-await-image',
+             StartImageWrite(START_IMAGE_WRITE),
+             node_steps.AwaitAgent(AWAIT_IMAGE,
                                    PHASE_IMAGE_RUNNING))
     return flow
 
@@ -157,10 +167,10 @@ def write_image_flow():
 def finish_flow():
     flow = linear_flow.Flow(FINISH)
     flow.add(_fail_first(),
-             BootFromDisk('deploy-boot-from-disk'),
+             BootFromDisk(BOOT_FROM_DISK),
              # Power cycle (or on) into the instance.
-             node_steps.PowerOn('deploy-reboot-to-instance'),
-             Done('deploy-done'))
+             node_steps.PowerOn(REBOOT_TO_INSTANCE),
+             Done(DONE))
     return flow
 
 

@@ -1,32 +1,26 @@
 """Tasks shared by the node flows (deploy, tear-down, clean).
 
-Every task reads the node through the NodeTask of the running flow
-(``persistence.current_task``), never from the store, and is idempotent:
-a flow resumed on another conductor runs the interrupted task again.
-Every task gets a fixed name from the flow that uses it: names are a
-persisted schema.
+Every task gets the node's NodeTask (its lock, its driver) from the
+flow's store (``persistence.NODE_TASK``) and is idempotent: a flow
+resumed on another conductor runs the interrupted task again. Every task
+gets a fixed name from the flow that uses it: names are a persisted
+schema.
 """
 
 from oslo_log import log
+from oslo_utils import timeutils
 from taskflow import task as tf_task
 
+from ironic_like.common import agent_info
 from ironic_like.common import exception
 from ironic_like.common import states
-from ironic_like.conductor import agent_heartbeat
+from ironic_like.conductor.flows import failures
 from ironic_like.conductor.flows import persistence
 
 LOG = log.getLogger(__name__)
 
-# driver_internal_info keys of the agent phases.
-PHASE = 'agent_phase'
-COMMAND = 'agent_command'
-
 # Provision-state events (see common/states.py).
 _WAIT, _DONE, _FAIL = 'wait', 'done', 'fail'
-
-
-def node_task(node_id):
-    return persistence.current_task(node_id)
 
 
 # Default of move()'s last_error: leave the column alone (None clears it).
@@ -64,23 +58,33 @@ def set_info(task, **changes):
 
 def leave_ramdisk(task):
     """The node is done with its deploy ramdisk: boot configuration, agent
-    token and agent URL go (seed 003: tokens die with the ramdisk)."""
+    token and agent URL go: a token must not outlive the ramdisk it was
+    handed to."""
     try:
         task.driver.boot.clean_up_ramdisk(task)
     except Exception as e:
         LOG.warning('Node %s: removing its boot configuration failed: %s',
                     task.node.uuid, e)
-    agent_heartbeat.wipe_agent_token(task)
-    set_info(task, **{PHASE: None, COMMAND: None})
+    agent_info.wipe_agent_token(task)
+    set_info(task, **{agent_info.PHASE: None, agent_info.PHASE_STARTED: None,
+                      agent_info.COMMAND: None})
+
+
+def power_off(task):
+    """Power the node off and record it."""
+    task.driver.power.set_power_state(task, states.POWER_OFF)
+    task.update_node({'power_state': states.POWER_OFF})
 
 
 def fail_node(task, message):
     """End the node's operation as failed: powered off, out of the
-    ramdisk, in the failure state of its current state, last_error set."""
+    ramdisk, in the failure state of its current state, last_error set.
+    Nothing when the lock was lost: the node is another conductor's now."""
+    if task.lock_lost:
+        return
     LOG.warning('Node %s: %s', task.node.uuid, message)
     try:
-        task.driver.power.set_power_state(task, states.POWER_OFF)
-        task.update_node({'power_state': states.POWER_OFF})
+        power_off(task)
     except Exception as e:
         message = '%s (powering the node off failed too: %s)' % (
             message, exception.safe_message(e))
@@ -93,19 +97,17 @@ def fail_node(task, message):
 
 def failure_text(flow_failures):
     """'step <atom name>: <reason>' of the first failure of a flow."""
-    for name, failure in (flow_failures or {}).items():
-        error = failure.exception
-        reason = (exception.safe_message(error) if error is not None
-                  else failure.exception_str)
-        return 'step %s: %s' % (name, reason)
-    return 'unknown error'
+    name, reason = failures.first_failure(flow_failures)
+    return 'step %s: %s' % (name, reason) if name else reason
 
 
 class NodeTaskBase(tf_task.Task):
-    """A task of a node flow: its first argument is the node's id."""
+    """A task of a node flow: its ``task`` argument is the node's NodeTask,
+    taken from the flow's store."""
 
-    def __init__(self, name, **kwargs):
-        super().__init__(name=name, **kwargs)
+    def __init__(self, name):
+        super().__init__(name=name,
+                         rebind={'task': persistence.NODE_TASK})
 
 
 class FailOnRevert(NodeTaskBase):
@@ -116,39 +118,37 @@ class FailOnRevert(NodeTaskBase):
         super().__init__(name)
         self.operation = operation
 
-    def execute(self, node_id):
+    def execute(self, task):
         pass
 
-    def revert(self, node_id, *args, **kwargs):
+    def revert(self, task, *args, **kwargs):
         try:
-            task = node_task(node_id)
             fail_node(task, '%s failed at %s' % (
                 self.operation, failure_text(kwargs.get('flow_failures'))))
         except Exception:
             # A revert never raises: the node keeps its state and the
             # heartbeat timeout or an operator acts on it.
             LOG.exception('Failing node %s after a failed %s failed',
-                          node_id, self.operation)
+                          task.node.uuid, self.operation)
 
 
 class PrepareRamdisk(NodeTaskBase):
     """Validate the driver and write the node's network boot
     configuration (with a fresh agent token); boot from the network."""
 
-    def execute(self, node_id):
-        task = node_task(node_id)
+    def execute(self, task):
         task.driver.power.validate(task)
         task.driver.boot.validate(task)
         task.driver.boot.prepare_ramdisk(task)
         # A new agent will call back: the old one's URL is stale.
-        set_info(task, **{agent_heartbeat.AGENT_URL: None, COMMAND: None})
+        set_info(task, **{agent_info.AGENT_URL: None,
+                          agent_info.COMMAND: None})
 
 
 class PowerOn(NodeTaskBase):
     """Power the node on, or cycle it if it is on, so that it boots."""
 
-    def execute(self, node_id):
-        task = node_task(node_id)
+    def execute(self, task):
         power = task.driver.power
         if power.get_power_state(task) == states.POWER_ON:
             power.reboot(task)
@@ -159,10 +159,8 @@ class PowerOn(NodeTaskBase):
 
 class PowerOff(NodeTaskBase):
 
-    def execute(self, node_id):
-        task = node_task(node_id)
-        task.driver.power.set_power_state(task, states.POWER_OFF)
-        task.update_node({'power_state': states.POWER_OFF})
+    def execute(self, task):
+        power_off(task)
 
 
 class AwaitAgent(NodeTaskBase):
@@ -173,8 +171,10 @@ class AwaitAgent(NodeTaskBase):
         super().__init__(name)
         self.phase = phase
 
-    def execute(self, node_id):
-        task = node_task(node_id)
-        set_info(task, **{PHASE: self.phase})
+    def execute(self, task):
+        # Each wait gets its own deadline ([agent]phase_timeout).
+        set_info(task, **{
+            agent_info.PHASE: self.phase,
+            agent_info.PHASE_STARTED: timeutils.utcnow().isoformat()})
         if task.node.provision_state not in states.WAIT_STATES:
             move(task, _WAIT)

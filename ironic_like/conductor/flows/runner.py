@@ -9,6 +9,7 @@ conductor was running is resumed here, then followed the same way.
 
 from oslo_log import log
 
+from ironic_like.common import agent_info
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor.flows import clean
@@ -44,12 +45,46 @@ def _follow_up(node, finished):
     return None
 
 
-def run_chain(task, name, store=None):
+def run_chain(task, name):
     """Run flow ``name`` and its follow-ups (in a worker holding the lock)."""
     while name:
-        if not persistence.run(task, name, store):
+        if not persistence.run(task, name):
             return
         name = _follow_up(task.node, name)
+
+
+def start_deploy(task, configdrive=None):
+    """Boot the ramdisk and wait for the agent (in the provisioning
+    worker, which holds the lock)."""
+    if configdrive is not None:
+        info = dict(task.node.instance_info or {})
+        info['configdrive'] = configdrive
+        task.update_node({'instance_info': info})
+    node_steps.set_info(task, **{agent_info.PHASE: None,
+                                 agent_info.COMMAND: None})
+    run_chain(task, deploy.BOOT_RAMDISK)
+
+
+def start_tear_down(task):
+    """Power off, release the instance, then clean (automatically)."""
+    run_chain(task, clean.TEARDOWN)
+
+
+def start_clean(task, steps=None):
+    """Automated cleaning (steps None) or manual cleaning of ``steps``
+    (a list of {interface, step, args})."""
+    if steps is not None:
+        for step in steps:
+            if step.get('interface', 'deploy') != 'deploy':
+                raise exception.InvalidParameterValue(
+                    'Clean step "%s": the agent runs steps of the '
+                    '"deploy" interface only.' % step.get('step'),
+                    field='clean_steps')
+    node_steps.set_info(task, **{
+        clean.REQUESTED: list(steps) if steps is not None else None,
+        clean.STEPS: None, clean.INDEX: None,
+        agent_info.PHASE: None, agent_info.COMMAND: None})
+    run_chain(task, clean.BOOT_RAMDISK)
 
 
 def resume_chain(task):
@@ -91,7 +126,7 @@ def restart_point(node):
     the state and what the node recorded of its agent phase; None when
     nothing safe can be decided (the caller fails the node)."""
     info = node.driver_internal_info or {}
-    phase = info.get(node_steps.PHASE)
+    phase = info.get(agent_info.PHASE)
     state = node.provision_state
     if state == states.DEPLOYING:
         if phase == deploy.PHASE_WRITE_IMAGE:
@@ -104,7 +139,7 @@ def restart_point(node):
     if state == states.CLEANING:
         if clean.STEPS in info:
             if phase == clean.PHASE_STEP_RUNNING and \
-                    info.get(node_steps.COMMAND):
+                    info.get(agent_info.COMMAND):
                 return WAIT_AGAIN
             return clean.NEXT_STEP if clean.steps_left(node) \
                 else clean.FINISH
@@ -158,7 +193,7 @@ def _command_state(task):
     agent rebooted, e.g. after a heartbeat timeout, and forgot it) or an
     error message."""
     node = task.node
-    command_id = (node.driver_internal_info or {}).get(node_steps.COMMAND)
+    command_id = (node.driver_internal_info or {}).get(agent_info.COMMAND)
     doc = agent_client.find_command(node, command_id) if command_id \
         else None
     if doc is None:
@@ -177,7 +212,7 @@ def on_heartbeat(task):
     flows and even the agent's command status (an HTTP call) go to a
     worker, so slow agents never tie up the conductor's RPC threads."""
     node = task.node
-    phase = (node.driver_internal_info or {}).get(node_steps.PHASE)
+    phase = (node.driver_internal_info or {}).get(agent_info.PHASE)
     if node.maintenance or node.provision_state not in states.WAIT_STATES:
         return
     if phase == deploy.PHASE_WRITE_IMAGE:
@@ -215,7 +250,7 @@ def _follow_command(task, phase):
         elif outcome == LOST:
             LOG.warning('Node %s: the agent lost its image write (it '
                         'rebooted?); starting it again', node.uuid)
-            node_steps.set_info(task, **{node_steps.COMMAND: None})
+            node_steps.set_info(task, **{agent_info.COMMAND: None})
             _resume_with(task, deploy.WRITE_IMAGE)
         else:
             node_steps.fail_node(task, 'Deploy failed at step '
@@ -227,14 +262,14 @@ def _follow_command(task, phase):
     if outcome == LOST:
         LOG.warning('Node %s: the agent lost clean step %s (it '
                     'rebooted?); starting it again', node.uuid, name)
-        node_steps.set_info(task, **{node_steps.COMMAND: None})
+        node_steps.set_info(task, **{agent_info.COMMAND: None})
         _resume_with(task, clean.NEXT_STEP)
     elif outcome != 'done':
         node_steps.fail_node(task, 'Cleaning failed at clean step %s: %s'
                                    % (name, outcome))
     else:
         node_steps.set_info(task, **{clean.INDEX: index + 1,
-                                     node_steps.COMMAND: None})
+                                     agent_info.COMMAND: None})
         _resume_with(task, clean.NEXT_STEP if clean.steps_left(task.node)
                      else clean.FINISH)
 
@@ -246,8 +281,7 @@ def abort(task):
 
 def _abort_cleanup(task):
     try:
-        task.driver.power.set_power_state(task, states.POWER_OFF)
-        task.update_node({'power_state': states.POWER_OFF})
+        node_steps.power_off(task)
     except Exception as e:
         LOG.warning('Node %s: power off after abort failed: %s',
                     task.node.uuid, e)

@@ -213,7 +213,14 @@ class AllocationsMixin(object):
         a = models.Allocation
         n = models.Node
         with _sa_api()._writer() as session:
-            allocation = session.get(a, allocation_id)
+            # Lock the allocation row first: a reservation writing it right
+            # now makes us wait for its commit, so the node update below
+            # sees (and clears) the node it reserved. Without the lock,
+            # PostgreSQL skips the uncommitted node row and the node would
+            # be left pointing at a deleted allocation.
+            allocation = session.execute(
+                sa.select(a.id).where(a.id == allocation_id)
+                .with_for_update()).scalar_one_or_none()
             if allocation is None:
                 raise exception.AllocationNotFound(allocation=allocation_id)
             session.execute(

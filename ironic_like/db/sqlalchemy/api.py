@@ -7,8 +7,10 @@ winner and a lost race is an ordinary outcome.
 
 import contextlib
 import datetime
+import functools
 import threading
 
+from oslo_db import api as oslo_db_api
 from oslo_db import exception as db_exc
 from oslo_db.sqlalchemy import enginefacade
 from oslo_log import log
@@ -131,6 +133,30 @@ def _writer():
         _TXN.writing = depth
 
 
+# A short transaction of its own is tried again when the database
+# deadlocks it or the connection drops (a restart, a failover): a few
+# quick attempts over about five seconds, so a lock release or a heartbeat
+# rides out a blip without holding a request for minutes (oslo.db's own
+# db_max_retries is for long jobs).
+_SHORT_RETRY = oslo_db_api.wrap_db_retry(
+    max_retries=5, retry_interval=0.25, inc_retry_interval=True,
+    max_retry_interval=2, retry_on_deadlock=True, retry_on_disconnect=True,
+    jitter=True)
+
+
+def _retried(method):
+    retrying = _SHORT_RETRY(method)
+
+    @functools.wraps(method)
+    def wrapper(*args, **kwargs):
+        if getattr(_TXN, 'writing', 0):
+            # Inside a caller's transaction: retrying the part would
+            # replay it on a rolled back transaction; the caller retries.
+            return method(*args, **kwargs)
+        return retrying(*args, **kwargs)
+    return wrapper
+
+
 def get_engine():
     return main_context_manager.writer.get_engine()
 
@@ -244,6 +270,8 @@ def _apply_node_filters(query, filters):
         query = query.where(model.uuid.in_(list(filters['uuid_in'])))
     if filters.get('unowned'):
         query = query.where(model.conductor_affinity.is_(None))
+    if filters.get('power_change_pending'):
+        query = query.where(model.target_power_state.is_not(None))
     if filters.get('id_in') is not None:
         query = query.where(model.id.in_(list(filters['id_in'])))
     return query
@@ -270,6 +298,14 @@ class NodeView(object):
 
     def as_dict(self):
         return {k: v for k, v in self.__dict__.items() if k != 'traits'}
+
+
+def _check_holder(node, holder):
+    """NodeLockLost unless ``node`` (read FOR UPDATE) is locked by
+    ``holder`` (no check when holder is None)."""
+    if holder is not None and node.reservation != holder:
+        raise exception.NodeLockLost(node=node.uuid, host=holder,
+                                     holder=node.reservation or 'free')
 
 
 class Connection(allocations.AllocationsMixin):
@@ -318,6 +354,7 @@ class Connection(allocations.AllocationsMixin):
             raise exception.NodeNotFound(node=ident)
         return node
 
+    @_retried
     def get_node_by_id(self, node_id):
         return self._get_node(models.Node.id, node_id, node_id)
 
@@ -398,11 +435,15 @@ class Connection(allocations.AllocationsMixin):
         with _reader() as session:
             return [tuple(row) for row in session.execute(query)]
 
-    def update_node(self, node_id, values, expected=None):
+    @_retried
+    def update_node(self, node_id, values, expected=None, holder=None):
         """Update a node and return it.
 
         :param expected: optional dict of column -> value the row must still
             have (a compare-and-swap); if it does not, InvalidState.
+        :param holder: the host whose lock the write is made under: if the
+            node's reservation is not (or no longer) ``holder``, nothing is
+            written and NodeLockLost is raised.
         """
         values = dict(values)
         bad = _NODE_IMMUTABLE.intersection(values)
@@ -420,6 +461,7 @@ class Connection(allocations.AllocationsMixin):
                 node = session.scalars(query).first()
                 if node is None:
                     raise exception.NodeNotFound(node=node_id)
+                _check_holder(node, holder)
                 for key, value in (expected or {}).items():
                     if getattr(node, key) != value:
                         raise exception.InvalidState(
@@ -462,11 +504,13 @@ class Connection(allocations.AllocationsMixin):
 
     # -- node locks ------------------------------------------------------
 
+    @_retried
     def reserve_node(self, tag, node_id):
         """Take the exclusive lock of a node for ``tag`` (a host name).
 
         One conditional UPDATE: of two conductors racing, exactly one wins
-        and the other gets NodeLocked.
+        and the other gets NodeLocked. The node is read back in the same
+        transaction, so a failure there takes no lock.
         """
         with _writer() as session:
             count = session.execute(
@@ -475,12 +519,16 @@ class Connection(allocations.AllocationsMixin):
                        models.Node.reservation.is_(None))
                 .values(reservation=tag)
                 .execution_options(synchronize_session=False)).rowcount
-        node = self.get_node_by_id(node_id)
+            node = session.scalars(sa.select(models.Node).where(
+                models.Node.id == node_id)).first()
+        if node is None:
+            raise exception.NodeNotFound(node=node_id)
         if count != 1:
             raise exception.NodeLocked(node=node.uuid,
                                        host=node.reservation)
         return node
 
+    @_retried
     def release_node(self, tag, node_id):
         """Drop the lock ``tag`` holds; a lock held by another is kept."""
         with _writer() as session:
@@ -492,14 +540,16 @@ class Connection(allocations.AllocationsMixin):
                 .execution_options(synchronize_session=False)).rowcount
         return count == 1
 
-    def release_node_instance(self, node_id):
+    @_retried
+    def release_node_instance(self, node_id, holder=None):
         """Clear a torn-down node's instance and delete its allocation in
         the same transaction (seed 004: deallocation on tear-down)."""
         n = models.Node
         with _writer() as session:
-            node = session.get(n, node_id)
+            node = session.get(n, node_id, with_for_update=True)
             if node is None:
                 raise exception.NodeNotFound(node=node_id)
+            _check_holder(node, holder)
             allocation_id = node.allocation_id
             node.instance_uuid = None
             node.instance_info = {}
@@ -512,6 +562,7 @@ class Connection(allocations.AllocationsMixin):
                     models.Allocation.id == allocation_id))
         return self.get_node_by_id(node_id)
 
+    @_retried
     def clear_node_reservations_for_conductor(self, hostname):
         with _writer() as session:
             return session.execute(
@@ -675,6 +726,7 @@ class Connection(allocations.AllocationsMixin):
 
     # -- conductors ------------------------------------------------------
 
+    @_retried
     def register_conductor(self, hostname, conductor_group, hardware_types):
         """Insert or revive the row of this conductor, online."""
         now = timeutils.utcnow()
@@ -692,6 +744,7 @@ class Connection(allocations.AllocationsMixin):
             session.flush()
         return conductor
 
+    @_retried
     def touch_conductor(self, hostname):
         with _writer() as session:
             count = session.execute(
@@ -728,6 +781,7 @@ class Connection(allocations.AllocationsMixin):
         with _reader() as session:
             return list(session.scalars(query))
 
+    @_retried
     def get_alive_conductors(self, timeout):
         """Conductors online whose heartbeat is newer than ``timeout`` s."""
         limit = timeutils.utcnow() - datetime.timedelta(seconds=timeout)

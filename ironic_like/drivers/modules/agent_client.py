@@ -13,9 +13,9 @@ import requests
 
 from oslo_log import log
 
+from ironic_like.common import agent_info
 from ironic_like.common import agent_token
 from ironic_like.common import exception
-from ironic_like.conductor import agent_heartbeat
 from ironic_like.conf import CONF
 
 LOG = log.getLogger(__name__)
@@ -41,7 +41,7 @@ def _session():
 
 
 def _base(node):
-    url = (node.driver_internal_info or {}).get(agent_heartbeat.AGENT_URL)
+    url = (node.driver_internal_info or {}).get(agent_info.AGENT_URL)
     if not url:
         raise exception.AgentConnectionFailed(
             reason='node %s has no agent URL (no heartbeat yet)' % node.uuid)

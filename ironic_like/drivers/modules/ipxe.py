@@ -14,8 +14,8 @@ import tempfile
 
 from oslo_log import log
 
+from ironic_like.common import agent_info
 from ironic_like.common import exception
-from ironic_like.conductor import agent_heartbeat
 from ironic_like.conf import CONF
 from ironic_like.drivers import base
 
@@ -126,7 +126,7 @@ class IPXEBoot(base.BootInterface):
         kernel, ramdisk = _deploy_images(task.node)
         # A new token on every call (the node is booted again after this),
         # so the files always hold the token the conductor will accept.
-        token = agent_heartbeat.add_pregenerated_token(task)
+        token = agent_info.add_pregenerated_token(task)
         append = CONF.deploy.kernel_append_params or ''
         script = _SCRIPT.format(
             kernel=kernel, ramdisk=ramdisk, api_url=api_url(), token=token,

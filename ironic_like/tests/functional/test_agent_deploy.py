@@ -18,7 +18,10 @@ The tests:
 * a silent agent puts its node in maintenance
   ([agent]heartbeat_timeout_action = maintenance);
 * kill -9 of the conductor owning most nodes while they deploy: the
-  survivor resumes their flows and every node becomes active.
+  survivor resumes their flows and every node becomes active;
+* the same conductor paused (SIGSTOP) past the heartbeat timeout instead,
+  then resumed: the survivor finishes its deploys, and the paused one,
+  fenced, writes nothing to them (each image is written once).
 
 Every wait is bounded; every process is stopped at the end.
 """
@@ -27,6 +30,7 @@ import collections
 import hashlib
 import json
 import os
+import signal
 import sys
 import time
 
@@ -433,3 +437,62 @@ class TestConductorDeathDuringDeploys(AgentDeployTestCase):
                              sha256_of_file(lab.agent(index)['disk_path']),
                              'disk of node %s' % uuid)
         lab.cluster.conductors[survivor].check_running()
+
+
+class TestConductorPausedDuringDeploys(AgentDeployTestCase):
+
+    WRITE_DELAY = 6
+
+    def test_paused_owner_is_fenced_work_finishes_once(self):
+        lab = self.start_lab(10, agent_options={
+            'prepare_image_delay': self.WRITE_DELAY})
+        lab.enrol()
+        lab.make_available()
+        owners = collections.Counter(
+            n['conductor'] for n in lab.states().values())
+        victim = owners.most_common(1)[0][0]
+        survivor, = set(lab.cluster.conductors) - {victim}
+        mine = [u for u, n in lab.states().items()
+                if n['conductor'] == victim]
+        database = lab.cluster.database
+
+        lab.set_image()
+        lab.provision('active')
+
+        def writing():
+            nodes = lab.states(mine)
+            if any((n['driver_internal_info'] or {}).get('agent_phase') ==
+                   'deploy-image-running' for n in nodes.values()):
+                return nodes
+        self.assertEventually(writing, STATE_BOUND, interval=0.2,
+                              message=lambda: 'no node of %s writes its '
+                              'image: %s' % (victim, lab.states(mine)))
+        paused = lab.cluster.conductors[victim]
+        paused.send(signal.SIGSTOP)
+        try:
+            # Declared dead while paused: the survivor deploys everything.
+            nodes = lab.wait_for('active', timeout=STATE_BOUND)
+            self.assertNotIn(victim, database.alive_conductors())
+        finally:
+            paused.send(signal.SIGCONT)
+        # Back: its heartbeat is recorded again and it rejoins the ring;
+        # whatever it had in flight found its locks gone.
+        self.assertEventually(
+            lambda: victim in database.alive_conductors(), STATE_BOUND,
+            message='%s never heartbeated again' % victim)
+        nodes = lab.wait_for('active', timeout=STATE_BOUND)
+        for uuid, node in nodes.items():
+            self.assertIsNone(node['last_error'], uuid)
+            self.assertEqual('power on', node['power_state'], uuid)
+        for index, uuid in enumerate(lab.nodes):
+            agent = lab.agent(index)
+            writes = [c for c in agent['commands']
+                      if c['command_name'] == 'standby.prepare_image']
+            self.assertEqual(1, len(writes), 'image writes of %s' % uuid)
+            self.assertEqual(lab.image_sha256,
+                             sha256_of_file(agent['disk_path']),
+                             'disk of node %s' % uuid)
+        paused.check_running()
+        lab.cluster.conductors[survivor].check_running()
+        log = paused.log_text()
+        self.note('fenced-writes', str(log.count('no longer locked')))

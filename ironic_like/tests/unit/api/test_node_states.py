@@ -4,9 +4,13 @@ Changes go through the real in-process conductor and are followed in the
 database until they complete.
 """
 
+from unittest import mock
+
 from oslo_utils import uuidutils
 
+from ironic_like.common import exception
 from ironic_like.common import states
+from ironic_like.conductor import workers
 from ironic_like.tests.unit.api import base
 
 
@@ -216,3 +220,22 @@ class TestMaintenance(base.APITestCase):
 
     def test_not_found(self):
         self.put('/v1/nodes/nobody/maintenance', {}, status=404)
+
+
+class TestBusyConductor(base.APITestCase):
+
+    with_conductor = True
+
+    def test_busy_conductor_answers_503_with_retry_after(self):
+        node = self.create_node(name='busy', power_state=states.POWER_OFF)
+        busy = exception.ConductorBusy(host='test-conductor', workers=100)
+        with mock.patch.object(workers.AdmittingExecutor, 'submit',
+                               side_effect=busy):
+            r = self.put('/v1/nodes/busy/states/power',
+                         {'target': states.POWER_ON}, status=503)
+        self.assertEqual('5', r.headers['Retry-After'])
+        self.assertIn('workers are in use', r.json['error_message'])
+        node = self.db.get_node_by_id(node.id)
+        self.assertIsNone(node.reservation)
+        self.assertIsNone(node.target_power_state)
+        self.assertEqual(states.POWER_OFF, node.power_state)

@@ -3,11 +3,10 @@ running conductor, fake power and boot, and a fake agent on loopback."""
 
 import hashlib
 
+from ironic_like.common import agent_info
 from ironic_like.common import agent_token
 from ironic_like.common import states
-from ironic_like.conductor import agent_heartbeat
 from ironic_like.conductor.flows import clean
-from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import persistence
 from ironic_like.conductor import locks
 from ironic_like.conductor import provisioning
@@ -61,7 +60,7 @@ class AgentDeployTestCase(cond_utils.ConductorTestCase):
         return utils.wait_for_node(node.uuid, _settled)
 
     def _phase(self, node):
-        return (node.driver_internal_info or {}).get(node_steps.PHASE)
+        return (node.driver_internal_info or {}).get(agent_info.PHASE)
 
     def _power(self, node):
         return (node.driver_internal_info or {}).get(fake.FAKE_POWER_KEY)
@@ -95,8 +94,8 @@ class AgentDeployTestCase(cond_utils.ConductorTestCase):
         # Out of the ramdisk: token, agent URL and phase are gone; the
         # flow's progress too.
         self.assertFalse(agent_token.is_present(info))
-        self.assertNotIn(agent_heartbeat.AGENT_URL, info)
-        self.assertNotIn(node_steps.PHASE, info)
+        self.assertNotIn(agent_info.AGENT_URL, info)
+        self.assertNotIn(agent_info.PHASE, info)
         self.assertIsNone(persistence.recorded(node))
         self.assertEqual({'boot_device': 'disk', 'persistent': True},
                          info[fake.FakeManagement.KEY])
@@ -147,7 +146,7 @@ class AgentDeployTestCase(cond_utils.ConductorTestCase):
         node = self._give_token(self._act(self._node(), 'deploy'))
         node = self.db.get_node_by_uuid(node.uuid)
         info = dict(node.driver_internal_info)
-        info[agent_heartbeat.AGENT_URL] = self.agent.url
+        info[agent_info.AGENT_URL] = self.agent.url
         node = self.db.update_node(node.id, {'driver_internal_info': info})
         agent_client.start_command(node, 'standby.prepare_image', {})
         node = self._heartbeat(node)
@@ -160,7 +159,7 @@ class AgentDeployTestCase(cond_utils.ConductorTestCase):
     def _left_by_dead_conductor(self, record):
         node = self._give_token(self._act(self._node(), 'deploy'))
         info = dict(node.driver_internal_info)
-        info[agent_heartbeat.AGENT_URL] = self.agent.url
+        info[agent_info.AGENT_URL] = self.agent.url
         if record:
             info[persistence.RECORD_KEY] = record
         node = self.db.update_node(node.id, {
@@ -290,4 +289,4 @@ class AgentDeployTestCase(cond_utils.ConductorTestCase):
         node = utils.wait_for_node(
             node.uuid, lambda n: self._power(n) == states.POWER_OFF)
         self.assertEqual(states.DEPLOYFAIL, node.provision_state)
-        self.assertNotIn(node_steps.PHASE, node.driver_internal_info)
+        self.assertNotIn(agent_info.PHASE, node.driver_internal_info)

@@ -6,6 +6,7 @@ from unittest import mock
 
 from oslo_utils import uuidutils
 
+from ironic_like.common import agent_info
 from ironic_like.common import agent_token
 from ironic_like.common import exception
 from ironic_like.common import states
@@ -180,7 +181,7 @@ class TestWipe(utils.ConductorTestCase):
                                'agent_last_heartbeat': 'x',
                                'agent_version': '1', 'kept': 1})
         with locks.acquire(self.context, node.id, purpose='t') as task:
-            agent_heartbeat.wipe_agent_token(task)
+            agent_info.wipe_agent_token(task)
             self.assertEqual({'kept': 1}, task.node.driver_internal_info)
         self.assertEqual({'kept': 1}, self.db.get_node_by_id(
             node.id).driver_internal_info)
@@ -193,13 +194,13 @@ class TestWipe(utils.ConductorTestCase):
         node = self.make_node({'kept': 1})
         with locks.acquire(self.context, node.id, purpose='t') as task:
             with mock.patch.object(task, 'update_node') as update:
-                agent_heartbeat.wipe_agent_token(task)
+                agent_info.wipe_agent_token(task)
         update.assert_not_called()
 
     def test_pregenerated(self):
         node = self.make_node({})
         with locks.acquire(self.context, node.id, purpose='t') as task:
-            token = agent_heartbeat.add_pregenerated_token(task)
+            token = agent_info.add_pregenerated_token(task)
         info = self.db.get_node_by_id(node.id).driver_internal_info
         self.assertEqual(token, info['agent_secret_token'])
         self.assertTrue(info['agent_secret_token_pregenerated'])

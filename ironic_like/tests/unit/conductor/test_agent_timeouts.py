@@ -5,11 +5,12 @@ from unittest import mock
 
 from oslo_utils import timeutils
 
+from ironic_like.common import agent_info
 from ironic_like.common import context as ctx
-from ironic_like.common import hash_ring
 from ironic_like.common import states
 from ironic_like.conductor import agent_heartbeat
 from ironic_like.conductor import agent_timeouts
+from ironic_like.conductor import hash_ring
 from ironic_like.conductor import takeover
 from ironic_like.drivers.modules import fake
 from ironic_like.tests import base
@@ -34,7 +35,7 @@ class TestAgentTimeouts(base.TestCase):
         values = {'provision_state': states.DEPLOYWAIT,
                   'power_state': states.POWER_ON,
                   'driver_internal_info': {
-                      agent_heartbeat.LAST_HEARTBEAT:
+                      agent_info.LAST_HEARTBEAT:
                           _ago(last_heartbeat_age)}}
         values.update(kw)
         node = utils.create_test_node(**values)
@@ -60,7 +61,7 @@ class TestAgentTimeouts(base.TestCase):
     def test_just_entered_wait_state_is_not_silent(self):
         node = utils.create_test_node(
             provision_state=states.CLEANWAIT, power_state=states.POWER_ON,
-            driver_internal_info={agent_heartbeat.LAST_HEARTBEAT:
+            driver_internal_info={agent_info.LAST_HEARTBEAT:
                                   _ago(3600)})
         # provision_updated_at is now: the wait just began.
         node = self.db.update_node(node.id,
@@ -118,7 +119,7 @@ class TestAgentTimeouts(base.TestCase):
             'http://agent/', None, None, None)
         self.assertNotIn(agent_timeouts.REBOOTS, info)
         self.assertNotIn(agent_timeouts.REBOOTED_AT, info)
-        self.assertIn(agent_heartbeat.LAST_HEARTBEAT, info)
+        self.assertIn(agent_info.LAST_HEARTBEAT, info)
 
     def test_check_nodes_over_owned_rows(self):
         self.db.register_conductor('test-conductor', '', ['fake-hardware'])
@@ -133,3 +134,73 @@ class TestAgentTimeouts(base.TestCase):
         with mock.patch.object(fake.FakePower, 'reboot'):
             done = agent_timeouts.check_nodes(self.context, rows)
         self.assertEqual({silent.uuid: 'rebooted'}, done)
+
+
+class TestAgentPhaseDeadline(base.TestCase):
+    """An agent that heartbeats but never finishes its phase."""
+
+    def setUp(self):
+        super().setUp()
+        self.config(heartbeat_timeout=60, phase_timeout=1800, group='agent')
+        self.config(node_locked_retry_attempts=1, group='conductor')
+        self.context = ctx.get_admin_context()
+
+    def _node(self, phase_age, state=states.DEPLOYWAIT, **kw):
+        return utils.create_test_node(
+            provision_state=state, power_state=states.POWER_ON,
+            driver_internal_info={
+                agent_info.LAST_HEARTBEAT: _ago(5),
+                agent_info.PHASE: 'deploy-image-running',
+                agent_info.PHASE_STARTED: _ago(phase_age),
+                agent_info.COMMAND: 'cmd-1'}, **kw)
+
+    def _check(self, node):
+        return agent_timeouts.check_nodes(self.context, [
+            (node.id, node.uuid, node.driver, '', None, None,
+             node.maintenance, node.provision_state)])
+
+    def test_overdue_phase_fails_the_deploy(self):
+        node = self._node(phase_age=1900)
+        self.assertFalse(agent_timeouts.is_silent(node))
+        self.assertEqual({node.uuid: 'failed'}, self._check(node))
+        node = self.db.get_node_by_id(node.id)
+        self.assertEqual(states.DEPLOYFAIL, node.provision_state)
+        self.assertEqual(states.POWER_OFF, node.power_state)
+        self.assertIn('Agent phase "deploy-image-running" did not end '
+                      'within 1800 seconds', node.last_error)
+        self.assertIn('cmd-1', node.last_error)
+        self.assertNotIn(agent_info.PHASE_STARTED,
+                         node.driver_internal_info)
+
+    def test_clean_step_overdue_fails_the_cleaning(self):
+        node = self._node(phase_age=1900, state=states.CLEANWAIT)
+        self.assertEqual({node.uuid: 'failed'}, self._check(node))
+        self.assertEqual(states.CLEANFAIL,
+                         self.db.get_node_by_id(node.id).provision_state)
+
+    def test_within_deadline_or_disabled_or_maintenance(self):
+        node = self._node(phase_age=600)
+        self.assertEqual({}, self._check(node))
+        late = self._node(phase_age=1900)
+        self.config(phase_timeout=0, group='agent')
+        self.assertEqual({}, self._check(late))
+        self.config(phase_timeout=1800, group='agent')
+        maint = self._node(phase_age=1900, maintenance=True)
+        self.assertEqual({}, self._check(maint))
+        for n in (node, late, maint):
+            self.assertEqual(states.DEPLOYWAIT,
+                             self.db.get_node_by_id(n.id).provision_state)
+
+    def test_await_agent_starts_the_deadline(self):
+        from ironic_like.conductor.flows import node_steps
+        from ironic_like.conductor import locks
+        node = utils.create_test_node(provision_state=states.DEPLOYING)
+        now = datetime.datetime(2026, 1, 2, 3, 4, 5)
+        with locks.acquire(self.context, node.id) as task:
+            with mock.patch.object(node_steps.timeutils, 'utcnow',
+                                   return_value=now):
+                node_steps.AwaitAgent('t-await',
+                                      'deploy-write-image').execute(task)
+        info = self.db.get_node_by_id(node.id).driver_internal_info
+        self.assertEqual(now.isoformat(), info[agent_info.PHASE_STARTED])
+        self.assertEqual('deploy-write-image', info[agent_info.PHASE])

@@ -7,6 +7,7 @@ import fixtures
 from taskflow.patterns import linear_flow
 from taskflow import task as tf_task
 
+from ironic_like.common import agent_info
 from ironic_like.common import agent_token
 from ironic_like.common import context as ctx
 from ironic_like.conductor import agent_heartbeat
@@ -14,6 +15,7 @@ from ironic_like.conductor import locks
 from ironic_like.conductor import rpcapi
 from ironic_like.conductor.flows import persistence
 from ironic_like.conductor.flows import runner
+from ironic_like.db.sqlalchemy import flow_backend
 from ironic_like.tests import base
 from ironic_like.tests.unit.db import utils
 
@@ -30,11 +32,10 @@ class Step(tf_task.Task):
         super().__init__(name=name)
         self.crash_once = crash_once
 
-    def execute(self, node_id):
-        task = persistence.current_task(node_id)
-        CALLS.append((self.name, task.node.id))
+    def execute(self, node_task):
+        CALLS.append((self.name, node_task.node.id))
         if self.crash_once and not any(c[0] == 'crashed' for c in CALLS):
-            CALLS.append(('crashed', node_id))
+            CALLS.append(('crashed', node_task.node.id))
             raise Crash()
 
 
@@ -58,7 +59,7 @@ class TestPersistence(base.TestCase):
 
     def _books(self):
         with contextlib.closing(
-                persistence.backend().get_connection()) as conn:
+                flow_backend.backend().get_connection()) as conn:
             return list(conn.get_logbooks())
 
     def test_resume_skips_finished_steps(self):
@@ -100,8 +101,19 @@ class TestPersistence(base.TestCase):
         node = self.db.get_node_by_id(self.node.id)
         self.assertIsNone(persistence.recorded(node))
 
-    def test_current_task_outside_flow(self):
-        self.assertRaises(RuntimeError, persistence.current_task, 12345)
+    def test_saved_store_holds_no_live_object(self):
+        # The NodeTask reaches the tasks through the store but is never
+        # saved: what a resuming conductor reads is JSON only.
+        with locks.acquire(self.context, self.node.id) as task:
+            self.assertRaises(Crash, persistence.run, task, 'test-resume')
+        [book] = self._books()
+        [detail] = list(book)
+        saved = {}
+        for atom in detail:
+            if isinstance(atom.results, dict):
+                saved.update(atom.results)
+        self.assertEqual({persistence.NODE_ID: self.node.id}, saved)
+        self.assertNotIn(persistence.NODE_TASK, saved)
 
 
 class _InlineExecutor(object):
@@ -124,11 +136,11 @@ class TestMissedHeartbeatReplay(base.TestCase):
             self.assertFalse(agent_heartbeat.heartbeat(
                 context, node.id, 'http://agent:9999', '1.0', token))
             node = self.db.get_node_by_id(node.id)
-            self.assertNotIn(agent_heartbeat.AGENT_URL,
+            self.assertNotIn(agent_info.AGENT_URL,
                              node.driver_internal_info)
         node = self.db.get_node_by_id(node.id)
         self.assertEqual('http://agent:9999', node.driver_internal_info[
-            agent_heartbeat.AGENT_URL])
+            agent_info.AGENT_URL])
         self.assertIsNone(node.reservation)
         self.assertEqual({}, agent_heartbeat._MISSED)
 

@@ -5,10 +5,10 @@ import types
 
 import testtools
 
+from ironic_like.common import agent_info
 from ironic_like.common import states
 from ironic_like.conductor.flows import clean
 from ironic_like.conductor.flows import deploy
-from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import runner
 
 
@@ -21,7 +21,7 @@ def _node(state, target=None, **info):
 class TestRestartPoint(testtools.TestCase):
 
     def test_deploy(self):
-        phase = node_steps.PHASE
+        phase = agent_info.PHASE
         self.assertEqual(deploy.BOOT_RAMDISK,
                          runner.restart_point(_node(states.DEPLOYING)))
         self.assertEqual(deploy.WRITE_IMAGE, runner.restart_point(_node(
@@ -34,7 +34,7 @@ class TestRestartPoint(testtools.TestCase):
                          runner.restart_point(_node(states.DELETING)))
 
     def test_clean(self):
-        phase, cmd = node_steps.PHASE, node_steps.COMMAND
+        phase, cmd = agent_info.PHASE, agent_info.COMMAND
         steps = [{'step': 'erase_devices'}]
         self.assertEqual(clean.BOOT_RAMDISK, runner.restart_point(
             _node(states.CLEANING, states.AVAILABLE)))

@@ -1,16 +1,20 @@
 """The RPC client: routing node calls to the ring owner, and fail-over."""
 
+import datetime
 import types
 from unittest import mock
 
 import oslo_messaging as messaging
 from oslo_utils import uuidutils
+import sqlalchemy as sa
 
 from ironic_like.common import context as ctx
 from ironic_like.common import exception
-from ironic_like.common import hash_ring
+from ironic_like.conductor import hash_ring
 from ironic_like.conductor import manager
 from ironic_like.conductor import rpcapi
+from ironic_like.db.sqlalchemy import api as sa_api
+from ironic_like.db.sqlalchemy import models
 from ironic_like.tests import base
 from ironic_like.tests.unit.conductor import utils as cond_utils
 from ironic_like.tests.unit.db import utils
@@ -123,6 +127,94 @@ class TestRouting(base.TestCase):
         self.assertRaises(exception.NodeLocked, self.api.destroy_node,
                           self.context, _node())
         self.assertEqual(1, self.cctxt.call.call_count)
+
+
+class TestRetriedCallsTellTheTruth(base.TestCase):
+    """A call that timed out on a conductor that did the work anyway, and
+    was retried on another, reports the work as done."""
+
+    def setUp(self):
+        super().setUp()
+        self.config(rpc_node_call_attempts=2, rpc_node_call_timeout=7)
+        for host in ('c1', 'c2'):
+            utils.register_conductor(host)
+        self.context = ctx.get_admin_context()
+        self.api = rpcapi.ConductorAPI()
+        self.api.client = mock.Mock()
+        self.cctxt = self.api.client.prepare.return_value
+
+    def _silent_but_done(self, work, retry_error):
+        """The first conductor does ``work`` but does not answer in time;
+        the second answers ``retry_error``."""
+        def call(context, method, **kwargs):
+            if self.cctxt.call.call_count == 1:
+                work()
+                raise messaging.MessagingTimeout('late')
+            raise retry_error
+        self.cctxt.call.side_effect = call
+
+    def test_create_node(self):
+        uuid = uuidutils.generate_uuid()
+        self._silent_but_done(
+            lambda: utils.create_test_node(uuid=uuid),
+            exception.NodeAlreadyExists(uuid=uuid))
+        self.assertEqual(uuid, self.api.create_node(
+            self.context, {'uuid': uuid, 'driver': utils.FAKE_HW}))
+
+    def test_create_node_that_existed_before_is_still_a_conflict(self):
+        node = utils.create_test_node()
+        with sa_api._writer() as session:
+            session.execute(sa.update(models.Node).where(
+                models.Node.id == node.id).values(
+                    created_at=node.created_at -
+                    datetime.timedelta(hours=1)))
+        self._silent_but_done(
+            lambda: None, exception.NodeAlreadyExists(uuid=node.uuid))
+        self.assertRaises(exception.NodeAlreadyExists,
+                          self.api.create_node, self.context,
+                          {'uuid': node.uuid, 'driver': utils.FAKE_HW})
+
+    def test_destroy_node(self):
+        node = utils.create_test_node()
+        self._silent_but_done(lambda: self.db.destroy_node(node.id),
+                              exception.NodeNotFound(node=node.uuid))
+        self.assertIsNone(self.api.destroy_node(self.context, node))
+
+    def test_provisioning_action(self):
+        node = utils.create_test_node(provision_state='available')
+        self._silent_but_done(
+            lambda: self.db.update_node(node.id, {
+                'provision_state': 'deploying'}),
+            exception.InvalidStateRequested(action='deploy', node=node.uuid,
+                                            state='deploying'))
+        self.assertIsNone(self.api.do_provisioning_action(
+            self.context, node, 'deploy'))
+
+    def test_provisioning_action_refused_for_another_reason(self):
+        node = utils.create_test_node(provision_state='available')
+        self._silent_but_done(
+            lambda: None,
+            exception.InvalidStateRequested(action='deploy', node=node.uuid,
+                                            state='available'))
+        self.assertRaises(exception.InvalidStateRequested,
+                          self.api.do_provisioning_action, self.context,
+                          node, 'deploy')
+
+    def test_power_change(self):
+        node = utils.create_test_node(power_state='power off')
+        self._silent_but_done(
+            lambda: self.db.update_node(node.id, {
+                'target_power_state': 'power on'}),
+            exception.NodeLocked(node=node.uuid, host='c1'))
+        self.assertIsNone(self.api.change_node_power_state(
+            self.context, node, 'power on'))
+
+    def test_first_attempt_errors_are_never_reinterpreted(self):
+        node = utils.create_test_node()
+        self.db.destroy_node(node.id)
+        self.cctxt.call.side_effect = exception.NodeNotFound(node=node.uuid)
+        self.assertRaises(exception.NodeNotFound, self.api.destroy_node,
+                          self.context, node)
 
 
 class TestTwoConductors(base.TestCase):

@@ -115,7 +115,7 @@ class TestServiceLifecycle(base.TestCase):
             elapsed = time.monotonic() - started
         # Pools whose shutdown wakes idle workers at once (futurist's poll
         # once a second, and stop() waited for each pool in turn).
-        self.assertIsInstance(svc.executor, futures.ThreadPoolExecutor)
+        self.assertIsInstance(svc.executor._pool, futures.ThreadPoolExecutor)
         self.assertIsInstance(svc._rpc_server._work_executor,
                               futures.ThreadPoolExecutor)
         # The old pools took about a second each; a generous bound keeps

@@ -5,8 +5,8 @@ from unittest import mock
 from oslo_utils import uuidutils
 
 from ironic_like.common import context as ctx
-from ironic_like.common import hash_ring
 from ironic_like.common import states
+from ironic_like.conductor import hash_ring
 from ironic_like.conductor import takeover
 from ironic_like.drivers.modules import fake
 from ironic_like.tests import base

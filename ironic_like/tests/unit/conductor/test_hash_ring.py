@@ -5,7 +5,7 @@ import uuid
 from unittest import mock
 
 from ironic_like.common import exception
-from ironic_like.common import hash_ring
+from ironic_like.conductor import hash_ring
 from ironic_like.tests import base
 from ironic_like.tests.unit.db import utils
 

@@ -1,0 +1,55 @@
+"""What a node's driver_internal_info keeps about its deploy agent.
+
+The agent client and the boot interfaces (drivers) and the heartbeat
+handling, flows and timeouts (conductor) share these names; they live
+here, below both. The task helpers take the NodeTask the conductor hands
+to drivers (anything with ``node`` and ``update_node``).
+"""
+
+from ironic_like.common import agent_token
+
+# Where the agent listens, and what its last heartbeat said.
+AGENT_URL = 'agent_url'
+LAST_HEARTBEAT = 'agent_last_heartbeat'
+AGENT_VERSION = 'agent_version'
+AGENT_STATUS = 'agent_status'
+AGENT_STATUS_MESSAGE = 'agent_status_message'
+# What a heartbeat records; dropped with the token when the node leaves
+# the ramdisk (the URL is then stale).
+RECORDED_KEYS = (AGENT_URL, LAST_HEARTBEAT, AGENT_VERSION, AGENT_STATUS,
+                 AGENT_STATUS_MESSAGE)
+# Reboots of a silent agent, and when the last one was. A heartbeat proves
+# the agent alive again and resets them.
+TIMEOUT_REBOOTS = 'agent_timeout_reboots'
+TIMEOUT_REBOOTED_AT = 'agent_timeout_rebooted_at'
+# The agent phase the node waits in, when it began (ISO 8601, UTC), and
+# the agent command it follows.
+PHASE = 'agent_phase'
+PHASE_STARTED = 'agent_phase_started'
+COMMAND = 'agent_command'
+
+
+def add_pregenerated_token(task):
+    """Generate the token the boot interface puts into the ramdisk's boot
+    configuration (out of band); returns it. Lookup will then not hand a
+    token out."""
+    info = agent_token.with_new_token(task.node.driver_internal_info,
+                                      pregenerated=True)
+    task.update_node({'driver_internal_info': info})
+    return info[agent_token.TOKEN_KEY]
+
+
+def wipe_agent_token(task):
+    """Forget the agent token (and the agent's URL and status) of
+    ``task.node``, under its exclusive lock: called when the node leaves
+    the ramdisk (active, available, manageable, failures). Nothing is
+    written when there is nothing to drop."""
+    info = task.node.driver_internal_info or {}
+    if not any(key in info for key in
+               (agent_token.TOKEN_KEY, agent_token.PREGENERATED_KEY)
+               + RECORDED_KEYS):
+        return
+    info = agent_token.without_token(info)
+    for key in RECORDED_KEYS:
+        info.pop(key, None)
+    task.update_node({'driver_internal_info': info})
