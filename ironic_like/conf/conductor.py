@@ -54,11 +54,6 @@ opts = [
                     '`allocating` by dead conductors, which this conductor '
                     'then takes over. 0 disables the periodic check (a '
                     'change of the hash ring still triggers one).'),
-    cfg.FloatOpt('allocation_test_delay', default=0.0, min=0,
-                 help='TEST ONLY: seconds each allocation waits before it '
-                      'looks for candidates, so that tests can kill a '
-                      'conductor while its allocations are in progress. '
-                      'Never set it in production.'),
     cfg.IntOpt('check_orphaned_work_interval', default=30, min=0,
                help='Seconds between a conductor\'s checks of its nodes for '
                     'work nobody carries on: a transient provision state or '
@@ -77,10 +72,6 @@ opts = [
     cfg.StrOpt('api_url',
                help='URL of the API, for conductors that must hand it out '
                     '(agents, boot configuration).'),
-    cfg.FloatOpt('fake_action_delay', default=0.0, min=0,
-                 help='Test and demo aid: seconds the fake interfaces '
-                      'spend on each power or provisioning step, to make '
-                      'intermediate states observable.'),
 ]
 
 

@@ -10,6 +10,7 @@ import os
 import shutil
 import tempfile
 import threading
+import time
 
 import fixtures
 from oslo_config import fixture as config_fixture
@@ -123,3 +124,33 @@ class ConductorFixture(fixtures.Fixture):
         self.service = service.ConductorService(host=self.host)
         self.service.start()
         self.addCleanup(self.service.stop)
+
+
+class SlowFakeActions(fixtures.Fixture):
+    """The fake interfaces' power and deploy actions take ``seconds``, so a
+    test can observe the intermediate states (target_power_state,
+    deploying, the held lock) while the work goes on."""
+
+    _ACTIONS = {'FakePower': ('set_power_state', 'reboot'),
+                'FakeDeploy': ('deploy', 'tear_down', 'clean')}
+
+    def __init__(self, seconds):
+        super().__init__()
+        self.seconds = seconds
+
+    def _setUp(self):
+        from ironic_like.drivers.modules import fake
+        for class_name, methods in self._ACTIONS.items():
+            cls = getattr(fake, class_name)
+            for method in methods:
+                self.useFixture(fixtures.MonkeyPatch(
+                    '%s.%s.%s' % (fake.__name__, class_name, method),
+                    self._slowed(getattr(cls, method))))
+
+    def _slowed(self, action):
+        seconds = self.seconds
+
+        def slow(*args, **kwargs):
+            time.sleep(seconds)
+            return action(*args, **kwargs)
+        return slow

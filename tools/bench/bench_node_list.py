@@ -184,10 +184,12 @@ def cluster_parser(doc, api_workers=1, nodes=200):
     return parser
 
 
-def start_cluster(args, conf=None):
+def start_cluster(args, conf=None, **cluster_kwargs):
     """Database, dbsync, API and conductors, from the test harness.
 
-    ``conf`` ({section: {option: value}}) overrides the harness's config.
+    ``conf`` ({section: {option: value}}) overrides the harness's config;
+    ``cluster_kwargs`` go to the harness's Cluster (e.g.
+    ``allocation_delay``).
     """
     from ironic_like.tests.functional import base
     ok, detail = base.service_status(base.RABBITMQ)
@@ -201,7 +203,9 @@ def start_cluster(args, conf=None):
             'database': {'connection': database.url}})
         base.run_dbsync(config)
         base.shutil.rmtree(tmp, ignore_errors=True)
-        kwargs = {'conf': conf} if conf else {}
+        kwargs = dict(cluster_kwargs)
+        if conf:
+            kwargs['conf'] = conf
         cluster = base.Cluster(database, conductors=args.conductors,
                                api_workers=args.api_workers, **kwargs)
         cluster.setUp()

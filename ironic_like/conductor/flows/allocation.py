@@ -29,7 +29,6 @@ from taskflow import task
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor.flows import failures
-from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
 
 LOG = log.getLogger(__name__)
@@ -104,8 +103,6 @@ class FindCandidates(task.Task):
                          provides=(REQUESTS, CANDIDATES))
 
     def execute(self, allocation_ids, conductor):
-        if CONF.conductor.allocation_test_delay:
-            time.sleep(CONF.conductor.allocation_test_delay)
         db = db_api.get_instance()
         pending = []
         candidates = {}

@@ -5,8 +5,6 @@ driver_internal_info and records which conductor acted last, so tests can
 prove that the owning conductor executed an action.
 """
 
-import time
-
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conf import CONF
@@ -14,11 +12,6 @@ from ironic_like.drivers import base
 
 FAKE_POWER_KEY = 'fake_power_state'
 LAST_CONDUCTOR_KEY = 'fake_last_power_conductor'
-
-
-def _pause():
-    if CONF.conductor.fake_action_delay:
-        time.sleep(CONF.conductor.fake_action_delay)
 
 
 class FakePower(base.PowerInterface):
@@ -39,11 +32,9 @@ class FakePower(base.PowerInterface):
             raise exception.InvalidParameterValue(
                 err='Fake power cannot set power state "%s".' % power_state,
                 field='target')
-        _pause()
         self._record(task, power_state)
 
     def reboot(self, task, timeout=None):
-        _pause()
         self._record(task, states.POWER_ON)
 
 
@@ -64,15 +55,12 @@ class FakeManagement(base.ManagementInterface):
 class FakeDeploy(base.DeployInterface):
 
     def deploy(self, task):
-        _pause()
         return None
 
     def tear_down(self, task):
-        _pause()
         return None
 
     def clean(self, task, steps=None):
-        _pause()
         return None
 
 

@@ -571,8 +571,12 @@ class Cluster(fixtures.Fixture):
     """
 
     def __init__(self, database, conductors=2, api=True, api_workers=2,
-                 conf=None, wait=True, work_dir=None):
+                 conf=None, wait=True, work_dir=None, allocation_delay=None):
         super().__init__()
+        # Seconds each allocation batch of the conductors waits before it
+        # looks for candidates (see delayed_conductor): lets a test kill a
+        # conductor while its allocations are in progress.
+        self.allocation_delay = allocation_delay
         # Config files and logs. When the caller gives the directory it
         # also removes it, so logs outlive a failed setUp (which cleans
         # this fixture up before the test can attach them).
@@ -644,24 +648,31 @@ class Cluster(fixtures.Fixture):
             sections.setdefault(section, {}).update(values)
         return sections
 
-    def _start(self, name, script, host):
+    def _start(self, name, argv, host):
         config = write_config(os.path.join(self.tmp, '%s.conf' % name),
                               self.config_sections(host))
-        proc = ServiceProcess(name, console_script(script) +
-                              ['--config-file', config], self.tmp)
+        proc = ServiceProcess(name, argv + ['--config-file', config],
+                              self.tmp)
         self.useFixture(proc)
         self.processes.append(proc)
         return proc
 
     def start_conductor(self, host, wait=True):
-        proc = self._start(host, 'ironic-like-conductor', host)
+        if self.allocation_delay:
+            argv = [sys.executable, '-m',
+                    'ironic_like.tests.functional.delayed_conductor',
+                    '--allocation-delay', str(self.allocation_delay)]
+        else:
+            argv = console_script('ironic-like-conductor')
+        proc = self._start(host, argv, host)
         self.conductors[host] = proc
         if wait:
             self.wait_for_conductors([host])
         return proc
 
     def start_api(self, wait=True):
-        self.api = self._start('api-%s' % self.suffix, 'ironic-like-api',
+        self.api = self._start('api-%s' % self.suffix,
+                               console_script('ironic-like-api'),
                                'api-%s' % self.suffix)
         if wait:
             self.wait_for_api()

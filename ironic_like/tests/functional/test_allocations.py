@@ -99,12 +99,13 @@ class TestAllocations(base.FunctionalTestCase):
             'OR allocation_id IS NOT NULL'))
 
     def test_kill_conductor_while_allocating(self):
-        # Slow allocations (test-only option) so that some are still
-        # allocating when their conductor is killed.
+        # Slow allocations (a harness launcher, see delayed_conductor) so
+        # that some are still allocating when their conductor is killed.
         check_interval = 2
-        cluster = self.start_cluster(conductors=2, api_workers=1, conf={
-            'conductor': {'allocation_test_delay': 4,
-                          'check_allocations_interval': check_interval}})
+        cluster = self.start_cluster(
+            conductors=2, api_workers=1, allocation_delay=4,
+            conf={'conductor': {'check_allocations_interval':
+                                check_interval}})
         database = cluster.database
         make_free_nodes(database, 40)
 

@@ -43,7 +43,7 @@ class TestPowerOverRPC(cond_utils.ConductorTestCase):
         self._check(self._power(states.REBOOT), states.POWER_ON)
 
     def test_target_recorded_while_working(self):
-        self.config(fake_action_delay=0.3, group='conductor')
+        self.useFixture(base.SlowFakeActions(0.3))
         self.api.change_node_power_state(self.context, self.node,
                                          states.REBOOT)
         node = self.db.get_node_by_id(self.node.id)

@@ -201,7 +201,7 @@ class TestProvisioningOverRPC(cond_utils.ConductorTestCase):
         self.assertIsNotNone(node.instance_uuid)
 
     def test_intermediate_state_is_visible(self):
-        self.config(fake_action_delay=0.3, group='conductor')
+        self.useFixture(base.SlowFakeActions(0.3))
         node = self._node(provision_state=states.AVAILABLE)
         self.api.do_provisioning_action(self.context, node, 'deploy')
         stored = self.db.get_node_by_id(node.id)

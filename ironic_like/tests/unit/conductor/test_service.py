@@ -123,7 +123,7 @@ class TestServiceLifecycle(base.TestCase):
         self.assertLess(elapsed, 3)
 
     def test_stop_waits_for_background_work(self):
-        self.config(fake_action_delay=0.3, group='conductor')
+        self.useFixture(base.SlowFakeActions(0.3))
         svc = service.ConductorService()
         svc.start()
         node = utils.create_test_node(power_state=states.POWER_OFF)

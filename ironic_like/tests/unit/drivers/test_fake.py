@@ -77,8 +77,9 @@ class TestFakeInterfaces(base.TestCase):
             self.assertIsNone(task.driver.boot.clean_up_ramdisk(task))
             self.assertIsNone(task.driver.power.validate(task))
 
-    def test_action_delay(self):
-        self.config(fake_action_delay=0.1, group='conductor')
+    def test_slow_fake_actions_fixture(self):
+        # The fixture the conductor tests use to watch intermediate states.
+        self.useFixture(base.SlowFakeActions(0.1))
         with self._task() as task:
             started = time.monotonic()
             task.driver.deploy.deploy(task)
