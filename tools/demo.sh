@@ -16,14 +16,15 @@ PY=${PYTHON:-python3}
 STATE=${STATE_DIR:-$top/state}
 PORT=${PORT:-6385}
 
-# The lab needs sushy-tools too: a .venv made by an older demo (without
-# it) is completed rather than used as it is.
+# The lab is a package of its own (./lab, with sushy-tools): a .venv made
+# without it is completed rather than used as it is.
 if [ ! -x "$VENV/bin/ironic-like-lab" ] || \
-        ! "$VENV/bin/python" -c 'import sushy_tools' 2>/dev/null; then
+        ! "$VENV/bin/python" -c 'import ironic_like_lab, sushy_tools' \
+            2>/dev/null; then
     echo "Setting up $VENV (one time)..."
     [ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
     "$VENV/bin/python" -m pip install -q -U pip wheel
-    "$VENV/bin/python" -m pip install -q -r requirements.txt -e .
+    "$VENV/bin/python" -m pip install -q -r requirements.txt -e . -e ./lab
 fi
 
 # Every run enrols a fresh fleet: the previous lab's database would clash

@@ -7,7 +7,7 @@ loopback and is torn down at the end, also on failure, Ctrl-C or SIGTERM:
 1. keystone (the PyPI package, on a MariaDB database), with the users of
    the functional tests (``ironic_like.tests.functional.keystone_fixture``);
 2. a fresh MariaDB database, upgraded with ``ironic-like-dbsync``;
-3. the lab parts the deploy scenario needs (``ironic_like.cmd.lab.Lab``
+3. the lab parts the deploy scenario needs (``ironic_like_lab.lab.Lab``
    with ``api_url`` set: the Redfish emulator and the agent simulator, one
    machine) and a boot file server publishing the lab's ``http_root``,
    which is also the conductors' ``[deploy]http_root``;
@@ -49,7 +49,7 @@ _TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if _TOP not in sys.path:
     sys.path.insert(0, _TOP)
 
-from ironic_like.cmd import lab as lab_module  # noqa: E402
+from ironic_like_lab import lab as lab_module  # noqa: E402
 from ironic_like.common import boot_file_server  # noqa: E402
 from ironic_like.tests.functional import base  # noqa: E402
 from ironic_like.tests.functional import keystone_fixture  # noqa: E402

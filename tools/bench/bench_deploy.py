@@ -8,7 +8,7 @@ periodic timings), one boot file server shared by both conductors
 (``python -m ironic_like.common.boot_file_server`` serving their
 ``[deploy]http_root``; the conductors' own servers are off,
 ``[deploy]http_server_port = 0``), and
-the lab around it (``ironic_like.cmd.lab.Lab`` with ``api_url``: the
+the lab around it (``ironic_like_lab.lab.Lab`` with ``api_url``: the
 Redfish emulator and the agent simulator, one virtual agent per machine).
 It enrols N ``redfish`` nodes (deploy ``agent``, boot ``ipxe``) and
 measures:
@@ -53,7 +53,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_node_list as common  # noqa: E402
 
-from ironic_like.cmd import lab as lab_mod  # noqa: E402
+from ironic_like_lab import lab as lab_mod  # noqa: E402
 
 HEADERS = {'X-OpenStack-Ironic-API-Version': 'latest',
            'Content-Type': 'application/json'}

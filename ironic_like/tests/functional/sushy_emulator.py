@@ -1,7 +1,7 @@
 """The sushy-tools Redfish emulator for the functional tests.
 
 :class:`SushyEmulator` is a fixture that runs
-:mod:`ironic_like.agent.redfish_emulator` (sushy-tools' emulator with a
+:mod:`ironic_like_lab.redfish_emulator` (sushy-tools' emulator with a
 fixed power delay) with the FakeDriver (no libvirt) on a free loopback
 port, with systems given by the test and a fresh state directory. The
 emulator notifies a :class:`NotificationListener` of every change, or the
@@ -24,7 +24,7 @@ import uuid as uuidlib
 import fixtures
 import requests
 
-from ironic_like.agent import redfish_emulator
+from ironic_like_lab import redfish_emulator
 from ironic_like.tests.functional import base
 
 START_TIMEOUT = 30

@@ -158,7 +158,7 @@ class Lab(object):
         self.sim_url = 'http://127.0.0.1:%d' % port
         self.disk_dir = os.path.join(self.work_dir, 'disks')
         self._service('agent-sim', [
-            sys.executable, '-m', 'ironic_like.cmd.agent_sim',
+            sys.executable, '-m', 'ironic_like_lab.agent_sim',
             '--api-url', self.cluster.url, '--host', '127.0.0.1',
             '--port', str(port), '--state-dir', self.disk_dir,
             '--fleet', fleet,

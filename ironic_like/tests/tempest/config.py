@@ -54,7 +54,7 @@ opts = [
                help='The service\'s [agent]heartbeat_timeout, which lookup '
                     'hands to the agent.'),
     # The deploy scenario: a redfish node of a lab (Redfish emulator and
-    # agent simulator, see ironic_like.cmd.lab).
+    # agent simulator, see ironic_like_lab.lab).
     cfg.BoolOpt('deploy_scenario', default=False,
                 help='Run the scenario deploying a node through the '
                      'simulated agent (needs the lab_* options).'),

@@ -1,6 +1,6 @@
 """One virtual agent: inventory, lookup/heartbeat cycle and IPA commands.
 
-The agent lives inside :class:`ironic_like.agent.simulator.Simulator`,
+The agent lives inside :class:`ironic_like_lab.simulator.Simulator`,
 which owns the HTTP server, the timer (heartbeats, lookup retries, injected
 delays) and the pools that run blocking work. Nothing here owns a thread.
 """
@@ -19,13 +19,13 @@ import uuid
 
 import requests
 
-from ironic_like.agent.commands import BusyError
-from ironic_like.agent.commands import Command
-from ironic_like.agent.commands import CommandError
-from ironic_like.agent.commands import COMMANDS
-from ironic_like.agent.commands import FAILED
-from ironic_like.agent.commands import RUNNING
-from ironic_like.agent.commands import UnknownCommand
+from ironic_like_lab.commands import BusyError
+from ironic_like_lab.commands import Command
+from ironic_like_lab.commands import CommandError
+from ironic_like_lab.commands import COMMANDS
+from ironic_like_lab.commands import FAILED
+from ironic_like_lab.commands import RUNNING
+from ironic_like_lab.commands import UnknownCommand
 
 LOG = logging.getLogger(__name__)
 

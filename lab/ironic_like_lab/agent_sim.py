@@ -17,7 +17,7 @@ import logging
 import signal
 import sys
 
-from ironic_like.agent import simulator
+from ironic_like_lab import simulator
 
 
 def parse_args(argv):

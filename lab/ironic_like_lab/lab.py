@@ -26,7 +26,7 @@ import time
 
 import requests
 
-from ironic_like.agent import redfish_emulator
+from ironic_like_lab import redfish_emulator
 
 HEADERS = {'X-OpenStack-Ironic-API-Version': 'latest'}
 START_TIMEOUT = 60
@@ -120,7 +120,7 @@ class Lab(object):
                 {'id': s['uuid'], 'macs': [s['nics'][0]['mac']]}
                 for s in self.systems]}, f)
         sim = self._spawn('agent-sim', [
-            self.python, '-m', 'ironic_like.cmd.agent_sim',
+            self.python, '-m', 'ironic_like_lab.agent_sim',
             '--api-url', self.api_url, '--port', str(self.sim_port),
             '--state-dir', os.path.join(self.workdir, 'disks'),
             '--fleet', fleet,
@@ -137,7 +137,7 @@ class Lab(object):
         redfish_emulator.write_config(config, self.systems, state,
                                       self.sim_url + '/control/power')
         bmc = self._spawn('redfish-emulator', [
-            self.python, '-m', 'ironic_like.agent.redfish_emulator',
+            self.python, '-m', 'ironic_like_lab.redfish_emulator',
             '--config', config, '-i', '127.0.0.1',
             '--port', str(self.bmc_port)])
         wait_http(self.bmc_url + '/redfish/v1/', process=bmc)

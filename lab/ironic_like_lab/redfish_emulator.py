@@ -1,6 +1,6 @@
 """A simulated BMC: sushy-tools' Redfish emulator with a fixed power delay.
 
-Run as ``python -m ironic_like.agent.redfish_emulator [--power-delay S]
+Run as ``python -m ironic_like_lab.redfish_emulator [--power-delay S]
 <sushy-emulator arguments>``. sushy-tools' FakeDriver (no libvirt) applies
 a power change after a random, hard-coded 1-11 s; this wrapper makes that
 delay ``--power-delay`` seconds (default 0) and then runs the emulator

@@ -17,11 +17,12 @@ import fixtures
 import requests
 import testtools
 
-from ironic_like.agent import simulator
-from ironic_like.agent import virtual
-from ironic_like.cmd import agent_sim
-from ironic_like.tests.unit.agent import fakes
-from ironic_like.tests.unit.agent.fakes import wait_for
+from ironic_like_lab import agent_sim
+from ironic_like_lab import simulator
+from ironic_like_lab import virtual
+
+from ironic_like.tests.unit.lab import fakes
+from ironic_like.tests.unit.lab.fakes import wait_for
 
 IMAGE = os.urandom(3 * 1024 * 1024 + 123)
 IMAGE_SHA256 = hashlib.sha256(IMAGE).hexdigest()
@@ -582,7 +583,7 @@ class TestCommandLine(testtools.TestCase):
             s.bind(('127.0.0.1', 0))
             port = s.getsockname()[1]
         proc = subprocess.Popen(
-            [sys.executable, '-m', 'ironic_like.cmd.agent_sim',
+            [sys.executable, '-m', 'ironic_like_lab.agent_sim',
              '--api-url', api.url, '--port', str(port), '--state-dir',
              os.path.join(tmp, 'state'), '--fleet', fleet, '--boot',
              '--options', '{"prepare_image_delay": 5}'],
@@ -615,7 +616,7 @@ class TestCommandLine(testtools.TestCase):
 class TestScheduler(testtools.TestCase):
 
     def test_order_cancel_and_single_timer_thread(self):
-        from ironic_like.agent import scheduler
+        from ironic_like_lab import scheduler
         s = scheduler.Scheduler(workers=2)
         s.start()
         self.addCleanup(s.stop)

@@ -3,12 +3,13 @@ the boot configuration a network-booting agent reads."""
 
 import os
 
-from ironic_like.agent import simulator
-from ironic_like.agent import virtual
-from ironic_like.cmd import agent_sim
-from ironic_like.tests.unit.agent.fakes import wait_for
-from ironic_like.tests.unit.agent import test_simulator
-from ironic_like.tests.unit.agent.test_simulator import mac
+from ironic_like_lab import agent_sim
+from ironic_like_lab import simulator
+from ironic_like_lab import virtual
+
+from ironic_like.tests.unit.lab.fakes import wait_for
+from ironic_like.tests.unit.lab import test_simulator
+from ironic_like.tests.unit.lab.test_simulator import mac
 
 
 def system(uuid, power_state, boot_device=None, macs=(), pending=None):

@@ -9,7 +9,7 @@ URL layout (one server, one port):
   inject delays and failures); see :class:`Handler`.
 
 Threads: the HTTP server's request threads, one timer thread
-(:class:`~ironic_like.agent.scheduler.Scheduler`), a small I/O pool for
+(:class:`~ironic_like_lab.scheduler.Scheduler`), a small I/O pool for
 lookups and heartbeats and a small pool for commands, whatever the number
 of agents.
 """
@@ -25,9 +25,9 @@ from urllib import parse
 import requests
 import yaml
 
-from ironic_like.agent import commands
-from ironic_like.agent import scheduler as sched
-from ironic_like.agent import virtual
+from ironic_like_lab import commands
+from ironic_like_lab import scheduler as sched
+from ironic_like_lab import virtual
 
 LOG = logging.getLogger(__name__)
 
