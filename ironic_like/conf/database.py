@@ -15,6 +15,19 @@ opts = [
     cfg.IntOpt('worker_max_overflow', default=5, min=0,
                help='Connections the workers\' pool may open beyond '
                     'worker_max_pool_size at busy times.'),
+    cfg.IntOpt('idle_transaction_timeout', default=20, min=0,
+               help='Seconds a connection of this process may stay idle '
+                    'inside an open transaction before the database server '
+                    'ends the transaction and closes the connection '
+                    '(MariaDB idle_transaction_timeout, PostgreSQL '
+                    'idle_in_transaction_session_timeout). A conductor '
+                    'that stalls mid-transaction (SIGSTOP, a starved CPU) '
+                    'otherwise keeps its row locks, and the conductor that '
+                    'takes its nodes over cannot write them until it '
+                    'wakes up; when it does, its commit fails and its '
+                    'fenced retry finds the lock gone. Keep it below '
+                    '[conductor]heartbeat_timeout. 0 leaves the server\'s '
+                    'setting (MySQL has no such setting: ignored there).'),
     cfg.StrOpt('version_table', default='ironic_like_alembic_version',
                help='Table in which alembic records the schema version. '
                     'Not alembic_version: taskflow\'s persistence backend '

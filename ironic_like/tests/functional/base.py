@@ -571,12 +571,14 @@ class Cluster(fixtures.Fixture):
     """
 
     def __init__(self, database, conductors=2, api=True, api_workers=2,
-                 conf=None, wait=True, work_dir=None, allocation_delay=None):
+                 conf=None, wait=True, work_dir=None, allocation_delay=None,
+                 power_delay=None):
         super().__init__()
-        # Seconds each allocation batch of the conductors waits before it
-        # looks for candidates (see delayed_conductor): lets a test kill a
-        # conductor while its allocations are in progress.
-        self.allocation_delay = allocation_delay
+        # Seconds each allocation batch, or each fake power change, of the
+        # conductors waits before it acts (see delayed_conductor): lets a
+        # test kill a conductor while that work is in progress.
+        self.delays = {'--allocation-delay': allocation_delay,
+                       '--power-delay': power_delay}
         # Config files and logs. When the caller gives the directory it
         # also removes it, so logs outlive a failed setUp (which cleans
         # this fixture up before the test can attach them).
@@ -658,10 +660,13 @@ class Cluster(fixtures.Fixture):
         return proc
 
     def start_conductor(self, host, wait=True):
-        if self.allocation_delay:
+        delays = [(flag, value) for flag, value in self.delays.items()
+                  if value]
+        if delays:
             argv = [sys.executable, '-m',
-                    'ironic_like.tests.functional.delayed_conductor',
-                    '--allocation-delay', str(self.allocation_delay)]
+                    'ironic_like.tests.functional.delayed_conductor']
+            for flag, value in delays:
+                argv += [flag, str(value)]
         else:
             argv = console_script('ironic-like-conductor')
         proc = self._start(host, argv, host)

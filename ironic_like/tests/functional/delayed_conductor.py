@@ -1,14 +1,15 @@
-"""A conductor process whose allocations are slowed down, for tests and
-benchmarks that must kill a conductor while its allocations are still in
-progress.
+"""A conductor process whose work is slowed down, for tests and
+benchmarks that must kill a conductor while its work is in progress.
 
     python -m ironic_like.tests.functional.delayed_conductor \\
-        --allocation-delay SECONDS --config-file ...
+        [--allocation-delay SECONDS] [--power-delay SECONDS] \\
+        --config-file ...
 
-The delay is a test harness concern, so it lives here and not among the
-service's options: the first task of every allocation batch sleeps for
-SECONDS before it looks for candidates. Everything else is the ordinary
-``ironic-like-conductor``.
+The delays are a test harness concern, so they live here and not among
+the service's options: with --allocation-delay the first task of every
+allocation batch sleeps before it looks for candidates; with
+--power-delay every power change of the fake power interface sleeps
+before it acts. Everything else is the ordinary ``ironic-like-conductor``.
 """
 
 import argparse
@@ -18,26 +19,32 @@ import time
 
 from ironic_like.cmd import conductor
 from ironic_like.conductor.flows import allocation
+from ironic_like.drivers.modules import fake
 
 
-def delay_allocations(seconds):
-    """Make FindCandidates sleep ``seconds`` before it runs."""
-    execute = allocation.FindCandidates.execute
+def _slow_down(cls, method, seconds):
+    action = getattr(cls, method)
 
-    @functools.wraps(execute)
-    def slow_execute(self, *args, **kwargs):
+    @functools.wraps(action)
+    def slow(self, *args, **kwargs):
         time.sleep(seconds)
-        return execute(self, *args, **kwargs)
+        return action(self, *args, **kwargs)
 
-    allocation.FindCandidates.execute = slow_execute
+    setattr(cls, method, slow)
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument('--allocation-delay', type=float, required=True)
+    parser.add_argument('--allocation-delay', type=float, default=0)
+    parser.add_argument('--power-delay', type=float, default=0)
     args, rest = parser.parse_known_args(argv)
-    delay_allocations(args.allocation_delay)
+    if args.allocation_delay:
+        _slow_down(allocation.FindCandidates, 'execute',
+                   args.allocation_delay)
+    if args.power_delay:
+        for method in ('set_power_state', 'reboot'):
+            _slow_down(fake.FakePower, method, args.power_delay)
     # The conductor parses sys.argv (oslo.config) itself.
     sys.argv = [sys.argv[0]] + rest
     return conductor.main()
