@@ -50,6 +50,19 @@ def _fresh(node_uuid):
         return None
 
 
+def _stored_by(allocation_uuid, hosts):
+    """Whether the allocation ``allocation_uuid`` exists and one of
+    ``hosts`` stored it."""
+    if not allocation_uuid:
+        return False
+    try:
+        allocation = db_api.get_instance().get_allocation_by_uuid(
+            allocation_uuid)
+    except exception.AllocationNotFound:
+        return False
+    return allocation.conductor_affinity in hosts
+
+
 def _since(stamp, started):
     return stamp is not None and stamp >= started - _CLOCK_SKEW
 
@@ -81,11 +94,21 @@ class ConductorAPI(object):
             self._silent[host] = time.monotonic()
         self.ring.reset()
 
+    def _owner(self, node, tried):
+        """The node's owner among the conductors not ``tried`` yet,
+        passing over those silent lately; when every candidate was silent
+        lately (e.g. all of them while the broker restarted), the silent
+        ones are asked again rather than no one."""
+        args = (node.uuid, node.driver, node.conductor_group)
+        try:
+            return self.ring.get_owner(
+                *args, ignore=self._silent_hosts().union(tried))
+        except exception.NoValidHost:
+            return self.ring.get_owner(*args, ignore=set(tried))
+
     def owner_of(self, node):
         """The host the API would send a call about ``node`` to."""
-        return self.ring.get_owner(node.uuid, node.driver,
-                                   node.conductor_group,
-                                   ignore=self._silent_hosts())
+        return self._owner(node, [])
 
     def _call_node(self, context, node, method, version=None, outcome=None,
                    **kwargs):
@@ -97,11 +120,8 @@ class ConductorAPI(object):
         last_error = None
         started = timeutils.utcnow()
         for _attempt in range(CONF.rpc_node_call_attempts):
-            ignore = self._silent_hosts().union(tried)
             try:
-                host = self.ring.get_owner(node.uuid, node.driver,
-                                           node.conductor_group,
-                                           ignore=ignore)
+                host = self._owner(node, tried)
             except exception.NoValidHost as e:
                 if tried:
                     break
@@ -279,8 +299,10 @@ class ConductorAPI(object):
         tried = []
         last_error = None
         for _attempt in range(CONF.rpc_node_call_attempts):
-            ignore = self._silent_hosts().union(tried)
-            hosts = sorted(self.ring.hosts - ignore)
+            untried = self.ring.hosts - set(tried)
+            # Silent lately ones only when there is nobody else (see
+            # _owner).
+            hosts = sorted(untried - self._silent_hosts()) or sorted(untried)
             if not hosts:
                 if tried:
                     break
@@ -300,6 +322,14 @@ class ConductorAPI(object):
                 self._mark_silent(host)
                 tried.append(host)
                 last_error = e
+        if tried and _stored_by(values.get('uuid'), tried):
+            # The request reached a conductor that stored the allocation
+            # (and works on it, or a take-over will) but its answer was
+            # lost, e.g. while the broker restarted: the truth is that it
+            # was created.
+            LOG.info('Allocation %s was stored by silent conductor(s) %s '
+                     'after all', values['uuid'], ', '.join(tried))
+            return values['uuid']
         raise exception.ConductorUnavailable(
             node='(allocation %s)' % values.get('uuid'),
             reason='conductors %s did not answer (%s)'

@@ -107,6 +107,21 @@ class TestRouting(base.TestCase):
         for host in ('c1', 'c2', 'c3'):
             self.assertIn(host, str(e))
 
+    def test_all_silent_lately_are_asked_again(self):
+        # After a broker restart every conductor may be marked silent:
+        # the next calls still go somewhere (they used to get NoValidHost,
+        # a 400, until the marks expired).
+        node = _node()
+        self.cctxt.call.side_effect = messaging.MessagingTimeout('late')
+        self.assertRaises(exception.ConductorUnavailable,
+                          self.api.destroy_node, self.context, node)
+        self.cctxt.call.side_effect = None
+        self.cctxt.call.return_value = 'back'
+        self.assertEqual('back', self.api.destroy_node(self.context, node))
+        self.assertIn(self.api.owner_of(node), ('c1', 'c2', 'c3'))
+        self.assertEqual('back', self.api.create_allocation(
+            self.context, {'uuid': uuidutils.generate_uuid()}))
+
     def test_attempts_bounded(self):
         self.config(rpc_node_call_attempts=2)
         self.cctxt.call.side_effect = messaging.MessagingTimeout('late')
@@ -208,6 +223,38 @@ class TestRetriedCallsTellTheTruth(base.TestCase):
             exception.NodeLocked(node=node.uuid, host='c1'))
         self.assertIsNone(self.api.change_node_power_state(
             self.context, node, 'power on'))
+
+    def _allocation_values(self):
+        return {'uuid': uuidutils.generate_uuid(), 'resource_class': 'rc'}
+
+    def test_create_allocation_stored_but_unanswered(self):
+        # Every conductor asked was silent (e.g. the broker restarted), but
+        # the first had stored the allocation: it was created.
+        values = self._allocation_values()
+
+        def call(context, method, **kwargs):
+            if self.cctxt.call.call_count == 1:
+                self.db.create_allocation(dict(
+                    values, conductor_affinity=self.api.client.prepare
+                    .call_args.kwargs['server']))
+            raise messaging.MessagingTimeout('late')
+        self.cctxt.call.side_effect = call
+        self.assertEqual(values['uuid'], self.api.create_allocation(
+            self.context, values))
+
+    def test_create_allocation_nobody_stored(self):
+        self.cctxt.call.side_effect = messaging.MessagingTimeout('late')
+        self.assertRaises(exception.ConductorUnavailable,
+                          self.api.create_allocation, self.context,
+                          self._allocation_values())
+
+    def test_create_allocation_stored_by_someone_not_asked(self):
+        # Same uuid, stored by a conductor this call never asked: not ours.
+        values = self._allocation_values()
+        self.db.create_allocation(dict(values, conductor_affinity='other'))
+        self.cctxt.call.side_effect = messaging.MessagingTimeout('late')
+        self.assertRaises(exception.ConductorUnavailable,
+                          self.api.create_allocation, self.context, values)
 
     def test_first_attempt_errors_are_never_reinterpreted(self):
         node = utils.create_test_node()
