@@ -68,10 +68,6 @@ class InvalidStateRequested(Invalid):
                'node "%(node)s" while it is in state "%(state)s".')
 
 
-class UnsupportedDriverExtension(Invalid):
-    msg_fmt = '%(extension)s is not supported for driver %(driver)s.'
-
-
 class DriverNotFound(Invalid):
     # 400 on node create/update: the request names a driver nobody serves.
     msg_fmt = 'Could not find the following driver(s) or hardware type(s): ' \
@@ -188,21 +184,8 @@ class NodeAssociated(Conflict):
                '%(instance)s.')
 
 
-class NodeInWrongPowerState(Conflict):
-    msg_fmt = 'Can not change instance association while node %(node)s is ' \
-              'in power state %(pstate)s.'
-
-
-class NodeNotInMaintenance(Conflict):
-    msg_fmt = 'The node %(node)s is not in maintenance mode.'
-
-
 class InvalidState(Conflict):
     msg_fmt = 'Invalid resource state.'
-
-
-class ConductorAlreadyRegistered(Conflict):
-    msg_fmt = 'Conductor %(conductor)s already registered.'
 
 
 # 500 / 503
@@ -225,10 +208,6 @@ class ConductorBusy(TemporaryFailure):
                'are in use. Retry in a few seconds.')
 
 
-class DatabaseVersionTooOld(IronicLikeException):
-    msg_fmt = 'Database version is too old: run ironic-like-dbsync upgrade.'
-
-
 def safe_message(error):
     """The user-facing message of an error.
 
@@ -240,7 +219,7 @@ def safe_message(error):
     return str(error)
 
 
-# Allocations (seed 004).
+# Allocations.
 class AllocationNotFound(NotFound):
     msg_fmt = 'Allocation %(allocation)s could not be found.'
 
@@ -279,7 +258,3 @@ class AgentConnectionFailed(IronicLikeException):
 
 class AgentCommandFailed(IronicLikeException):
     msg_fmt = 'Agent command %(command)s failed: %(error)s'
-
-
-class InstanceDeployFailure(IronicLikeException):
-    msg_fmt = '%(reason)s'

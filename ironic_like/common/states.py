@@ -199,17 +199,9 @@ def target_for(event, source):
     return _TARGETS.get(dest)
 
 
-# Allocation states (seed 004): allocating -> active | error.
+# Allocation states: allocating -> active | error.
 ALLOCATING = 'allocating'
 ALLOCATION_ACTIVE = 'active'
 ALLOCATION_ERROR = 'error'
 ALLOCATION_STATES = frozenset([ALLOCATING, ALLOCATION_ACTIVE,
                                ALLOCATION_ERROR])
-_ALLOCATION_TRANSITIONS = frozenset([
-    (ALLOCATING, ALLOCATION_ACTIVE),
-    (ALLOCATING, ALLOCATION_ERROR),
-])
-
-
-def allocation_transition_allowed(source, dest):
-    return (source, dest) in _ALLOCATION_TRANSITIONS

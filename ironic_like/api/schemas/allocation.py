@@ -1,5 +1,8 @@
-"""Schemas of allocation request bodies (seed 004 and Ironic's later
-additions: PATCH of name/extra, backfill by node, owner)."""
+"""Schemas of allocation request bodies, as Ironic accepts them: creation
+(including backfill of a deployed node, and an owner) and a PATCH of name
+and extra."""
+
+import functools
 
 from ironic_like.api.schemas import common
 from ironic_like.api.schemas import node as node_schema
@@ -24,9 +27,5 @@ CREATE_FIELDS = frozenset(FIELDS)
 PATCH_FIELDS = frozenset(['name', 'extra'])
 
 
-def object_schema(names, required=()):
-    return {
-        'type': 'object',
-        'properties': {name: FIELDS[name] for name in names},
-        'required': list(required),
-    }
+# The object schema of a body setting ``names`` (a subset of FIELDS).
+object_schema = functools.partial(common.object_schema, FIELDS)

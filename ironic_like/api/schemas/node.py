@@ -5,6 +5,8 @@ object schema from the fields the request's version may set, and a PATCH
 validates the fields it changes against the same definitions.
 """
 
+import functools
+
 from ironic_like.api.schemas import common
 from ironic_like.drivers import base as drivers_base
 
@@ -45,12 +47,8 @@ PATCH_FIELDS = frozenset(FIELDS) - {'uuid'}
 MANDATORY = frozenset(['driver'])
 
 
-def object_schema(names, required=()):
-    return {
-        'type': 'object',
-        'properties': {name: FIELDS[name] for name in names},
-        'required': list(required),
-    }
+# The object schema of a body setting ``names`` (a subset of FIELDS).
+object_schema = functools.partial(common.object_schema, FIELDS)
 
 
 TRAITS_BODY = {

@@ -1,5 +1,7 @@
 """Schemas of port request bodies."""
 
+import functools
+
 from ironic_like.api.schemas import common
 
 # Keys of local_link_connection Ironic knew by API 1.51.
@@ -33,9 +35,5 @@ PATCH_FIELDS = frozenset(FIELDS) - {'uuid', 'portgroup_uuid'}
 MANDATORY = frozenset(['address', 'node_uuid'])
 
 
-def object_schema(names, required=()):
-    return {
-        'type': 'object',
-        'properties': {name: FIELDS[name] for name in names},
-        'required': list(required),
-    }
+# The object schema of a body setting ``names`` (a subset of FIELDS).
+object_schema = functools.partial(common.object_schema, FIELDS)

@@ -1,4 +1,4 @@
-"""Database access for allocations (seed 004), mixed into Connection.
+"""Database access for allocations, mixed into Connection.
 
 Candidate search happens in SQL (resource class, state, maintenance,
 power state, instance, candidates and the traits superset), so the cost of
@@ -190,7 +190,9 @@ class AllocationsMixin(object):
 
     def take_over_allocation(self, allocation_id, old_conductor,
                              new_conductor):
-        """The seed's UPDATE ... WHERE conductor_affinity=<dead host>.
+        """Move an allocation still allocating from ``old_conductor`` to
+        ``new_conductor``: one UPDATE ... WHERE conductor_affinity=<old>,
+        so that of conductors taking it over at once only one wins.
 
         True when this call moved the allocation to ``new_conductor``.
         """

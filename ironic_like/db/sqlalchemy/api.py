@@ -587,7 +587,8 @@ class Connection(allocations.AllocationsMixin):
     @_retried
     def release_node_instance(self, node_id, holder=None):
         """Clear a torn-down node's instance and delete its allocation in
-        the same transaction (seed 004: deallocation on tear-down)."""
+        the same transaction: a tear-down ends the allocation, and no
+        reader may see the one without the other."""
         n = models.Node
         with _writer() as session:
             node = session.get(n, node_id, with_for_update=True)

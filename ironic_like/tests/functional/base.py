@@ -44,6 +44,7 @@ Environment variables (all optional):
 
 import atexit
 import configparser
+import functools
 import os
 import shutil
 import signal
@@ -62,6 +63,8 @@ from sqlalchemy import pool as sa_pool
 from testtools import content
 import testtools
 from tooz import hashring
+
+from ironic_like.tests import utils as test_utils
 
 CI = os.environ.get('CI') == 'true'
 
@@ -125,39 +128,16 @@ def console_script(name):
             'sys.exit(main())' % module]
 
 
-class ProcessDied(AssertionError):
+class ProcessDied(test_utils.StopWaiting):
     """A service process exited while the harness waited for it."""
 
 
-def wait_for(predicate, timeout, interval=0.2, message=None):
-    """Call ``predicate`` until it returns a true value; return that value.
-
-    Bounded in time (``timeout`` seconds) and so in count. Raises
-    AssertionError with ``message`` (a string or a callable giving one) if
-    the predicate never held. ProcessDied raised by the predicate ends
-    the wait at once; other exceptions count as "not yet".
-    """
-    deadline = time.monotonic() + timeout
-    attempts = max(1, int(timeout / interval) + 1)
-    last_error = None
-    for _ in range(attempts):
-        try:
-            result = predicate()
-        except ProcessDied:
-            raise
-        except Exception as e:  # transient: the process is starting
-            result = None
-            last_error = e
-        if result:
-            return result
-        if time.monotonic() >= deadline:
-            break
-        time.sleep(interval)
-    text = message() if callable(message) else message
-    raise AssertionError('%s (not true after %.1f s%s)'
-                         % (text or 'condition', timeout,
-                            '; last error: %r' % last_error
-                            if last_error else ''))
+# Call ``predicate`` until it returns a true value; return that value,
+# bounded by ``timeout`` seconds. The services start and stop under the
+# harness, so an error of the predicate (a refused connection, a process
+# still starting) counts as "not yet"; ProcessDied ends the wait at once.
+wait_for = functools.partial(test_utils.wait_for, interval=0.2,
+                             retry_on=(Exception,))
 
 
 # -- service availability ------------------------------------------------

@@ -1,4 +1,4 @@
-"""/v1/allocations and /v1/nodes/{id}/allocation (seed 004).
+"""/v1/allocations and /v1/nodes/{id}/allocation.
 
 Creation goes to a random alive conductor, which stores the allocation
 (`allocating`) and answers at once; the conductor's flow finds and

@@ -54,7 +54,7 @@ class DriversController(rest.RestController):
         if list(remainder) == ['properties']:
             return DriverPropertiesController(name), []
         if list(remainder) == ['vendor_passthru', 'lookup']:
-            # The agent's lookup (seed 003).
+            # The agent's lookup in the vendor passthru form (ramdisk).
             return ramdisk.DriverVendorPassthruController(name), ['lookup']
         return None
 

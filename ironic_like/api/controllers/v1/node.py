@@ -42,27 +42,19 @@ FILTERS = {
 LIST_PARAMS = frozenset(utils.PAGING_PARAMS + ('fields', 'detail')
                         + tuple(FILTERS))
 _BOOL_FILTERS = ('maintenance', 'associated')
-_DICT_FIELDS = frozenset(['driver_info', 'properties', 'extra',
-                          'instance_info', 'labels'])
+# Stored forms: empty dicts, not null; lower-case conductor groups (Ironic
+# matches them case-insensitively).
+_normalize = utils.Normalizer(
+    schema.FIELDS,
+    ['driver_info', 'properties', 'extra', 'instance_info', 'labels'],
+    {'conductor_group': lambda group: (group or '').lower()})
 # What a field removed by a PATCH becomes.
-DEFAULTS = {name: ({} if name in _DICT_FIELDS else None)
-            for name in schema.FIELDS}
+DEFAULTS = _normalize.defaults
 
 _CREATE_VALIDATOR = validation.make_validator(
     schema.object_schema(schema.CREATE_FIELDS, required=['driver']))
 _FIELD_VALIDATORS = {name: validation.make_validator(
     schema.object_schema([name])) for name in schema.FIELDS}
-
-
-def _normalize(values):
-    """Stored forms: empty dicts, not null; lower-case conductor groups
-    (Ironic matches them case-insensitively)."""
-    for name in _DICT_FIELDS.intersection(values):
-        if values[name] is None:
-            values[name] = {}
-    if 'conductor_group' in values:
-        values['conductor_group'] = (values['conductor_group'] or '').lower()
-    return values
 
 
 def _filters(params):
@@ -124,7 +116,8 @@ class NodesController(rest.RestController):
         'traits': node_traits.NodeTraitsController,
         'ports': port.NodePortsController,
         'allocation': allocation.NodeAllocationController,
-        # Only the agent's heartbeat (seed 003).
+        # Only the agent's heartbeat, in the vendor passthru form (see
+        # ramdisk).
         'vendor_passthru': ramdisk.NodeVendorPassthruController,
     }
 

@@ -22,9 +22,14 @@ from ironic_like.db.sqlalchemy import api as sa_api
 
 _LIST_PARAMS = utils.PAGING_PARAMS + ('fields', 'detail')
 _FILTER_PARAMS = ('node', 'node_uuid', 'address')
-_DICT_FIELDS = frozenset(['extra', 'local_link_connection'])
-DEFAULTS = {name: ({} if name in _DICT_FIELDS else None)
-            for name in schema.FIELDS}
+# Stored forms: empty dicts, not null; PXE enabled unless said otherwise;
+# MAC addresses in one spelling.
+_normalize = utils.Normalizer(
+    schema.FIELDS, ['extra', 'local_link_connection'],
+    {'pxe_enabled': lambda enabled: True if enabled is None else enabled,
+     'address': validation.normalize_mac})
+# What a field removed by a PATCH becomes.
+DEFAULTS = _normalize.defaults
 # Above this many distinct nodes in a page, one query maps every node id
 # to its UUID instead of one query per node.
 _PER_NODE_LOOKUPS = 10
@@ -58,17 +63,6 @@ def _node_by_uuid(node_uuid, field='node_uuid'):
     except exception.NodeNotFound:
         raise exception.InvalidParameterValue(
             err='Node %s could not be found.' % node_uuid, field=field)
-
-
-def _normalize(values):
-    for name in _DICT_FIELDS.intersection(values):
-        if values[name] is None:
-            values[name] = {}
-    if 'pxe_enabled' in values and values['pxe_enabled'] is None:
-        values['pxe_enabled'] = True
-    if 'address' in values:
-        values['address'] = validation.normalize_mac(values['address'])
-    return values
 
 
 def _authorize_port(rule, port):

@@ -7,7 +7,8 @@ Two forms of each:
     GET  /v1/lookup?addresses=<MACs>&node_uuid=<uuid>
     POST /v1/heartbeat/{node}   {callback_url, agent_version, agent_token,
                                  agent_status, agent_status_message}
-* the seed's (003) vendor passthru form, at every version:
+* the vendor passthru form of Ironic's agent interface, at every version
+  (agents that speak only this form must still find their node):
     POST /v1/drivers/{driver}/vendor_passthru/lookup
          {"version": 2, "inventory": {"interfaces": [...], ...}}
     POST /v1/nodes/{node}/vendor_passthru/heartbeat
@@ -47,7 +48,7 @@ from ironic_like.conf import CONF
 # Node fields a lookup returns (as Ironic's _LOOKUP_RETURN_FIELDS).
 LOOKUP_NODE_FIELDS = ['uuid', 'properties', 'instance_info',
                       'driver_internal_info']
-# The inventory versions the seed's lookup understands.
+# The inventory versions the vendor passthru lookup understands.
 INVENTORY_VERSIONS = (2,)
 
 HEARTBEAT_FIELDS = {
@@ -59,7 +60,8 @@ HEARTBEAT_FIELDS = {
     'agent_status': versions.AGENT_LOOKUP,
     'agent_status_message': versions.AGENT_LOOKUP,
 }
-SEED_HEARTBEAT_FIELDS = ('agent_url', 'agent_token', 'agent_version')
+# The fields of a vendor passthru heartbeat.
+PASSTHRU_HEARTBEAT_FIELDS = ('agent_url', 'agent_token', 'agent_version')
 
 
 def _agent_context():
@@ -200,7 +202,8 @@ class LookupController(rest.RestController):
 
 
 def _check_inventory(body):
-    """The MACs of a seed lookup body; 400 naming the field at fault."""
+    """The MACs and node UUID of a vendor passthru lookup body; 400
+    naming the field at fault."""
     version = body.get('version')
     if version not in INVENTORY_VERSIONS or isinstance(version, bool):
         raise exception.InvalidParameterValue(
@@ -224,7 +227,8 @@ def _check_inventory(body):
 
 
 class DriverVendorPassthruController(rest.RestController):
-    """POST /v1/drivers/{driver}/vendor_passthru/lookup (seed 003)."""
+    """POST /v1/drivers/{driver}/vendor_passthru/lookup: the agent's
+    lookup in the vendor passthru form."""
 
     _custom_actions = {'lookup': ['POST']}
 
@@ -243,8 +247,9 @@ class DriverVendorPassthruController(rest.RestController):
         node = find_node(addresses, node_uuid)
         node, token = issue_token(node)
         timeout = CONF.agent.heartbeat_timeout
-        # The seed's answer plus the token, at the top level and in the
-        # same "config" block as the current form (one parser for both).
+        # The vendor passthru answer plus the token: at the top level, where
+        # this form's agents read it, and in the same "config" block as the
+        # current form (one parser for both).
         return {'heartbeat_timeout': timeout,
                 'node': {'uuid': node.uuid},
                 'agent_token': token,
@@ -314,7 +319,8 @@ class HeartbeatController(rest.RestController):
 
 
 class NodeVendorPassthruController(rest.RestController):
-    """POST /v1/nodes/{node}/vendor_passthru/heartbeat (seed 003)."""
+    """POST /v1/nodes/{node}/vendor_passthru/heartbeat: the agent's
+    heartbeat in the vendor passthru form."""
 
     _custom_actions = {'heartbeat': ['POST']}
 
@@ -326,10 +332,10 @@ class NodeVendorPassthruController(rest.RestController):
         utils.query()
         body = utils.load_body()
         for name in body:
-            if name not in SEED_HEARTBEAT_FIELDS:
+            if name not in PASSTHRU_HEARTBEAT_FIELDS:
                 raise exception.InvalidParameterValue(
                     err='Field "%s" not recognised.' % name, field=name)
-        _check_strings(body, SEED_HEARTBEAT_FIELDS)
+        _check_strings(body, PASSTHRU_HEARTBEAT_FIELDS)
         agent_url = _check_url(body.get('agent_url'), 'agent_url')
         _send_heartbeat(self.node_ident, agent_url,
                         agent_version=body.get('agent_version'),

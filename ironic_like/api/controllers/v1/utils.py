@@ -208,6 +208,32 @@ def validate(validator, body):
     validation.validate(validator, body)
 
 
+class Normalizer(object):
+    """Gives request values of a resource their stored form, in place.
+
+    ``dict_fields`` are object-valued: null is stored as an empty dict, so
+    readers need not tell the two apart. ``converters`` maps other fields
+    to a function of the value giving its stored form. ``defaults`` is
+    what each of ``fields`` becomes when a PATCH removes it: an empty dict
+    for the object-valued ones, null for the others.
+    """
+
+    def __init__(self, fields, dict_fields, converters=None):
+        self.dict_fields = frozenset(dict_fields)
+        self.converters = dict(converters or {})
+        self.defaults = {name: ({} if name in self.dict_fields else None)
+                         for name in fields}
+
+    def __call__(self, values):
+        for name in self.dict_fields.intersection(values):
+            if values[name] is None:
+                values[name] = {}
+        for name, convert in self.converters.items():
+            if name in values:
+                values[name] = convert(values[name])
+        return values
+
+
 # -- nodes ----------------------------------------------------------------
 
 def get_node(ident):

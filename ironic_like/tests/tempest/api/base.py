@@ -2,13 +2,13 @@
 helpers that create resources and always clean them up, and bounded
 waits."""
 
-import time
-
 from tempest import config
 from tempest.lib.common import api_version_utils
 from tempest.lib.common.utils import data_utils
 from tempest.lib import exceptions as lib_exc
 from tempest import test
+
+from ironic_like.tests import utils as test_utils
 
 CONF = config.CONF
 STABLE_STATES = frozenset(['enroll', 'manageable', 'available', 'active'])
@@ -120,17 +120,10 @@ class BaseBaremetalLikeTest(api_version_utils.BaseMicroversionTest,
 
     def wait_for(self, predicate, what, timeout=None):
         """Poll ``predicate`` until it returns a true value (returned)."""
-        timeout = timeout or CONF.baremetal_like.build_timeout
-        deadline = time.monotonic() + timeout
-        last = None
-        while True:
-            last = predicate()
-            if last:
-                return last
-            if time.monotonic() >= deadline:
-                raise lib_exc.TimeoutException(
-                    '%s: not done after %s s' % (what, timeout))
-            time.sleep(CONF.baremetal_like.build_interval)
+        return test_utils.wait_for(
+            predicate, timeout or CONF.baremetal_like.build_timeout,
+            CONF.baremetal_like.build_interval, message=what,
+            failure=lib_exc.TimeoutException)
 
     def wait_for_provision_state(self, uuid, state, timeout=None):
         """Wait for ``state``; fail at once in a failed state."""

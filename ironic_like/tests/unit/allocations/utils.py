@@ -1,10 +1,9 @@
 """Helpers for allocation tests: free nodes and polling."""
 
-import time
-
 from oslo_utils import uuidutils
 
 from ironic_like.common import states
+from ironic_like.tests import utils as test_utils
 
 
 def make_free_node(db, resource_class='baremetal', traits=(), **kw):
@@ -18,11 +17,10 @@ def make_free_node(db, resource_class='baremetal', traits=(), **kw):
 
 
 def wait_for_allocation(db, uuid, timeout=10.0):
-    """Poll until the allocation leaves `allocating` (bounded)."""
-    deadline = time.monotonic() + timeout
-    allocation = db.get_allocation_by_uuid(uuid)
-    while (allocation.state == states.ALLOCATING and
-           time.monotonic() < deadline):
-        time.sleep(0.02)
+    """Poll until the allocation leaves `allocating` (bounded), return it."""
+    def settled():
         allocation = db.get_allocation_by_uuid(uuid)
-    return allocation
+        return allocation.state != states.ALLOCATING and allocation
+
+    return test_utils.wait_for(
+        settled, timeout, message='allocation %s still allocating' % uuid)

@@ -2,7 +2,6 @@
 webtest, over the test's private database and in-process RPC."""
 
 import json
-import time
 
 from oslo_utils import uuidutils
 import webtest
@@ -12,6 +11,7 @@ from ironic_like.common import policy
 from ironic_like.common import states
 from ironic_like.conf import CONF
 from ironic_like.tests import base
+from ironic_like.tests.unit.db import utils as db_utils
 
 LATEST = {'X-OpenStack-Ironic-API-Version': 'latest'}
 
@@ -118,15 +118,8 @@ class APITestCase(base.TestCase):
         values['node_id'] = node.id
         return self.db.create_port(values)
 
-    def wait_for(self, node_uuid, predicate, attempts=100, delay=0.05):
-        """Poll the node until ``predicate(node)`` (bounded), return it."""
-        node = None
-        for _ in range(attempts):
-            node = self.db.get_node_by_uuid(node_uuid)
-            if predicate(node) and node.reservation is None:
-                return node
-            time.sleep(delay)
-        self.fail('node %s never reached the expected state: '
-                  'provision %s, power %s, reservation %s'
-                  % (node_uuid, node.provision_state, node.power_state,
-                     node.reservation))
+    def wait_for(self, node_uuid, predicate, timeout=5.0, interval=0.05):
+        """Poll the node until ``predicate(node)`` and its lock is released
+        (bounded), return it."""
+        return db_utils.wait_for_node(node_uuid, predicate, timeout,
+                                      interval)

@@ -1,11 +1,10 @@
 """/v1/allocations and /v1/nodes/{id}/allocation through the real
 in-process conductor (seed 004, with Ironic's later additions)."""
 
-import time
-
 from oslo_utils import uuidutils
 
 from ironic_like.common import states
+from ironic_like.tests import utils as test_utils
 from ironic_like.tests.unit.api import base
 from ironic_like.tests.unit.api import test_auth
 
@@ -21,13 +20,14 @@ class AllocationAPITestCase(base.APITestCase):
         values.setdefault('resource_class', 'gold')
         return self.create_node(**values)
 
-    def wait_allocation(self, uuid, attempts=200, delay=0.02):
-        for _ in range(attempts):
+    def wait_allocation(self, uuid, timeout=4.0, interval=0.02):
+        def settled():
             doc = self.get('/v1/allocations/%s' % uuid).json
-            if doc['state'] != states.ALLOCATING:
-                return doc
-            time.sleep(delay)
-        self.fail('allocation %s still allocating' % uuid)
+            return doc['state'] != states.ALLOCATING and doc
+
+        return test_utils.wait_for(
+            settled, timeout, interval,
+            message='allocation %s still allocating' % uuid)
 
     def allocate(self, body=None, **kw):
         body = dict(body or {'resource_class': 'gold'})

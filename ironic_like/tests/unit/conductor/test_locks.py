@@ -8,6 +8,7 @@ from ironic_like.common import context as ctx
 from ironic_like.common import exception
 from ironic_like.conductor import locks
 from ironic_like.tests import base
+from ironic_like.tests import utils as test_utils
 from ironic_like.tests.unit.db import utils
 
 
@@ -179,7 +180,8 @@ class TestSpawnAfter(base.TestCase):
         with locks.acquire(self.context, self.node.id) as task:
             task.spawn_after(self.executor, work)
         self.assertTrue(done.wait(5))
-        self.assertTrue(utils.wait_for(lambda: self._reservation() is None))
+        self.assertTrue(test_utils.wait_for(
+            lambda: self._reservation() is None))
 
     def test_not_spawned_when_block_raises(self):
         work = mock.Mock()

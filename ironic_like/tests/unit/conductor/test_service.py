@@ -15,6 +15,7 @@ from ironic_like.conductor import service
 from ironic_like.conductor import takeover
 from ironic_like.drivers.modules import fake
 from ironic_like.tests import base
+from ironic_like.tests import utils as test_utils
 from ironic_like.tests.unit.conductor import utils as cond_utils
 from ironic_like.tests.unit.db import utils
 
@@ -146,7 +147,7 @@ class TestServiceLifecycle(base.TestCase):
         # heartbeat_interval is 1 s in tests.
         self._start()
         utils.set_conductor_age('test-conductor', 3600)
-        self.assertTrue(utils.wait_for(
+        self.assertTrue(test_utils.wait_for(
             lambda: self.db.get_alive_conductors(60), timeout=5))
 
     def test_heartbeat_failure_is_logged_not_raised(self):

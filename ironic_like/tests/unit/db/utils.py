@@ -2,7 +2,6 @@
 
 import datetime
 import itertools
-import time
 
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
@@ -11,6 +10,7 @@ import sqlalchemy as sa
 from ironic_like.db import api as db_api
 from ironic_like.db.sqlalchemy import api as sa_api
 from ironic_like.db.sqlalchemy import models
+from ironic_like.tests import utils as test_utils
 
 FAKE_HW = 'fake-hardware'
 _MAC_COUNTER = itertools.count(1)
@@ -55,19 +55,9 @@ def set_conductor_age(hostname, seconds):
                   .execution_options(synchronize_session=False))
 
 
-def wait_for(predicate, timeout=10.0, interval=0.02):
-    """Poll ``predicate`` until it returns a true value; return that value
-    (or the last false one after ``timeout`` seconds)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        result = predicate()
-        if result or time.monotonic() >= deadline:
-            return result
-        time.sleep(interval)
-
-
-def wait_for_node(uuid, predicate, timeout=10.0):
-    """Poll the node until ``predicate(node)`` and its lock is released."""
+def wait_for_node(uuid, predicate, timeout=10.0, interval=0.02):
+    """Poll the node until ``predicate(node)`` and its lock is released;
+    return it (bounded: fails after ``timeout`` seconds)."""
     db = db_api.get_instance()
     state = {}
 
@@ -76,5 +66,12 @@ def wait_for_node(uuid, predicate, timeout=10.0):
         state['node'] = node
         return predicate(node) and node.reservation is None
 
-    wait_for(check, timeout=timeout)
+    def describe():
+        node = state['node']
+        return ('node %s never reached the expected state: provision %s, '
+                'power %s, reservation %s'
+                % (uuid, node.provision_state, node.power_state,
+                   node.reservation))
+
+    test_utils.wait_for(check, timeout, interval, message=describe)
     return state['node']

@@ -10,16 +10,6 @@ from http import server as http_server
 from urllib import parse
 
 
-def wait_for(predicate, timeout=10.0, interval=0.02):
-    """Poll ``predicate`` until true; answers its last value."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value or time.monotonic() > deadline:
-            return value
-        time.sleep(interval)
-
-
 class _Quiet(object):
     def log_message(self, fmt, *args):
         pass

@@ -7,9 +7,9 @@ from ironic_like_lab import agent_sim
 from ironic_like_lab import simulator
 from ironic_like_lab import virtual
 
-from ironic_like.tests.unit.lab.fakes import wait_for
 from ironic_like.tests.unit.lab import test_simulator
 from ironic_like.tests.unit.lab.test_simulator import mac
+from ironic_like.tests.utils import wait_for
 
 
 def system(uuid, power_state, boot_device=None, macs=(), pending=None):

@@ -22,7 +22,7 @@ from ironic_like_lab import simulator
 from ironic_like_lab import virtual
 
 from ironic_like.tests.unit.lab import fakes
-from ironic_like.tests.unit.lab.fakes import wait_for
+from ironic_like.tests.utils import wait_for
 
 IMAGE = os.urandom(3 * 1024 * 1024 + 123)
 IMAGE_SHA256 = hashlib.sha256(IMAGE).hexdigest()
@@ -72,10 +72,10 @@ class SimulatorTestBase(testtools.TestCase):
         resp = self.session.post(
             '%s/agents/%s/boot' % (self.control, agent.id))
         self.assertEqual(202, resp.status_code, resp.text)
-        self.assertTrue(wait_for(
-            lambda: agent.state == virtual.HEARTBEATING
-            and agent.counters['heartbeats'] >= 1),
-            'agent never heartbeated: %s' % agent.detail()['counters'])
+        wait_for(lambda: agent.state == virtual.HEARTBEATING
+                 and agent.counters['heartbeats'] >= 1,
+                 message=lambda: 'agent never heartbeated: %s'
+                 % agent.detail()['counters'])
 
     def command(self, agent, name, params=None, wait=False, token=None,
                 expect=200):
@@ -96,7 +96,7 @@ class SimulatorTestBase(testtools.TestCase):
         def done():
             state['doc'] = self.session.get(url).json()
             return state['doc']['command_status'] != virtual.RUNNING
-        self.assertTrue(wait_for(done, timeout, 0.05), state.get('doc'))
+        wait_for(done, timeout, 0.05, message=lambda: state.get('doc'))
         return state['doc']
 
     def image_info(self, **kw):
@@ -550,7 +550,7 @@ class TestControlAndFleet(SimulatorTestBase):
         def all_beat():
             return all(a.counters['heartbeats'] >= 1
                        for a in self.sim.agents.values())
-        self.assertTrue(wait_for(all_beat, 30, 0.2), self.sim.stats())
+        wait_for(all_beat, 30, 0.2, message=lambda: self.sim.stats())
         health = self.session.get('%s/health' % self.control).json()
         self.assertEqual({'heartbeating': 1000}, health['states'])
         # Heartbeats keep flowing (about 1,000 per second here).
