@@ -389,13 +389,19 @@ class TestSilentAgent(AgentDeployTestCase):
         lab.wait_for('active', [healthy], timeout=60)
 
 
-class TestConductorDeathDuringDeploys(AgentDeployTestCase):
+class _OwnerLostMidDeploy(AgentDeployTestCase):
+    """Ten nodes deploying on two conductors; the one owning most of them
+    is lost once one of its nodes writes its image."""
 
     # Seconds each agent spends writing the image: long enough that
-    # deploys are in flight when the conductor dies.
+    # deploys are in flight when the owner is lost.
     WRITE_DELAY = 6
 
-    def test_kill_owner_mid_deploy_survivor_finishes(self):
+    def deploy_until_owner_writes(self):
+        """Start the deploys; return (lab, victim, survivor, the victim's
+        nodes, their states) once one of the victim's nodes writes its
+        image (the others are then in their own phases: flows running
+        under its lock, waits)."""
         lab = self.start_lab(10, agent_options={
             'prepare_image_delay': self.WRITE_DELAY})
         lab.enrol()
@@ -410,17 +416,23 @@ class TestConductorDeathDuringDeploys(AgentDeployTestCase):
         lab.set_image()
         lab.provision('active')
 
-        # Kill once one of its nodes is writing its image: the others are
-        # then in their own phases (flows running under its lock, waits).
         def writing():
             nodes = lab.states(mine)
             if any((n['driver_internal_info'] or {}).get('agent_phase') ==
                    'deploy-image-running' for n in nodes.values()):
                 return nodes
-        at_kill = self.assertEventually(
+        at_loss = self.assertEventually(
             writing, STATE_BOUND, interval=0.2,
             message=lambda: 'no node of %s writes its image: %s'
             % (victim, lab.states(mine)))
+        return lab, victim, survivor, mine, at_loss
+
+
+class TestConductorDeathDuringDeploys(_OwnerLostMidDeploy):
+
+    def test_kill_owner_mid_deploy_survivor_finishes(self):
+        lab, victim, survivor, mine, at_kill = \
+            self.deploy_until_owner_writes()
         lab.cluster.conductors[victim].kill9()
         killed = time.monotonic()
         self.note('victim', '%s owned %d of %d nodes; at the kill: %s' % (
@@ -439,34 +451,12 @@ class TestConductorDeathDuringDeploys(AgentDeployTestCase):
         lab.cluster.conductors[survivor].check_running()
 
 
-class TestConductorPausedDuringDeploys(AgentDeployTestCase):
-
-    WRITE_DELAY = 6
+class TestConductorPausedDuringDeploys(_OwnerLostMidDeploy):
 
     def test_paused_owner_is_fenced_work_finishes_once(self):
-        lab = self.start_lab(10, agent_options={
-            'prepare_image_delay': self.WRITE_DELAY})
-        lab.enrol()
-        lab.make_available()
-        owners = collections.Counter(
-            n['conductor'] for n in lab.states().values())
-        victim = owners.most_common(1)[0][0]
-        survivor, = set(lab.cluster.conductors) - {victim}
-        mine = [u for u, n in lab.states().items()
-                if n['conductor'] == victim]
+        lab, victim, survivor, _mine, _at_pause = \
+            self.deploy_until_owner_writes()
         database = lab.cluster.database
-
-        lab.set_image()
-        lab.provision('active')
-
-        def writing():
-            nodes = lab.states(mine)
-            if any((n['driver_internal_info'] or {}).get('agent_phase') ==
-                   'deploy-image-running' for n in nodes.values()):
-                return nodes
-        self.assertEventually(writing, STATE_BOUND, interval=0.2,
-                              message=lambda: 'no node of %s writes its '
-                              'image: %s' % (victim, lab.states(mine)))
         paused = lab.cluster.conductors[victim]
         paused.send(signal.SIGSTOP)
         try:
