@@ -111,6 +111,9 @@ _TRANSITIONS = [
     (CLEANING, 'done', AVAILABLE),
     (CLEANING, 'wait', CLEANWAIT),
     (CLEANING, 'fail', CLEANFAIL),
+    # Abort from cleaning and deploying takes effect between two steps of
+    # the work (conductor/flows/runner.request_abort), never inside one.
+    (CLEANING, 'abort', CLEANFAIL),
     (CLEANWAIT, 'resume', CLEANING),
     (CLEANWAIT, 'fail', CLEANFAIL),
     (CLEANWAIT, 'abort', CLEANFAIL),
@@ -121,6 +124,7 @@ _TRANSITIONS = [
     (DEPLOYING, 'done', ACTIVE),
     (DEPLOYING, 'wait', DEPLOYWAIT),
     (DEPLOYING, 'fail', DEPLOYFAIL),
+    (DEPLOYING, 'abort', DEPLOYFAIL),
     (DEPLOYWAIT, 'resume', DEPLOYING),
     (DEPLOYWAIT, 'fail', DEPLOYFAIL),
     (DEPLOYWAIT, 'abort', DEPLOYFAIL),

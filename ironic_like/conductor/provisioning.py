@@ -12,6 +12,7 @@ from ironic_like.common import states
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import runner
 from ironic_like.conductor import locks
+from ironic_like.db import api as db_api
 from ironic_like.drivers import base as drivers_base
 
 LOG = log.getLogger(__name__)
@@ -28,6 +29,8 @@ def _move(task, event, target=None, last_error=_KEEP, keep_target=False):
 
 
 def do_provisioning_action(context, executor, node_id, event, params):
+    if event == 'abort' and _abort_running_work(node_id):
+        return
     with locks.acquire(context, node_id,
                        purpose='provisioning: %s' % event) as task:
         node = task.node
@@ -59,6 +62,17 @@ def do_provisioning_action(context, executor, node_id, event, params):
         _move(task, event, target=target, last_error=None)
         task.set_spawn_error_hook(_not_started, previous, event)
         task.spawn_after(executor, _WORKERS[event], params or {})
+
+
+def _abort_running_work(node_id):
+    """An abort of a node whose work runs in a worker of this conductor:
+    that work stops at the end of its current step and aborts the node
+    then. False when there is no such work (abort under the lock)."""
+    node = db_api.get_instance().get_node_by_id(node_id)
+    if not states.is_allowed(node.provision_state, 'abort'):
+        raise exception.InvalidStateRequested(
+            action='abort', node=node.uuid, state=node.provision_state)
+    return runner.request_abort(node_id)
 
 
 def _runs_flows(task):

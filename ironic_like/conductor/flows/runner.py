@@ -7,6 +7,9 @@ waits for the agent end the chain. A flow recorded on a node that a dead
 conductor was running is resumed here, then followed the same way.
 """
 
+import contextlib
+import threading
+
 from oslo_log import log
 
 from ironic_like.common import agent_info
@@ -45,12 +48,71 @@ def _follow_up(node, finished):
     return None
 
 
+# The nodes whose work runs in a worker of this conductor (under their
+# lock): node id -> [nesting depth, abort requested].
+_RUNNING = {}
+_RUNNING_LOCK = threading.Lock()
+
+
+def request_abort(node_id):
+    """Ask the work this conductor runs on node ``node_id`` to stop once
+    its current flow ends, and the node to be aborted then. False when no
+    such work runs here (the caller then aborts under the lock itself)."""
+    with _RUNNING_LOCK:
+        entry = _RUNNING.get(node_id)
+        if entry is None:
+            return False
+        entry[1] = True
+    LOG.info('Node %s: abort requested; it takes effect when the current '
+             'step ends', node_id)
+    return True
+
+
+def _abort_requested(node_id):
+    with _RUNNING_LOCK:
+        entry = _RUNNING.get(node_id)
+        return bool(entry and entry[1])
+
+
+@contextlib.contextmanager
+def _abortable(task):
+    """Register the work on ``task.node`` so that request_abort() reaches
+    it; the outermost registration carries the abort out at the end."""
+    node_id = task.node.id
+    with _RUNNING_LOCK:
+        entry = _RUNNING.setdefault(node_id, [0, False])
+        entry[0] += 1
+    try:
+        yield
+    finally:
+        with _RUNNING_LOCK:
+            entry[0] -= 1
+            aborted = entry[0] == 0 and entry[1]
+            if entry[0] == 0:
+                del _RUNNING[node_id]
+        if aborted:
+            _abort_now(task)
+
+
+def _abort_now(task):
+    node = task.node
+    if task.lock_lost or not states.is_allowed(node.provision_state,
+                                               'abort'):
+        LOG.info('Node %s: nothing to abort any more (%s)', node.uuid,
+                 node.provision_state)
+        return
+    node_steps.move(task, 'abort', last_error='Aborted by request.')
+    _abort_cleanup(task)
+
+
 def run_chain(task, name):
-    """Run flow ``name`` and its follow-ups (in a worker holding the lock)."""
-    while name:
-        if not persistence.run(task, name):
-            return
-        name = _follow_up(task.node, name)
+    """Run flow ``name`` and its follow-ups (in a worker holding the lock);
+    an abort requested meanwhile stops the chain between two flows."""
+    with _abortable(task):
+        while name and not _abort_requested(task.node.id):
+            if not persistence.run(task, name):
+                return
+            name = _follow_up(task.node, name)
 
 
 def start_deploy(task, configdrive=None):
@@ -91,6 +153,11 @@ def resume_chain(task):
     """Resume the flow a dead conductor was running, then its follow-ups.
     If it cannot be resumed (its progress is gone or unusable) and left
     the node in its transient state, carry on from restart_point()."""
+    with _abortable(task):
+        _resume_chain(task)
+
+
+def _resume_chain(task):
     record = persistence.recorded(task.node)
     resumed = bool(record) and persistence.resume(task)
     task.node = task.db.get_node_by_id(task.node.id)
@@ -232,6 +299,11 @@ def _resume_with(task, name):
 def _follow_command(task, phase):
     """In a worker holding the lock: act on the agent command the node
     waits for (still running: nothing to do)."""
+    with _abortable(task):
+        _act_on_command(task, phase)
+
+
+def _act_on_command(task, phase):
     node = task.node
     try:
         outcome = _command_state(task)

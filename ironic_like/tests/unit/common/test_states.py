@@ -23,6 +23,7 @@ EXPECTED = {
     (S.CLEANING, 'done'): S.AVAILABLE,
     (S.CLEANING, 'wait'): S.CLEANWAIT,
     (S.CLEANING, 'fail'): S.CLEANFAIL,
+    (S.CLEANING, 'abort'): S.CLEANFAIL,
     (S.CLEANWAIT, 'resume'): S.CLEANING,
     (S.CLEANWAIT, 'fail'): S.CLEANFAIL,
     (S.CLEANWAIT, 'abort'): S.CLEANFAIL,
@@ -32,6 +33,7 @@ EXPECTED = {
     (S.DEPLOYING, 'done'): S.ACTIVE,
     (S.DEPLOYING, 'wait'): S.DEPLOYWAIT,
     (S.DEPLOYING, 'fail'): S.DEPLOYFAIL,
+    (S.DEPLOYING, 'abort'): S.DEPLOYFAIL,
     (S.DEPLOYWAIT, 'resume'): S.DEPLOYING,
     (S.DEPLOYWAIT, 'fail'): S.DEPLOYFAIL,
     (S.DEPLOYWAIT, 'abort'): S.DEPLOYFAIL,
@@ -100,9 +102,11 @@ class TestAllowedEvents(testtools.TestCase):
         self.assertEqual(['deleted', 'rebuild'],
                          states.allowed_events(S.ACTIVE))
         self.assertEqual(['abort'], states.allowed_events(S.DEPLOYWAIT))
-        # Transient states offer nothing to the API.
-        for state in (S.VERIFYING, S.CLEANING, S.DEPLOYING, S.DELETING,
-                      S.ADOPTING):
+        # Transient states offer nothing to the API but abort where it
+        # is safe (between two steps of the work).
+        for state in (S.CLEANING, S.DEPLOYING):
+            self.assertEqual(['abort'], states.allowed_events(state), state)
+        for state in (S.VERIFYING, S.DELETING, S.ADOPTING):
             self.assertEqual([], states.allowed_events(state), state)
 
     def test_internal_events_never_offered(self):

@@ -2,9 +2,13 @@
 running conductor, fake power and boot, and a fake agent on loopback."""
 
 import hashlib
+import threading
+
+import fixtures
 
 from ironic_like.common import agent_info
 from ironic_like.common import agent_token
+from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor.flows import clean
 from ironic_like.conductor.flows import persistence
@@ -282,6 +286,67 @@ class AgentDeployTestCase(cond_utils.ConductorTestCase):
         self.assertEqual(states.CLEANFAIL, node.provision_state)
         self.assertIn('erase_devices', node.last_error)
         self.assertIn('disk on fire', node.last_error)
+
+    def _block_ramdisk_preparation(self):
+        """The next flow that prepares the ramdisk stops there until the
+        returned event is set (bounded: 10 s); ``entered`` is set once it
+        got there."""
+        entered, release = threading.Event(), threading.Event()
+        real = fake.FakeBoot.prepare_ramdisk
+
+        def blocked(boot, task):
+            entered.set()
+            release.wait(10)
+            return real(boot, task)
+        self.useFixture(fixtures.MockPatchObject(
+            fake.FakeBoot, 'prepare_ramdisk', blocked))
+        self.addCleanup(release.set)
+        return entered, release
+
+    def _abort_while_working(self, node, event, failed_state):
+        entered, release = self._block_ramdisk_preparation()
+        self.api.do_provisioning_action(self.context, node, event, None)
+        self.assertTrue(entered.wait(10))
+        working = self.db.get_node_by_id(node.id)
+        self.assertIn(working.provision_state, (states.DEPLOYING,
+                                                states.CLEANING))
+        self.assertIsNotNone(working.reservation)
+        # Accepted although the node is locked by the work: it stops at
+        # the end of the current step.
+        self.api.do_provisioning_action(self.context, working, 'abort',
+                                        None)
+        release.set()
+        node = utils.wait_for_node(
+            node.uuid, lambda n: n.provision_state == failed_state and
+            n.reservation is None and self._power(n) == states.POWER_OFF)
+        self.assertEqual('Aborted by request.', node.last_error)
+        self.assertNotIn(agent_info.PHASE, node.driver_internal_info)
+        self.assertIsNone(persistence.recorded(node))
+        return node
+
+    def test_abort_while_deploying(self):
+        self._abort_while_working(self._node(), 'deploy', states.DEPLOYFAIL)
+
+    def test_abort_while_cleaning(self):
+        self._abort_while_working(
+            self._node(provision_state=states.MANAGEABLE), 'provide',
+            states.CLEANFAIL)
+
+    def test_abort_refused_where_unsafe(self):
+        node = self._node(provision_state=states.DELETING)
+        self.assertRaises(exception.InvalidStateRequested,
+                          self.api.do_provisioning_action, self.context,
+                          node, 'abort', None)
+        self.assertEqual(states.DELETING,
+                         self.db.get_node_by_id(node.id).provision_state)
+
+    def test_abort_of_orphaned_deploying_node(self):
+        # Nobody works on it (its worker was killed): aborted at once.
+        node = self._node(provision_state=states.DEPLOYING,
+                          target_provision_state=states.ACTIVE)
+        node = self._act(node, 'abort')
+        self.assertEqual(states.DEPLOYFAIL, node.provision_state)
+        self.assertEqual('Aborted by request.', node.last_error)
 
     def test_abort_wait_powers_off(self):
         node = self._act(self._node(), 'deploy')
