@@ -190,6 +190,12 @@ def write_tempest_conf(path, deployment, log_dir):
             'admin_password': keystone_fixture.ADMIN_PASSWORD,
             'admin_project_name': 'admin',
             'admin_domain_name': 'Default',
+            # keystone's bootstrap admin holds the admin role on the system
+            # too: with this, tempest's identity admin client (which makes
+            # the dynamic credentials) has a system-scoped token, which it
+            # needs to grant the system-scoped ones (the plugin's
+            # system_admin: an admin of a project is no cloud admin).
+            'admin_system': 'all',
             # Every test class gets its own project and users.
             'use_dynamic_credentials': 'true',
             'create_isolated_networks': 'false',

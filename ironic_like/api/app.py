@@ -5,6 +5,8 @@ Layers, outermost first:
   JsonErrorMiddleware   any error becomes Ironic's error JSON
   VersionMiddleware     microversion negotiation; version headers on every
                         answer, 401s included
+  RequestBodySizeLimiter  oslo.middleware: 413 for a body larger than
+                        [oslo_middleware]max_request_body_size
   PublicRoutes          / and /v1 skip authentication
   auth                  keystonemiddleware | basic auth | nothing (noauth)
   pecan                 hooks + controllers
@@ -12,6 +14,7 @@ Layers, outermost first:
 
 from keystonemiddleware import auth_token
 from oslo_middleware import request_id
+from oslo_middleware import sizelimit
 import pecan
 
 from ironic_like.api.controllers import root
@@ -31,6 +34,7 @@ def _pecan_app(auth_strategy):
         hooks.ContextHook(auth_strategy),
         hooks.DBHook(),
         hooks.RPCHook(),
+        hooks.BodyDepthHook(),
         hooks.EmptyBodyHook(),
         hooks.ErrorHook(),
     ]
@@ -69,6 +73,10 @@ def setup_app(skip_auth_token=False):
     protected = _auth_layer(app, auth_strategy, skip_auth_token)
     if protected is not app:
         app = public_routes.PublicRoutesMiddleware(app, protected)
+    # Before authentication: an oversized body is refused unread. Inside
+    # the version and error layers: the 413 is an Ironic error with the
+    # version headers.
+    app = sizelimit.RequestBodySizeLimiter(app, CONF)
     app = version.VersionMiddleware(app)
     app = json_errors.JsonErrorMiddleware(app)
     app = request_id.RequestId(app)

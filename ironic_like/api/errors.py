@@ -10,6 +10,7 @@ import http.client
 import json
 
 from ironic_like.common import exception
+from ironic_like.common import masking
 
 # Prefix Ironic puts before a message about one request field.
 FIELD_PREFIX = 'Invalid input for field/attribute %s. '
@@ -36,8 +37,10 @@ def is_fault_body(body):
 
 def message_for(error):
     """User text of our exception: the field it is about goes first, as
-    Ironic does, so a client can tell which input was wrong."""
-    message = exception.safe_message(error)
+    Ironic does, so a client can tell which input was wrong. Secrets a
+    message quotes (a password in a URL, "password=...") are masked: the
+    text is logged as well."""
+    message = masking.mask_text(exception.safe_message(error))
     field = getattr(error, 'field', None)
     if field and not message.startswith(FIELD_PREFIX % field):
         message = FIELD_PREFIX % field + message

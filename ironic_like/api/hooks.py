@@ -17,6 +17,7 @@ import webob.exc
 from ironic_like.api import errors
 from ironic_like.api.middleware import basic_auth
 from ironic_like.api.middleware import version as version_mw
+from ironic_like.api import validation
 from ironic_like.api import versions
 from ironic_like.common import context
 from ironic_like.common import exception
@@ -120,6 +121,15 @@ class EmptyBodyHook(hooks.PecanHook):
             response.headers.pop('Content-Type', None)
 
 
+class BodyDepthHook(hooks.PecanHook):
+    """A JSON body nested too deeply is refused (400) before routing:
+    pecan parses JSON bodies while it routes (for keyword arguments), and
+    a RecursionError there would be a 500."""
+
+    def on_route(self, state):
+        validation.check_raw_depth(state.request.body)
+
+
 class ErrorHook(hooks.PecanHook):
     """Exceptions to Ironic's error shape; status from exception.code.
 
@@ -152,4 +162,7 @@ class ErrorHook(hooks.PecanHook):
         response = webob.Response(status=status)
         response.body = errors.fault_body(status, message)
         response.content_type = 'application/json'
+        retry_after = getattr(e, 'retry_after', None)
+        if retry_after:
+            response.headers['Retry-After'] = str(retry_after)
         return response

@@ -13,6 +13,8 @@ from ironic_like.api.schemas import common
 from ironic_like.api import validation
 from ironic_like.api import versions
 from ironic_like.common import exception
+from ironic_like.common import masking
+from ironic_like.conf import CONF
 
 _PATCH_VALIDATOR = validation.make_validator(common.JSON_PATCH)
 
@@ -30,6 +32,12 @@ def check(patch, fields, version, writable, mandatory=()):
     :param writable: names a patch may change.
     :param mandatory: names that cannot be removed.
     """
+    limit = CONF.api.max_patch_operations
+    if isinstance(patch, list) and len(patch) > limit:
+        raise exception.InvalidParameterValue(
+            err='The JSON patch has %d operations; one request may hold '
+                'at most %d ([api]max_patch_operations).'
+                % (len(patch), limit))
     validation.validate(_PATCH_VALIDATOR, patch)
     for op in patch:
         path = op['path']
@@ -58,13 +66,31 @@ def check(patch, fields, version, writable, mandatory=()):
                     "removed" % root, field=root)
 
 
+def masked(patch):
+    """``patch`` as it may be shown or logged: the value of an operation
+    on a secret (/driver_info/ipmi_password) masked, and secrets inside
+    other values too."""
+    result = []
+    for op in patch:
+        op = dict(op)
+        if 'value' in op:
+            keys = str(op.get('path', '')).split('/')
+            if any(masking.is_secret_key(key) for key in keys):
+                op['value'] = masking.MASK
+            else:
+                op['value'] = masking.mask(op['value'])
+        result.append(op)
+    return result
+
+
 def apply(document, patch):
     """The patched copy of ``document``; PatchError (400) if it fails."""
     try:
         return jsonpatch.apply_patch(document, patch)
     except (jsonpatch.JsonPatchException,
             jsonpointer.JsonPointerException) as e:
-        raise exception.PatchError(patch=patch, reason=e)
+        raise exception.PatchError(patch=masked(patch),
+                                   reason=masking.mask_text(str(e)))
 
 
 def changes(before, after, defaults):

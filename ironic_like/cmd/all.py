@@ -35,6 +35,7 @@ def main():
     CONF.set_default('transport_url', rpc.EMBEDDED_TRANSPORT_URL)
     CONF.set_default('host_ip', '127.0.0.1', group='api')
     common_service.prepare_service(sys.argv[1:])
+    common_service.exit_if_noauth_exposed('ironic-like-all')
     migration.upgrade()
     rpc.init()
     conductor = service.ConductorService()

@@ -21,6 +21,7 @@ def _app_factory():
 
 def main():
     service.prepare_service(sys.argv[1:])
+    service.exit_if_noauth_exposed('ironic-like-api')
     workers = CONF.api.api_workers or default_workers()
     host, port = CONF.api.host_ip, CONF.api.port
     threads = CONF.api.threads_per_worker

@@ -30,9 +30,14 @@ COMMAND = 'agent_command'
 
 
 def add_pregenerated_token(task):
-    """Generate the token the boot interface puts into the ramdisk's boot
-    configuration (out of band); returns it. Lookup will then not hand a
-    token out."""
+    """Generate a token handed to the ramdisk out of band; returns it.
+    Lookup will then not hand a token out.
+
+    Only for a boot medium nobody but the node can read (e.g. a virtual
+    media image given to its BMC alone). Never put the token into a file
+    a web or TFTP server publishes, such as the ipxe boot interface's
+    scripts: anyone who can fetch the file could heartbeat as the agent.
+    No boot interface uses it yet."""
     info = agent_token.with_new_token(task.node.driver_internal_info,
                                       pregenerated=True)
     task.update_node({'driver_internal_info': info})
@@ -49,7 +54,14 @@ def wipe_agent_token(task):
                (agent_token.TOKEN_KEY, agent_token.PREGENERATED_KEY)
                + RECORDED_KEYS):
         return
+    task.update_node({'driver_internal_info': without_agent(info)})
+
+
+def without_agent(info):
+    """A copy of ``info`` without the agent token and what heartbeats
+    recorded: for a node whose agent is gone (rebooted, powered off), so
+    that the next agent's lookup hands out a new token."""
     info = agent_token.without_token(info)
     for key in RECORDED_KEYS:
         info.pop(key, None)
-    task.update_node({'driver_internal_info': info})
+    return info

@@ -9,6 +9,8 @@ class RequestContext(context.RequestContext):
     def to_policy_values(self):
         values = super().to_policy_values()
         values['project_id'] = self.project_id
+        # The service_role rule matches the project by name.
+        values['project_name'] = self.project_name
         return values
 
 

@@ -203,6 +203,17 @@ class TemporaryFailure(IronicLikeException):
     code = http_client.SERVICE_UNAVAILABLE
 
 
+class TooManyRequests(IronicLikeException):
+    """429; the API answers with a Retry-After header of ``retry_after``
+    seconds."""
+    msg_fmt = 'Too many requests; retry in %(retry_after)s seconds.'
+    code = http_client.TOO_MANY_REQUESTS
+
+    @property
+    def retry_after(self):
+        return self.kwargs.get('retry_after')
+
+
 class ConductorBusy(TemporaryFailure):
     msg_fmt = ('Conductor %(host)s is busy: all of its %(workers)d workers '
                'are in use. Retry in a few seconds.')

@@ -1,11 +1,27 @@
 """Access policy: oslo.policy rules with their defaults in code.
 
-Three roles (reader < member < admin) in two scopes. System-scoped users
-see every node; a project-scoped user sees (and, as a member, operates)
-only the nodes whose owner or lessee is their project. Node and port
-definitions, conductors and driver details are admin business. Operators
-override any rule in the policy file named by oslo.policy's usual
-[oslo_policy] options.
+The defaults follow Ironic's secure RBAC. Three roles (reader < member <
+admin) in two scopes:
+
+* System scope (a token scoped to ``system: all``) is the deployment's
+  operators: a system reader sees everything, a system member also
+  operates and changes every node, and only a system admin enrols and
+  deletes nodes and wires ports. Conductors, drivers and unfiltered lists
+  need system scope.
+* Project scope is a tenant: its readers see the nodes whose owner or
+  lessee is their project; its members (and its admins, who get nothing
+  more: an admin of a project is not an admin of the cloud) operate the
+  nodes their project owns, power and provisioning, and allocate them.
+  Another project's node is not found (404).
+* A service user (the ``service`` role in the project named by
+  ``[DEFAULT]rbac_service_project_name``), such as Nova's, acts as a system
+  member while ``[DEFAULT]rbac_service_role_elevated_access`` is on; the
+  ``service`` role in any other project acts on the nodes that project
+  owns, as a member would.
+
+Operators override any rule in the policy file named by oslo.policy's
+usual [oslo_policy] options; ``"admin": "role:admin"`` there gives back the
+old behaviour where any project's admin was a cloud admin.
 
 The role checks also accept the higher roles, so a deployment whose tokens
 do not carry implied roles still works.
@@ -18,6 +34,7 @@ from oslo_log import log
 from oslo_policy import policy
 
 from ironic_like.common import exception
+from ironic_like.conf import CONF
 
 LOG = log.getLogger(__name__)
 
@@ -27,30 +44,58 @@ _ENFORCER = None
 # oslo.policy compares both as strings, and str(None) == str(None).
 NO_PROJECT = '<none>'
 
+# Key of the policy target holding [DEFAULT]rbac_service_project_name (the
+# name Ironic's rules use).
+SERVICE_PROJECT_KEY = 'config.service_project_name'
+
 _SCOPES = ['system', 'project']
 
 _BASE_RULES = [
     policy.RuleDefault('reader', 'role:reader or role:member or role:admin',
-                       description='Any role that may read.'),
+                       description='Any role that may read, in the scope '
+                                   'of the token.'),
     policy.RuleDefault('member', 'role:member or role:admin',
-                       description='Any role that may operate.'),
-    policy.RuleDefault('admin', 'role:admin',
-                       description='Administrator, in any scope.'),
-    policy.RuleDefault('system_reader', 'rule:reader and system_scope:all',
+                       description='Any role that may operate, in the '
+                                   'scope of the token.'),
+    policy.RuleDefault('admin', 'role:admin and system_scope:all',
+                       description='Administrator of the whole deployment '
+                                   '(system scope). An admin of a project '
+                                   'is not one; "role:admin" here makes '
+                                   'every project\'s admin a cloud admin, '
+                                   'as before secure RBAC.'),
+    policy.RuleDefault('service_role',
+                       'role:service and '
+                       'project_name:%(' + SERVICE_PROJECT_KEY + ')s',
+                       description='A service user (such as Nova\'s) of '
+                                   'the service project; matches only '
+                                   'while [DEFAULT]rbac_service_role_'
+                                   'elevated_access is on.'),
+    policy.RuleDefault('system_service', 'role:service and system_scope:all',
+                       description='A service user with a system-scoped '
+                                   'token.'),
+    policy.RuleDefault('system_reader',
+                       '(rule:reader and system_scope:all) or '
+                       'rule:system_service or rule:service_role',
                        description='Reader of the whole deployment.'),
-    policy.RuleDefault('system_member', 'rule:member and system_scope:all',
+    policy.RuleDefault('system_member',
+                       '(rule:member and system_scope:all) or '
+                       'rule:system_service or rule:service_role',
                        description='Operator of the whole deployment.'),
     policy.RuleDefault('owner_reader',
-                       'rule:reader and project_id:%(node.owner)s',
-                       description='Reader in the project owning the node.'),
+                       '(rule:reader or role:service) and '
+                       'project_id:%(node.owner)s',
+                       description='Reader (or service user) in the project '
+                                   'owning the node.'),
     policy.RuleDefault('lessee_reader',
                        'rule:reader and project_id:%(node.lessee)s',
                        description='Reader in the project leasing the '
                                    'node.'),
     policy.RuleDefault('owner_member',
-                       'rule:member and project_id:%(node.owner)s',
-                       description='Member of the project owning the '
-                                   'node.'),
+                       '(rule:member or role:service) and '
+                       'project_id:%(node.owner)s',
+                       description='Member (or service user) of the project '
+                                   'owning the node; a project admin is '
+                                   'one too.'),
     policy.RuleDefault('allocation_owner_reader',
                        'rule:reader and project_id:%(allocation.owner)s',
                        description='Reader in the project owning the '
@@ -61,11 +106,15 @@ _BASE_RULES = [
                                    'allocation.'),
 ]
 
-_ANY_READER = 'rule:admin or rule:reader'
+# Every API rule starts with "rule:admin or", so that overriding "admin"
+# alone changes who is a cloud administrator everywhere.
+_ANY_READER = 'rule:admin or rule:reader or role:service'
 _NODE_READER = ('rule:admin or rule:system_reader or rule:owner_reader or '
                 'rule:lessee_reader')
 _ALL_READER = 'rule:admin or rule:system_reader'
 _NODE_OPERATOR = 'rule:admin or rule:system_member or rule:owner_member'
+_SYSTEM_MEMBER = 'rule:admin or rule:system_member'
+_SYSTEM_ADMIN = 'rule:admin or rule:system_service'
 _ADMIN = 'rule:admin'
 
 
@@ -88,9 +137,10 @@ _API_RULES = [
         [('GET', '/nodes')]),
     _op('baremetal:node:get', _NODE_READER, 'Show a node.',
         [('GET', _NODE), ('GET', _NODE + '/states')]),
-    _op('baremetal:node:create', _ADMIN, 'Create a node.',
+    _op('baremetal:node:create', _SYSTEM_ADMIN, 'Create a node.',
         [('POST', '/nodes')]),
-    _op('baremetal:node:update', _ADMIN, 'Change a node.',
+    _op('baremetal:node:update', _SYSTEM_MEMBER,
+        'Change a node (any field, its owner included).',
         [('PATCH', _NODE)]),
     _op('baremetal:node:delete', _ADMIN, 'Delete a node.',
         [('DELETE', _NODE)]),
@@ -108,9 +158,11 @@ _API_RULES = [
         [('DELETE', _NODE + '/maintenance')]),
     _op('baremetal:node:traits:list', _NODE_READER, 'List node traits.',
         [('GET', _NODE + '/traits')]),
-    _op('baremetal:node:traits:set', _ADMIN, 'Set or add node traits.',
+    _op('baremetal:node:traits:set', _SYSTEM_MEMBER,
+        'Set or add node traits.',
         [('PUT', _NODE + '/traits'), ('PUT', _NODE + '/traits/{trait}')]),
-    _op('baremetal:node:traits:delete', _ADMIN, 'Remove node traits.',
+    _op('baremetal:node:traits:delete', _SYSTEM_MEMBER,
+        'Remove node traits.',
         [('DELETE', _NODE + '/traits'),
          ('DELETE', _NODE + '/traits/{trait}')]),
     _op('baremetal:port:list', _ANY_READER,
@@ -120,11 +172,11 @@ _API_RULES = [
         'List the ports of all nodes.', [('GET', '/ports')]),
     _op('baremetal:port:get', _NODE_READER, 'Show a port.',
         [('GET', '/ports/{port_id}')]),
-    _op('baremetal:port:create', _ADMIN, 'Create a port.',
+    _op('baremetal:port:create', _SYSTEM_ADMIN, 'Create a port.',
         [('POST', '/ports')]),
-    _op('baremetal:port:update', _ADMIN, 'Change a port.',
+    _op('baremetal:port:update', _SYSTEM_MEMBER, 'Change a port.',
         [('PATCH', '/ports/{port_id}')]),
-    _op('baremetal:port:delete', _ADMIN, 'Delete a port.',
+    _op('baremetal:port:delete', _SYSTEM_ADMIN, 'Delete a port.',
         [('DELETE', '/ports/{port_id}')]),
     _op('baremetal:allocation:list', _ANY_READER,
         'List allocations (only the project\'s without list_all).',
@@ -141,8 +193,7 @@ _API_RULES = [
         'rule:admin or rule:system_member or rule:member',
         'Create an allocation (project users: for their own project).',
         [('POST', '/allocations')]),
-    _op('baremetal:allocation:create_any_owner',
-        'rule:admin or rule:system_member',
+    _op('baremetal:allocation:create_any_owner', _SYSTEM_MEMBER,
         'Create an allocation for any owner (or none).',
         [('POST', '/allocations')]),
     _op('baremetal:allocation:update',
@@ -156,7 +207,7 @@ _API_RULES = [
          ('DELETE', _NODE + '/allocation')]),
     _op('baremetal:conductor:get', _ALL_READER, 'List and show conductors.',
         [('GET', '/conductors'), ('GET', '/conductors/{hostname}')]),
-    _op('baremetal:driver:get', _ANY_READER, 'List and show drivers.',
+    _op('baremetal:driver:get', _ALL_READER, 'List and show drivers.',
         [('GET', '/drivers'), ('GET', '/drivers/{driver_name}')]),
 ]
 
@@ -214,6 +265,10 @@ def node_target(node):
 
 def check(rule, target, context):
     """True if ``context`` passes ``rule`` on ``target``."""
+    if (CONF.rbac_service_role_elevated_access
+            and CONF.rbac_service_project_name):
+        target = dict(target)
+        target[SERVICE_PROJECT_KEY] = CONF.rbac_service_project_name
     return get_enforcer().authorize(rule, target, context, do_raise=False)
 
 

@@ -30,6 +30,7 @@ from oslo_utils import timeutils
 
 from ironic_like.common import agent_info
 from ironic_like.common import agent_token
+from ironic_like.common import callback_url as callback_url_check
 from ironic_like.common import exception
 from ironic_like.conductor.flows import runner
 from ironic_like.conductor import locks
@@ -89,13 +90,17 @@ def heartbeat(context, node_id, callback_url, agent_version=None,
     """Record an agent's heartbeat. Returns True if it was recorded, False
     if the node was locked (acknowledged, nothing recorded).
 
-    :raises: NodeNotFound, AgentTokenInvalid (nothing recorded).
+    :raises: NodeNotFound, AgentTokenInvalid, InvalidParameterValue (a
+        callback URL refused by common/callback_url.py; nothing recorded).
     """
     db = db_api.get_instance()
     # The token is checked before locking, so a wrong one is refused
     # whatever the lock, and again under the lock (it may have been
     # wiped meanwhile).
     check_token(db.get_node_by_id(node_id), agent_token)
+    # The API checked it too; a conductor never records (and later sends
+    # the token to) a URL it would not accept from the API.
+    callback_url_check.check(callback_url, 'callback_url')
     try:
         with locks.acquire(context, node_id, purpose='heartbeat',
                            attempts=1) as task:

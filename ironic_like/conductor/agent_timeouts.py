@@ -89,6 +89,9 @@ def act_on_silent_node(context, node_id):
                 except Exception as e:
                     LOG.warning('%s; rebooting it failed: %s', silence, e)
                 else:
+                    # A new agent boots: it gets a new token on lookup
+                    # (none is in its network boot configuration).
+                    info = agent_info.without_agent(info)
                     info[REBOOTS] = reboots + 1
                     info[REBOOTED_AT] = timeutils.utcnow().isoformat()
                     task.update_node({'driver_internal_info': info,

@@ -2,6 +2,7 @@
 
 from oslo_log import log
 
+from ironic_like.common import agent_info
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor import locks
@@ -41,6 +42,11 @@ def _not_started(task, error, target):
 
 def _do_power_change(task, target, timeout):
     power = task.driver.power
+    if target != states.POWER_ON:
+        # Its agent (if any) is gone: a ramdisk booted again looks its
+        # node up and must be handed a new token (as Ironic's
+        # node_power_action wipes it).
+        agent_info.wipe_agent_token(task)
     try:
         if target in (states.REBOOT, states.SOFT_REBOOT):
             power.reboot(task, timeout=timeout)

@@ -1,6 +1,15 @@
 """Options of the [agent] group: the deploy agent running in the ramdisk."""
 
+import ipaddress
+
 from oslo_config import cfg
+
+
+def _network(value):
+    """A CIDR of allowed_callback_networks, normalised; ValueError (the
+    configuration is refused) if it is not one."""
+    return str(ipaddress.ip_network(value.strip(), strict=False))
+
 
 group = cfg.OptGroup('agent', title='Deploy agent options')
 
@@ -36,6 +45,37 @@ opts = [
                help='Seconds between a conductor\'s checks of its nodes '
                     'for silent agents and overdue agent phases. 0 '
                     'disables the checks.'),
+    cfg.ListOpt('allowed_callback_networks', default=[],
+                item_type=_network,
+                help='Networks (CIDRs, e.g. 10.0.0.0/16, fd00::/8) an '
+                     'agent\'s callback URL (callback_url, agent_url) '
+                     'must point into; a heartbeat with a URL elsewhere, '
+                     'or naming its host by a DNS name, is refused with '
+                     '400. The address need not be one of the node\'s '
+                     'ports: an agent may call back on another NIC. Empty '
+                     '(the default): any address. Whatever this says, a '
+                     'callback URL must be http or https, name a host and '
+                     'carry no user name or password.'),
+    cfg.IntOpt('lookup_failures_per_minute', default=30, min=0,
+               help='Failed agent lookups (answered 400 or 404) one '
+                    'client address may make in a sliding minute; beyond '
+                    'that its lookups are answered 429 with a Retry-After '
+                    'header until the oldest failure is a minute old. '
+                    'Counted in each API process (worker) separately, for '
+                    'at most 10,000 addresses (the least recently failing '
+                    'are forgotten first). Behind a proxy every agent '
+                    'shares the proxy\'s address: raise it there. 0 '
+                    'disables the limit.'),
+    cfg.BoolOpt('command_token_in_query', default=True,
+                help='Also send the agent token as the agent_token query '
+                     'parameter of the agent command API, where '
+                     'ironic-python-agent reads it (it reads no header, '
+                     'and refuses a command without it). The token always '
+                     'travels in the X-Agent-Token header too; when every '
+                     'agent reads that header (the agent simulator does), '
+                     'turn this off so the token never appears in a URL '
+                     '(URLs end up in proxy logs). Error messages and '
+                     'last_error are scrubbed of the token either way.'),
 ]
 
 

@@ -1,6 +1,8 @@
-"""Options of the [api] group."""
+"""Options of the [api] group, and the defaults this service gives
+oslo.middleware's request body size limit ([oslo_middleware])."""
 
 from oslo_config import cfg
+from oslo_middleware import sizelimit
 
 group = cfg.OptGroup('api', title='API service options')
 
@@ -24,9 +26,36 @@ opts = [
                help='Public URL of the API to use in links (e.g. '
                     '"https://baremetal.example.com"). Defaults to the URL '
                     'of the incoming request.'),
+    cfg.BoolOpt('allow_insecure_noauth', default=False,
+                help='Let the API start with [DEFAULT]auth_strategy = noauth '
+                     'while [api]host_ip is not a loopback address. noauth '
+                     'makes every caller an administrator, so by default '
+                     'ironic-like-api and ironic-like-all refuse to start '
+                     'when it would be reachable from other machines. Set '
+                     'it only on an isolated lab network; the service then '
+                     'logs a warning on start.'),
+    cfg.IntOpt('max_json_field_size', default=65535, min=1024,
+               help='The most bytes one JSON object field of a request '
+                    '(a node\'s driver_info, properties, extra, '
+                    'instance_info, labels; a port\'s or an allocation\'s '
+                    'extra) may take, serialized as JSON as it is stored. '
+                    'A larger value is refused (400, naming the field). '
+                    'The default is what the TEXT column holding most of '
+                    'these fields takes on MySQL/MariaDB.'),
+    cfg.IntOpt('max_patch_operations', default=100, min=1,
+               help='The most operations one JSON patch (PATCH of a node, '
+                    'port or allocation) may hold; a longer patch is '
+                    'refused (400).'),
 ]
+
+# oslo.middleware's RequestBodySizeLimiter (see api/app.py) reads
+# [oslo_middleware]max_request_body_size. Its own default, 112 KiB, is too
+# small for a config drive sent with a deploy request: 1 MiB here.
+MAX_REQUEST_BODY_SIZE = 1024 * 1024
+cfg.set_defaults(sizelimit.OPTS, max_request_body_size=MAX_REQUEST_BODY_SIZE)
 
 
 def register_opts(conf):
     conf.register_group(group)
     conf.register_opts(opts, group=group)
+    conf.register_opts(sizelimit.OPTS, group='oslo_middleware')

@@ -50,6 +50,20 @@ opts = [
                default=3, min=1,
                help='How many conductors the API tries for a node-bound '
                     'call whose owner does not answer.'),
+    # Same names as Ironic's, so that its configuration carries over.
+    cfg.BoolOpt('rbac_service_role_elevated_access',
+                default=True,
+                help='Whether a user with the "service" role in the project '
+                     'named by rbac_service_project_name (a service such '
+                     'as Nova acting for its users) has the rights of a '
+                     'system member under the default policy: it sees and '
+                     'operates every node, not only those its project owns. '
+                     'Disabled, a service user is limited to the nodes its '
+                     'project owns. (Ironic disables this by default.)'),
+    cfg.StrOpt('rbac_service_project_name',
+               default='service',
+               help='Name of the project of the service users that '
+                    'rbac_service_role_elevated_access applies to.'),
 ]
 
 

@@ -151,6 +151,9 @@ class Lab(object):
                     '[api]\nhost_ip = 127.0.0.1\nport = %d\n'
                     '[conductor]\nenabled_hardware_types = redfish,'
                     'fake-hardware\n'
+                    # The simulated agents read the token's header: keep
+                    # it out of every URL.
+                    '[agent]\ncommand_token_in_query = false\n'
                     '[database]\nconnection = sqlite:///%s\n'
                     '[deploy]\nhttp_root = %s\nhttp_url = %s\n'
                     'http_server_port = %d\n%s\n'

@@ -335,7 +335,12 @@ class Handler(http_server.BaseHTTPRequestHandler):
                                      'version': virtual.AGENT_VERSION})
         if rest[0] != 'commands' or len(rest) > 2:
             return self._error(404, 'NotFound', 'No such resource')
-        if not agent.check_token(query.get('agent_token')):
+        # The token in the X-Agent-Token header (what ironic_like sends),
+        # or in the agent_token query parameter (where
+        # ironic-python-agent reads it).
+        token = self.headers.get('X-Agent-Token') or \
+            query.get('agent_token')
+        if not agent.check_token(token):
             return self._error(401, 'Unauthorized', 'Invalid agent token')
         if len(rest) == 2:
             if method != 'GET':

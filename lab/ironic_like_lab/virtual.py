@@ -249,10 +249,12 @@ class VirtualAgent(object):
         """Power on: a fresh ramdisk starts and looks its node up.
 
         ``agent_token``, ``api_url`` and ``node_uuid`` stand for what a
-        real ramdisk reads from its kernel command line (the token handed
-        out of band by the boot interface). Without a token, and when the
-        simulator has a ``boot_config_url``, the agent first reads them
-        from its boot configuration, as iPXE would.
+        real ramdisk reads from its kernel command line (a token only
+        from a private boot medium: ironic_like's iPXE scripts carry
+        none). Without a token, and when the simulator has a
+        ``boot_config_url``, the agent first reads them from its boot
+        configuration, as iPXE would; lookup then hands out the token
+        the configuration did not give.
         """
         with self.lock:
             self._stop_locked()

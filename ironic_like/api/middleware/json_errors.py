@@ -19,6 +19,11 @@ LOG = log.getLogger(__name__)
 
 def _message(status, body):
     """Best short text for an error body that is not in our shape."""
+    if status == 413:
+        # oslo.middleware's sizelimit (its own text lacks the number).
+        return ('Request body too large: the most this service accepts is '
+                '%d bytes ([oslo_middleware]max_request_body_size).'
+                % CONF.oslo_middleware.max_request_body_size)
     try:
         doc = json.loads(body)
     except ValueError:

@@ -7,6 +7,9 @@ import functools
 from ironic_like.api.schemas import common
 from ironic_like.api.schemas import node as node_schema
 
+# The most candidate nodes one allocation may list (each is looked up).
+MAX_CANDIDATE_NODES = 1000
+
 FIELDS = {
     'uuid': common.UUID_OR_NULL,
     'name': node_schema.FIELDS['name'],
@@ -16,7 +19,8 @@ FIELDS = {
                'maxItems': node_schema.MAX_TRAITS, 'uniqueItems': True},
     'candidate_nodes': {'type': ['array', 'null'],
                         'items': {'type': 'string', 'minLength': 1,
-                                  'maxLength': 255}},
+                                  'maxLength': 255},
+                        'maxItems': MAX_CANDIDATE_NODES},
     'extra': common.OBJECT_OR_NULL,
     'owner': {'type': ['string', 'null'], 'maxLength': 255},
     # Backfill: the UUID or name of an already deployed node.

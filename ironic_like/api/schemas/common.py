@@ -7,7 +7,8 @@ JSON_PATCH = {
         'type': 'object',
         'properties': {
             'op': {'enum': ['add', 'replace', 'remove']},
-            'path': {'type': 'string', 'pattern': '^/.+'},
+            'path': {'type': 'string', 'pattern': '^/.+',
+                     'maxLength': 1024},
             'value': {},
         },
         'required': ['op', 'path'],
@@ -15,8 +16,11 @@ JSON_PATCH = {
     },
 }
 
-STRING_OR_NULL = {'type': ['string', 'null']}
-OBJECT_OR_NULL = {'type': ['object', 'null']}
+# Free text stored in a TEXT column (reasons): bounded as descriptions.
+TEXT_OR_NULL = {'type': ['string', 'null'], 'maxLength': 4096}
+# A JSON object field (driver_info, extra...): its serialized size is
+# bounded by [api]max_json_field_size (see validation.MAX_JSON_SIZE).
+OBJECT_OR_NULL = {'type': ['object', 'null'], 'maxJsonSize': True}
 UUID_OR_NULL = {'type': ['string', 'null'], 'format': 'uuid'}
 TRAIT = {'type': 'string', 'format': 'trait', 'minLength': 1,
          'maxLength': 255}

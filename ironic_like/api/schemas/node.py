@@ -12,6 +12,8 @@ from ironic_like.drivers import base as drivers_base
 
 # Ironic's limit for traits on one node.
 MAX_TRAITS = 50
+# The most steps one manual cleaning request may list.
+MAX_CLEAN_STEPS = 100
 
 FIELDS = {
     'uuid': common.UUID_OR_NULL,
@@ -29,11 +31,11 @@ FIELDS = {
                         'pattern': r'^[a-zA-Z0-9_\-\.]*$'},
     'owner': {'type': ['string', 'null'], 'maxLength': 255},
     # Ours (not Ironic's): free-form selectors for host configuration.
-    'labels': {'type': ['object', 'null'],
+    'labels': {'type': ['object', 'null'], 'maxJsonSize': True,
                'propertyNames': {'minLength': 1, 'maxLength': 255},
                'additionalProperties': {'type': 'string',
                                         'maxLength': 255}},
-    'maintenance_reason': common.STRING_OR_NULL,
+    'maintenance_reason': common.TEXT_OR_NULL,
 }
 for _kind in drivers_base.INTERFACE_KINDS:
     FIELDS['%s_interface' % _kind] = {'type': ['string', 'null'],
@@ -64,7 +66,7 @@ TRAITS_BODY = {
 POWER_BODY = {
     'type': 'object',
     'properties': {
-        'target': {'type': 'string'},
+        'target': {'type': 'string', 'maxLength': 255},
         'timeout': {'type': 'integer', 'minimum': 1},
     },
     'required': ['target'],
@@ -74,8 +76,8 @@ POWER_BODY = {
 CLEAN_STEP = {
     'type': 'object',
     'properties': {
-        'interface': {'type': 'string', 'minLength': 1},
-        'step': {'type': 'string', 'minLength': 1},
+        'interface': {'type': 'string', 'minLength': 1, 'maxLength': 255},
+        'step': {'type': 'string', 'minLength': 1, 'maxLength': 255},
         'args': {'type': 'object'},
         'priority': {'type': 'integer'},
     },
@@ -86,8 +88,9 @@ CLEAN_STEP = {
 PROVISION_BODY = {
     'type': 'object',
     'properties': {
-        'target': {'type': 'string'},
-        'clean_steps': {'type': 'array', 'items': CLEAN_STEP},
+        'target': {'type': 'string', 'maxLength': 255},
+        'clean_steps': {'type': 'array', 'items': CLEAN_STEP,
+                        'maxItems': MAX_CLEAN_STEPS},
         'configdrive': {'type': ['string', 'object', 'null']},
     },
     'required': ['target'],
@@ -96,6 +99,6 @@ PROVISION_BODY = {
 
 MAINTENANCE_BODY = {
     'type': 'object',
-    'properties': {'reason': common.STRING_OR_NULL},
+    'properties': {'reason': common.TEXT_OR_NULL},
     'additionalProperties': False,
 }

@@ -12,11 +12,10 @@ import operator
 from ironic_like.api import links
 from ironic_like.api import versions
 from ironic_like.common import exception
+from ironic_like.common import masking
 
-# Keys Ironic masks in dicts it shows (driver_info, instance_info).
-_SECRET_WORDS = ('password', 'passwd', 'secret', 'token', 'configdrive',
-                 'private_key', 'passphrase')
-MASK = '******'
+# What Ironic shows instead of a secret.
+MASK = masking.MASK
 
 
 _NO_VALUE = object()
@@ -59,39 +58,11 @@ def format_datetime(value):
     return text if value.tzinfo is not None else text + '+00:00'
 
 
-# Key -> is it secret: the same few keys recur on every node of a list.
-_secret_keys = {}
-_SECRET_KEYS_MAX = 4096
-
-
-def _is_secret(key):
-    found = _secret_keys.get(key)
-    if found is None:
-        lowered = key.lower()
-        found = any(word in lowered for word in _SECRET_WORDS)
-        if len(_secret_keys) < _SECRET_KEYS_MAX:
-            _secret_keys[key] = found
-    return found
-
-
 def mask_secrets(value):
-    """``value`` with secret-looking keys masked; the same object when
-    there is nothing to mask (the common case: no copy)."""
-    if not isinstance(value, dict):
-        return value
-    masked = None
-    for key, item in value.items():
-        if isinstance(key, str) and _is_secret(key) and item is not None:
-            new = MASK
-        elif isinstance(item, dict):
-            new = mask_secrets(item)
-        else:
-            continue
-        if new is not item:
-            if masked is None:
-                masked = dict(value)
-            masked[key] = new
-    return value if masked is None else masked
+    """``value`` with its secrets masked (see common.masking.mask_dict);
+    the same object when there is nothing to mask (the common case: no
+    copy)."""
+    return masking.mask_dict(value)
 
 
 # -- field factories ------------------------------------------------------

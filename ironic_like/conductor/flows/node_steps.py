@@ -134,7 +134,8 @@ class FailOnRevert(NodeTaskBase):
 
 class PrepareRamdisk(NodeTaskBase):
     """Validate the driver and write the node's network boot
-    configuration (with a fresh agent token); boot from the network."""
+    configuration (no agent token: the agent's lookup hands one out);
+    boot from the network."""
 
     def execute(self, task):
         task.driver.power.validate(task)
@@ -149,6 +150,11 @@ class PowerOn(NodeTaskBase):
     """Power the node on, or cycle it if it is on, so that it boots."""
 
     def execute(self, task):
+        # Whatever boots gets no token from its (network) boot
+        # configuration: an agent that looked up before this step (run
+        # again on a resume) is rebooted, and its successor's lookup must
+        # hand out a new token.
+        agent_info.wipe_agent_token(task)
         power = task.driver.power
         if power.get_power_state(task) == states.POWER_ON:
             power.reboot(task)

@@ -1,8 +1,12 @@
 """The conductor's side of the agent's REST API (the ironic-python-agent
 command API): ``POST {agent_url}/v1/commands/`` starts a command, ``GET
 {agent_url}/v1/commands/`` lists them with their status. Every request
-carries the node's agent token (query parameter ``agent_token``), as IPA
-expects.
+carries the node's agent token in the ``X-Agent-Token`` header and, as
+ironic-python-agent needs it (it reads the ``agent_token`` query parameter
+only), in the query unless ``[agent]command_token_in_query`` is off: URLs
+end up in proxy logs and in error messages, so a fleet whose agents read
+the header turns it off. Error messages (and from there last_error) are
+scrubbed of the token either way.
 
 Long commands (writing the image, a clean step) are started with
 ``wait=false``; the conductor reads their status on the agent's next
@@ -48,23 +52,43 @@ def _base(node):
     return '%s/v1/commands/' % url.rstrip('/')
 
 
+# The header the agent token travels in (the agent simulator reads it).
+TOKEN_HEADER = 'X-Agent-Token'
+# What replaces the token in an error message.
+_SCRUBBED = '***'
+
+
 def _params(node, wait=None):
     params = {}
     token = agent_token.get(node.driver_internal_info)
-    if token:
+    if token and CONF.agent.command_token_in_query:
         params['agent_token'] = token
     if wait is not None:
         params['wait'] = 'true' if wait else 'false'
     return params
 
 
+def _headers(node):
+    token = agent_token.get(node.driver_internal_info)
+    return {TOKEN_HEADER: token} if token else {}
+
+
+def _scrub(node, text):
+    """``text`` without the node's agent token (an exception's text may
+    quote the request URL, an agent may echo what it was sent)."""
+    text = str(text)
+    token = agent_token.get(node.driver_internal_info)
+    return text.replace(token, _SCRUBBED) if token else text
+
+
 def _request(method, node, url, what, **kwargs):
     try:
         resp = _session().request(
-            method, url, timeout=CONF.deploy.agent_command_timeout, **kwargs)
+            method, url, timeout=CONF.deploy.agent_command_timeout,
+            headers=_headers(node), **kwargs)
     except requests.RequestException as e:
         raise exception.AgentConnectionFailed(
-            reason='%s of node %s: %s' % (what, node.uuid, e))
+            reason=_scrub(node, '%s of node %s: %s' % (what, node.uuid, e)))
     try:
         body = resp.json()
     except ValueError:
@@ -73,8 +97,8 @@ def _request(method, node, url, what, **kwargs):
         message = body.get('message') or body.get('details') \
             if isinstance(body, dict) else None
         raise exception.AgentCommandFailed(
-            command=what, error='HTTP %s%s' % (
-                resp.status_code, ': %s' % message if message else ''))
+            command=what, error=_scrub(node, 'HTTP %s%s' % (
+                resp.status_code, ': %s' % message if message else '')))
     if not isinstance(body, dict):
         raise exception.AgentCommandFailed(
             command=what, error='the agent answered no JSON object')

@@ -4,9 +4,15 @@ prepare_ramdisk() writes one script per node under [deploy]http_root and
 a copy per MAC address of the node's ports, then asks the management
 interface for a one-time network boot. The machine's firmware (or a
 chain-loaded iPXE) fetches ``macs/<mac>.ipxe`` from [deploy]http_url; the
-script carries the API URL, the node UUID and the agent token on the
-ramdisk's kernel command line, so the agent needs no lookup to get its
-token. The files hold a secret: they are removed by clean_up_ramdisk().
+script carries the API URL and the node UUID on the ramdisk's kernel
+command line.
+
+Never the agent token: the boot file server hands these files to anyone
+who knows a MAC address or a node UUID. As Ironic does for network boot,
+prepare_ramdisk() drops any token the node still has, and the agent's
+first lookup (GET /v1/lookup) hands out a new one, once. A token handed
+out of band (agent_info.add_pregenerated_token) is only for a boot medium
+nobody else can read. The files are removed by clean_up_ramdisk().
 """
 
 import os
@@ -28,8 +34,8 @@ SCRIPT_NAME = 'boot.ipxe'
 FILE_MODE = 0o644
 
 _SCRIPT = """#!ipxe
-kernel {kernel} ipa-api-url={api_url} ipa-agent-token={token} \
-ipa-node-uuid={node} BOOTIF=${{mac}} {append}initrd=ramdisk
+kernel {kernel} ipa-api-url={api_url} ipa-node-uuid={node} \
+BOOTIF=${{mac}} {append}initrd=ramdisk
 initrd --name ramdisk {ramdisk}
 boot
 """
@@ -124,12 +130,12 @@ class IPXEBoot(base.BootInterface):
 
     def prepare_ramdisk(self, task):
         kernel, ramdisk = _deploy_images(task.node)
-        # A new token on every call (the node is booted again after this),
-        # so the files always hold the token the conductor will accept.
-        token = agent_info.add_pregenerated_token(task)
+        # The node boots a new agent after this: whatever token an earlier
+        # one got must go, so that the new agent's lookup hands one out.
+        agent_info.wipe_agent_token(task)
         append = CONF.deploy.kernel_append_params or ''
         script = _SCRIPT.format(
-            kernel=kernel, ramdisk=ramdisk, api_url=api_url(), token=token,
+            kernel=kernel, ramdisk=ramdisk, api_url=api_url(),
             node=task.node.uuid, append=append + ' ' if append else '')
         paths = [_node_path(task.node.uuid)]
         paths.extend(_mac_path(port.address) for port in task.ports)

@@ -28,6 +28,7 @@ from oslo_utils import strutils
 import sushy
 
 from ironic_like.common import exception
+from ironic_like.common import masking
 
 LOG = log.getLogger(__name__)
 
@@ -65,7 +66,10 @@ CONNECT_TIMEOUT = 10
 
 
 def _invalid(field, err):
-    return exception.InvalidParameterValue(err=err, field=field)
+    # Messages quote the address, which may hold a password
+    # (https://user:password@bmc): they reach logs and last_error.
+    return exception.InvalidParameterValue(err=masking.mask_text(err),
+                                           field=field)
 
 
 def parse_driver_info(node):
@@ -228,8 +232,11 @@ _CACHE = ConnectionCache()
 
 
 def describe(info):
-    return ('Redfish system %s at %s' % (info['system_id'] or '(the only one)',
-                                         info['address']))
+    """The node's system and BMC, for messages (the password of the
+    address, if it has one, masked)."""
+    return ('Redfish system %s at %s'
+            % (info['system_id'] or '(the only one)',
+               masking.mask_url_password(info['address'])))
 
 
 @contextlib.contextmanager
@@ -252,9 +259,10 @@ def sushy_errors(info, action, error_cls):
                        % (info['node_uuid'], describe(info), action, e))
     except sushy.exceptions.UnknownDefaultError as e:
         raise exception.MissingParameterValue(
-            err='Node %s: redfish_system_id is not set and the BMC at %s '
+            err=masking.mask_text(
+                'Node %s: redfish_system_id is not set and the BMC at %s '
                 'does not have exactly one system: %s'
-                % (info['node_uuid'], info['address'], e),
+                % (info['node_uuid'], info['address'], e)),
             field='redfish_system_id')
     except sushy.exceptions.AccessError as e:
         _CACHE.drop(info)
@@ -266,8 +274,10 @@ def sushy_errors(info, action, error_cls):
         if isinstance(e, sushy.exceptions.ConnectionError):
             # The next call reconnects (the BMC may have restarted).
             _CACHE.drop(info)
-        raise error_cls('Node %s: %s: %s failed: %s'
-                        % (info['node_uuid'], describe(info), action, e))
+        # sushy's messages quote the URL it used.
+        raise error_cls(masking.mask_text(
+            'Node %s: %s: %s failed: %s'
+            % (info['node_uuid'], describe(info), action, e)))
 
 
 def get_system(node, action='reading the system', error_cls=None):

@@ -13,8 +13,8 @@
   then SIGKILL) by the harness's :class:`base.ServiceProcess`;
 * then, through python-keystoneclient as the bootstrap admin: projects
   ``p1`` and ``p2`` and the users of :data:`USERS` with their role
-  assignments, and a ``service`` project with the user the service's
-  keystonemiddleware authenticates as.
+  assignments (system or project), and a ``service`` project with the
+  user the service's keystonemiddleware authenticates as.
 
 :meth:`KeystoneFixture.register_baremetal` adds the ``baremetal`` service
 and its public endpoint. Every wait is bounded; the server is always
@@ -44,13 +44,21 @@ PASSWORD = 'user-secret'
 SERVICE_USER = 'ironic-like'
 SERVICE_PROJECT = 'service'
 
-# name: (scope, role) where scope is 'system' or a project name.
+# name: (scope, role) where scope is 'system' or a project name (the
+# personas of ironic_like.tests.rbac_personas; keystone's implied roles
+# give an admin the member and reader roles too).
 USERS = {
     'sys-admin': ('system', 'admin'),
+    'sys-member': ('system', 'member'),
     'sys-reader': ('system', 'reader'),
+    'p1-admin': ('p1', 'admin'),
     'p1-member': ('p1', 'member'),
     'p1-reader': ('p1', 'reader'),
+    'p2-admin': ('p2', 'admin'),
     'p2-member': ('p2', 'member'),
+    # A service acting for its users, as Nova does: the "service" role
+    # (which implies no other) in the service project.
+    'svc-nova': (SERVICE_PROJECT, 'service'),
 }
 PROJECTS = ('p1', 'p2')
 

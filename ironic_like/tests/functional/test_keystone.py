@@ -5,8 +5,10 @@ keystone (the PyPI package, SQLite, fernet tokens) runs on loopback (see
 its keystonemiddleware authenticating as a service user of that keystone.
 Every request carries a real token of a real user, and the policy
 defaults decide: 401 without or with a bad token, a reader cannot write, a
-project member sees only its project's nodes, an admin does everything.
-openstacksdk then finds the API through the keystone catalog
+project member sees only its project's nodes, a system admin does
+everything and a project admin is no cloud admin (the persona table of
+:mod:`ironic_like.tests.rbac_personas`, with keystone's implied roles in
+the tokens). openstacksdk then finds the API through the keystone catalog
 (``baremetal`` service) with password authentication.
 
 keystone is started by the test itself, so it is never skipped; RabbitMQ
@@ -24,8 +26,22 @@ from testtools import content
 
 from ironic_like.tests.functional import base
 from ironic_like.tests.functional import keystone_fixture
+from ironic_like.tests import rbac_personas
 
 CLI_TIMEOUT = 60
+WAIT_TIMEOUT = 30
+
+# The keystone user of each persona of rbac_personas.
+PERSONA_USERS = {
+    'system-admin': 'sys-admin',
+    'system-member': 'sys-member',
+    'system-reader': 'sys-reader',
+    'owner-admin': 'p1-admin',
+    'owner-member': 'p1-member',
+    'owner-reader': 'p1-reader',
+    'other-admin': 'p2-admin',
+    'service': 'svc-nova',
+}
 
 
 class TestKeystone(base.FunctionalTestCase):
@@ -185,11 +201,32 @@ class TestKeystone(base.FunctionalTestCase):
                                          '/v1/nodes/n-free'))
         self.assertEqual(['n-p1', 'n-p2'], self.node_names('sys-reader'))
 
-        # A project-scoped admin is an admin too.
+        # A project-scoped admin is not a cloud admin: the bootstrap admin
+        # (the admin role on the system and on the admin project) scoped
+        # to its project sees that project's nodes (none) and enrols
+        # nothing; scoped to the system it sees and does everything.
         admin_token = ks.admin_session.get_token()
         r = self.assertStatus(200, self.cluster.request(
             'GET', '/v1/nodes', headers={'X-Auth-Token': admin_token}))
+        self.assertEqual([], r.json()['nodes'])
+        for method, path, body in (
+                ('POST', '/v1/nodes', {'driver': 'fake-hardware'}),
+                ('GET', '/v1/conductors', None),
+                ('GET', '/v1/drivers', None)):
+            self.assertStatus(403, self.cluster.request(
+                method, path, json=body,
+                headers={'X-Auth-Token': admin_token}))
+        self.assertStatus(404, self.cluster.request(
+            'DELETE', '/v1/nodes/n-p2',
+            headers={'X-Auth-Token': admin_token}))
+        system_token = ks.session('admin', keystone_fixture.ADMIN_PASSWORD,
+                                  system=True).get_token()
+        r = self.assertStatus(200, self.cluster.request(
+            'GET', '/v1/nodes', headers={'X-Auth-Token': system_token}))
         self.assertEqual(2, len(r.json()['nodes']))
+        self.assertStatus(200, self.cluster.request(
+            'GET', '/v1/conductors',
+            headers={'X-Auth-Token': system_token}))
 
         # openstacksdk finds the API in the catalog (password auth).
         def connect(user, **scope):
@@ -231,3 +268,90 @@ class TestKeystone(base.FunctionalTestCase):
         listed = json.loads(result.stdout)
         self.assertEqual([('n-p1', uuids['n-p1'])],
                          [(n['Name'], n['UUID']) for n in listed])
+
+    # -- the persona table ---------------------------------------------
+
+    def wait_node(self, ident, predicate, what):
+        def reached():
+            r = self.call('sys-reader', 'GET', '/v1/nodes/%s' % ident)
+            node = r.json() if r.status_code == 200 else None
+            return (node and predicate(node)
+                    and node.get('reservation') is None)
+        base.wait_for(reached, WAIT_TIMEOUT,
+                      message='node %s never %s' % (ident, what))
+
+    def persona_actual(self, persona, nodes):
+        """The table's columns for ``persona`` (its keystone user), on
+        fresh nodes ``mine-<persona>`` and ``spare-<persona>`` of p1;
+        ``nodes`` lists every node, updated with what it creates and
+        deletes."""
+        user = PERSONA_USERS[persona]
+        p1 = self.keystone.project_ids[rbac_personas.OWNER]
+        mine, spare = 'mine-%s' % persona, 'spare-%s' % persona
+        for name in (mine, spare):
+            self.assertStatus(201, self.call(
+                'sys-admin', 'POST', '/v1/nodes',
+                json={'name': name, 'driver': 'fake-hardware',
+                      'owner': p1}))
+            nodes.append((name, rbac_personas.OWNER, None))
+        r = self.assertStatus(200, self.call(user, 'GET', '/v1/nodes'))
+        result = {'list': sorted(n['name'] for n in r.json()['nodes'])}
+
+        def status(method, path, body=None):
+            return self.call(user, method, path, json=body).status_code
+        result['show_mine'] = status('GET', '/v1/nodes/%s' % mine)
+        result['show_theirs'] = status('GET', '/v1/nodes/theirs')
+        new = 'new-%s' % persona
+        result['create'] = status('POST', '/v1/nodes',
+                                  {'name': new, 'driver': 'fake-hardware'})
+        if result['create'] == 201:
+            nodes.append((new, None, None))
+        result['patch'] = status('PATCH', '/v1/nodes/%s' % mine,
+                                 [{'op': 'add', 'path': '/extra/a',
+                                   'value': 'b'}])
+        result['power'] = status('PUT', '/v1/nodes/%s/states/power' % mine,
+                                 {'target': 'power on'})
+        if result['power'] == 202:
+            self.wait_node(mine, lambda n: n['power_state'] == 'power on',
+                           'powered on')
+        result['provision'] = status(
+            'PUT', '/v1/nodes/%s/states/provision' % mine,
+            {'target': 'manage'})
+        if result['provision'] == 202:
+            self.wait_node(mine,
+                           lambda n: n['provision_state'] == 'manageable',
+                           'became manageable')
+        result['delete'] = status('DELETE', '/v1/nodes/%s' % spare)
+        if result['delete'] == 204:
+            nodes.remove((spare, rbac_personas.OWNER, None))
+        return result
+
+    def test_personas(self):
+        """rbac_personas.TABLE with real tokens: keystone's implied roles
+        (an admin token also carries member and reader) change nothing,
+        and the service role works for a service user of the service
+        project."""
+        # (The API has no lessee field: the unit tests cover leases.)
+        p2 = self.keystone.project_ids[rbac_personas.OTHER]
+        nodes = [('theirs', rbac_personas.OTHER, None),
+                 ('nobodys', None, None)]
+        for name, owner in (('theirs', p2), ('nobodys', None)):
+            body = {'name': name, 'driver': 'fake-hardware'}
+            if owner:
+                body['owner'] = owner
+            self.assertStatus(201, self.call('sys-admin', 'POST',
+                                             '/v1/nodes', json=body))
+        expected, actual = {}, {}
+        for persona in rbac_personas.TABLE:
+            row = rbac_personas.expected(persona)
+            before = list(nodes)
+            got = self.persona_actual(persona, nodes)
+            # Listed: the nodes there were when it listed (its own two
+            # fresh ones included, what it created or deleted not).
+            listed_from = before + [
+                ('mine-%s' % persona, rbac_personas.OWNER, None),
+                ('spare-%s' % persona, rbac_personas.OWNER, None)]
+            row['list'] = rbac_personas.visible(row['list'], listed_from)
+            expected[persona] = row
+            actual[persona] = got
+        self.assertEqual(expected, actual)

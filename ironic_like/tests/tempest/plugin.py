@@ -4,7 +4,8 @@ name ``ironic_like``).
 tempest loads it at start: its options are registered into tempest's
 configuration, its tests are found under this package, and its service
 client is registered, so that a test reaches it through any credentials'
-client manager, e.g. ``cls.os_admin.baremetal_like.BaremetalLikeClient()``.
+client manager, e.g.
+``cls.os_system_admin.baremetal_like.BaremetalLikeClient()``.
 """
 
 import os

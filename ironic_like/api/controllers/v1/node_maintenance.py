@@ -22,8 +22,11 @@ class NodeMaintenanceController(rest.RestController):
         node = utils.get_authorized_node(self.node_ident,
                                          'baremetal:node:set_maintenance')
         body = utils.load_optional_body()
+        if 'reason' not in body and 'reason' in params:
+            # The query's reason is held to the body's bounds.
+            body['reason'] = params['reason']
         utils.validate(_VALIDATOR, body)
-        reason = body.get('reason', params.get('reason'))
+        reason = body.get('reason')
         utils.rpcapi().set_maintenance(utils.context(), node, True, reason)
         utils.set_status(202)
 

@@ -27,19 +27,24 @@ already has a token (handed out by an earlier lookup, or out of band in
 the boot configuration) the answer is still 200 but carries the mask
 "******" instead of the token, as Ironic does: the token is handed out
 once only, and ironic-python-agent then keeps the token it has.
-"""
 
-import urllib.parse
+Failed lookups (400, 404) are limited per client address
+([agent]lookup_failures_per_minute, see api/lookup_limit.py): beyond the
+limit, 429 with Retry-After. The callback URL of a heartbeat is checked by
+common/callback_url.py ([agent]allowed_callback_networks).
+"""
 
 from oslo_utils import uuidutils
 import pecan
 from pecan import rest
 
 from ironic_like.api.controllers.v1 import utils
+from ironic_like.api import lookup_limit
 from ironic_like.api import validation
 from ironic_like.api import versions
 from ironic_like.api.views import node as node_view
 from ironic_like.common import agent_token
+from ironic_like.common import callback_url as callback_url_check
 from ironic_like.common import context as ctx_module
 from ironic_like.common import exception
 from ironic_like.common import states
@@ -189,15 +194,17 @@ class LookupController(rest.RestController):
     @pecan.expose('json')
     def get_all(self, **kwargs):
         utils.hide_below(versions.AGENT_LOOKUP)
-        params = utils.query(['addresses', 'node_uuid'])
-        addresses = [a for a in (params.get('addresses') or '').split(',')
-                     if a.strip()]
-        node = find_node(addresses, params.get('node_uuid'))
-        config = {'heartbeat_timeout': CONF.agent.heartbeat_timeout}
-        if utils.allowed(versions.AGENT_TOKEN):
-            node, token = issue_token(node)
-            config['agent_token'] = token
-            config['agent_token_required'] = True
+        with lookup_limit.guard(pecan.request.remote_addr):
+            params = utils.query(['addresses', 'node_uuid'])
+            addresses = [a for a in
+                         (params.get('addresses') or '').split(',')
+                         if a.strip()]
+            node = find_node(addresses, params.get('node_uuid'))
+            config = {'heartbeat_timeout': CONF.agent.heartbeat_timeout}
+            if utils.allowed(versions.AGENT_TOKEN):
+                node, token = issue_token(node)
+                config['agent_token'] = token
+                config['agent_token_required'] = True
         return {'node': _lookup_node_view(node), 'config': config}
 
 
@@ -237,15 +244,16 @@ class DriverVendorPassthruController(rest.RestController):
 
     @pecan.expose('json')
     def lookup(self, **kwargs):
-        utils.query()
-        body = utils.load_body()
-        addresses, node_uuid = _check_inventory(body)
-        if not _valid_macs(addresses) and not node_uuid:
-            raise exception.MissingParameterValue(
-                err='No interface of the inventory has a valid '
-                    'mac_address.', field='inventory.interfaces')
-        node = find_node(addresses, node_uuid)
-        node, token = issue_token(node)
+        with lookup_limit.guard(pecan.request.remote_addr):
+            utils.query()
+            body = utils.load_body()
+            addresses, node_uuid = _check_inventory(body)
+            if not _valid_macs(addresses) and not node_uuid:
+                raise exception.MissingParameterValue(
+                    err='No interface of the inventory has a valid '
+                        'mac_address.', field='inventory.interfaces')
+            node = find_node(addresses, node_uuid)
+            node, token = issue_token(node)
         timeout = CONF.agent.heartbeat_timeout
         # The vendor passthru answer plus the token: at the top level, where
         # this form's agents read it, and in the same "config" block as the
@@ -260,17 +268,9 @@ class DriverVendorPassthruController(rest.RestController):
 
 # -- heartbeat --------------------------------------------------------------
 
-def _check_url(value, field):
-    if not isinstance(value, str) or not value:
-        raise exception.MissingParameterValue(
-            err='"%s" is required: the URL the agent listens on.' % field,
-            field=field)
-    parsed = urllib.parse.urlparse(value)
-    if parsed.scheme not in ('http', 'https') or not parsed.netloc:
-        raise exception.InvalidParameterValue(
-            err='"%s" must be an http(s) URL, not "%s".' % (field, value),
-            field=field)
-    return value
+# The longest string each heartbeat field may be (any other: 255).
+_MAX_LENGTHS = {'agent_status_message': 4096, 'callback_url': 1024,
+                'agent_url': 1024}
 
 
 def _check_strings(body, names):
@@ -279,6 +279,11 @@ def _check_strings(body, names):
         if value is not None and not isinstance(value, str):
             raise exception.InvalidParameterValue(
                 err='"%s" must be a string.' % name, field=name)
+        limit = _MAX_LENGTHS.get(name, 255)
+        if value is not None and len(value) > limit:
+            raise exception.InvalidParameterValue(
+                err='"%s" is longer than %d characters.' % (name, limit),
+                field=name)
 
 
 def _send_heartbeat(node_ident, callback_url, agent_version=None,
@@ -309,7 +314,8 @@ class HeartbeatController(rest.RestController):
                         ' before API version %s' % versions.to_string(
                             since)), field=name)
         _check_strings(body, HEARTBEAT_FIELDS)
-        callback_url = _check_url(body.get('callback_url'), 'callback_url')
+        callback_url = callback_url_check.check(body.get('callback_url'),
+                                                'callback_url')
         _send_heartbeat(node_ident, callback_url,
                         agent_version=body.get('agent_version'),
                         token=body.get('agent_token'),
@@ -336,7 +342,8 @@ class NodeVendorPassthruController(rest.RestController):
                 raise exception.InvalidParameterValue(
                     err='Field "%s" not recognised.' % name, field=name)
         _check_strings(body, PASSTHRU_HEARTBEAT_FIELDS)
-        agent_url = _check_url(body.get('agent_url'), 'agent_url')
+        agent_url = callback_url_check.check(body.get('agent_url'),
+                                             'agent_url')
         _send_heartbeat(self.node_ident, agent_url,
                         agent_version=body.get('agent_version'),
                         token=body.get('agent_token'))

@@ -174,6 +174,9 @@ def load_body(expect=dict):
     except (ValueError, UnicodeDecodeError) as e:
         raise exception.InvalidParameterValue(
             err='The request body is not valid JSON: %s' % e)
+    except RecursionError:
+        validation.refuse_deep_body()
+    validation.check_depth(body)
     if not isinstance(body, expect):
         raise exception.InvalidParameterValue(
             err='The request body must be a JSON %s.'

@@ -25,7 +25,9 @@ class BaseBaremetalLikeTest(api_version_utils.BaseMicroversionTest,
     configured minimum); the class is skipped when its range is outside
     the configured one."""
 
-    credentials = ['admin']
+    # Enrolling nodes, wiring ports, conductors and drivers need a system
+    # admin: an admin of a project (tempest's "admin") is no cloud admin.
+    credentials = ['system_admin']
     min_microversion = '1.1'
     max_microversion = 'latest'
 
@@ -51,7 +53,7 @@ class BaseBaremetalLikeTest(api_version_utils.BaseMicroversionTest,
         cls.request_microversion = (
             api_version_utils.select_request_microversion(
                 cls.min_microversion, CONF.baremetal_like.min_microversion))
-        cls.client = cls.make_client(cls.os_admin)
+        cls.client = cls.make_client(cls.os_system_admin)
 
     @classmethod
     def make_client(cls, manager):

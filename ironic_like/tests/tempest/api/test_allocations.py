@@ -353,7 +353,7 @@ class TestAllocationsProjectScoped(AllocationTestBase):
     """A project member allocates for its project only, among the nodes
     its project owns, and sees only its project's allocations."""
 
-    credentials = ['admin', 'project_member']
+    credentials = ['system_admin', 'project_member']
     min_microversion = '1.60'
 
     @classmethod

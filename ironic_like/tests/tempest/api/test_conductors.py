@@ -51,7 +51,7 @@ class TestConductors(base.BaseBaremetalLikeTest):
 
 class TestConductorsPolicy(base.BaseBaremetalLikeTest):
 
-    credentials = ['admin', 'project_member']
+    credentials = ['system_admin', 'project_member']
     min_microversion = '1.49'
 
     @decorators.attr(type='negative')

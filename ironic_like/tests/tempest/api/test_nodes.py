@@ -183,14 +183,17 @@ class TestNodes(base.BaseBaremetalLikeTest):
 
 class TestNodesProjectScoped(base.BaseBaremetalLikeTest):
     """What project users see: the nodes their project owns, nothing
-    else; a reader cannot change them, a member cannot create nodes."""
+    else; a reader cannot change them, a member cannot create nodes, and
+    a project admin is no cloud admin."""
 
-    credentials = ['admin', 'project_member', 'project_reader']
+    credentials = ['system_admin', 'project_admin', 'project_member',
+                   'project_reader']
     min_microversion = '1.50'
 
     @classmethod
     def setup_clients(cls):
         super().setup_clients()
+        cls.project_admin_client = cls.make_client(cls.os_project_admin)
         cls.member_client = cls.make_client(cls.os_project_member)
         cls.reader_client = cls.make_client(cls.os_project_reader)
 
@@ -221,6 +224,32 @@ class TestNodesProjectScoped(base.BaseBaremetalLikeTest):
                           owned['uuid'])
         # The member may operate its node: power it on.
         self.member_client.set_node_power_state(owned['uuid'], 'power on')
+
+    @decorators.attr(type='negative')
+    @decorators.idempotent_id('f5278464-3166-4ca6-85af-0ec49668b36b')
+    def test_project_admin_is_not_cloud_admin(self):
+        # tempest's project admin shares the member's project.
+        project = self.os_project_admin.credentials.project_id
+        owned = self.create_node(owner=project)
+        other = self.create_node(owner=data_utils.rand_uuid_hex())
+        client = self.project_admin_client
+        listed = client.list_nodes()['nodes']
+        self.assertEqual([owned['uuid']], [n['uuid'] for n in listed])
+        self.assertRaises(lib_exc.NotFound, client.show_node, other['uuid'])
+        self.assertRaises(lib_exc.Forbidden, client.create_node,
+                          driver='fake-hardware')
+        self.assertRaises(lib_exc.Forbidden, client.delete_node,
+                          owned['uuid'])
+        self.assertRaises(lib_exc.Forbidden, client.update_node,
+                          owned['uuid'], [{'op': 'add', 'path': '/extra/a',
+                                           'value': 'b'}])
+        self.assertRaises(lib_exc.Forbidden, client.create_port,
+                          node_uuid=owned['uuid'],
+                          address=data_utils.rand_mac_address())
+        with client.microversion('1.49'):
+            self.assertRaises(lib_exc.Forbidden, client.list_conductors)
+        # It operates its project's node as a member does.
+        client.set_node_power_state(owned['uuid'], 'power on')
 
     @decorators.attr(type='negative')
     @decorators.idempotent_id('c61d972a-217c-4286-8f9b-07aceed4d1c6')

@@ -7,6 +7,7 @@ from oslo_utils import uuidutils
 import webtest
 
 from ironic_like.api import app
+from ironic_like.api import lookup_limit
 from ironic_like.common import policy
 from ironic_like.common import states
 from ironic_like.conf import CONF
@@ -41,6 +42,9 @@ class APITestCase(base.TestCase):
         self.config(node_locked_retry_attempts=1, group='conductor')
         policy.reset()
         self.addCleanup(policy.reset)
+        # Failed agent lookups are counted per process: start from none.
+        lookup_limit.limiter().reset()
+        self.addCleanup(lookup_limit.limiter().reset)
         if self.with_conductor:
             self.useFixture(base.ConductorFixture())
         else:

@@ -11,6 +11,7 @@ from ironic_like.api.middleware import basic_auth
 from ironic_like.common import exception
 from ironic_like.common import policy
 from ironic_like.common import states
+from ironic_like.tests import rbac_personas
 from ironic_like.tests.unit.api import base
 
 MAX = versions.MAX_VERSION_STRING
@@ -149,9 +150,32 @@ class TestPolicy(KeystoneTestCase):
         self.assertEqual(['leased', 'mine', 'theirs'],
                          self.names(self.system('reader')))
 
-    def test_admin_sees_all(self):
+    def test_system_admin_sees_all(self):
         self.assertEqual(['leased', 'mine', 'theirs'],
-                         self.names(self.project('admin')))
+                         self.names(self.system('admin')))
+
+    def test_project_admin_is_not_a_cloud_admin(self):
+        # An admin of a project sees what its project owns or leases, like
+        # a member; it enrols, redefines and deletes nothing.
+        headers = self.project('admin')
+        self.assertEqual(['leased', 'mine'], self.names(headers))
+        self.get('/v1/nodes/theirs', headers=headers, status=404)
+        r = self.post('/v1/nodes', {'driver': 'fake-hardware'},
+                      headers=headers, status=403)
+        self.assertFault(r, 403, 'baremetal:node:create')
+        self.patch('/v1/nodes/mine', [{'op': 'add', 'path': '/extra/a',
+                                       'value': 1}],
+                   headers=headers, status=403)
+        self.delete('/v1/nodes/mine', headers=headers, status=403)
+        self.put('/v1/nodes/mine/traits/CUSTOM_A', headers=headers,
+                 status=403)
+        self.get('/v1/conductors', headers=headers, status=403)
+        self.get('/v1/drivers', headers=headers, status=403)
+        self.get('/v1/ports', headers=headers, status=403)
+        self.post('/v1/ports', {'node_uuid': self.mine.uuid,
+                                'address': '52:54:00:00:00:ab'},
+                  headers=headers, status=403)
+        self.assertEqual(3, len(self.db.get_node_list()))
 
     def test_project_reader_sees_owned_and_leased(self):
         headers = self.project('reader')
@@ -246,11 +270,13 @@ class TestPolicy(KeystoneTestCase):
         self.delete('/v1/ports/%s' % other.uuid, headers=reader,
                     status=404)
 
-    def test_conductors_need_system_scope(self):
+    def test_conductors_and_drivers_need_system_scope(self):
         self.get('/v1/conductors', headers=self.project('reader'),
                  status=403)
         self.get('/v1/conductors', headers=self.system('reader'))
-        self.get('/v1/drivers', headers=self.project('reader'))
+        self.get('/v1/drivers', headers=self.project('reader'),
+                 status=403)
+        self.get('/v1/drivers', headers=self.system('reader'))
 
     def test_policy_file_overrides_defaults(self):
         tmp = self.useFixture(fixtures.TempDir()).path
@@ -261,6 +287,175 @@ class TestPolicy(KeystoneTestCase):
         policy.reset()
         self.post('/v1/nodes', {'driver': 'fake-hardware'},
                   headers=self.project('reader'))
+
+    def test_policy_file_restores_project_admins(self):
+        # What the release note tells operators who want the behaviour of
+        # before secure RBAC: an admin of any project is a cloud admin.
+        tmp = self.useFixture(fixtures.TempDir()).path
+        path = os.path.join(tmp, 'policy.yaml')
+        with open(path, 'w') as f:
+            f.write('"admin": "role:admin"\n')
+        self.config(policy_file=path, group='oslo_policy')
+        policy.reset()
+        headers = self.project('admin')
+        self.assertEqual(['leased', 'mine', 'theirs'], self.names(headers))
+        self.post('/v1/nodes', {'driver': 'fake-hardware'},
+                  headers=headers)
+        self.delete('/v1/nodes/theirs', headers=headers)
+        self.get('/v1/conductors', headers=headers)
+        self.get('/v1/drivers', headers=headers)
+
+
+class TestPersonas(KeystoneTestCase):
+    """The persona x action table of :mod:`rbac_personas`, with identity
+    headers as keystonemiddleware sets them (one role each: the policy
+    must not rely on implied roles)."""
+
+    NODES = [('mine', rbac_personas.OWNER, None),
+             ('spare', rbac_personas.OWNER, None),
+             ('theirs', rbac_personas.OTHER, None),
+             ('leased', 'p9', rbac_personas.OWNER)]
+
+    def setUp(self):
+        super().setUp()
+        self.nodes = {name: self.create_node(name=name, owner=owner,
+                                             lessee=lessee)
+                      for name, owner, lessee in self.NODES}
+
+    @staticmethod
+    def headers(persona):
+        scope, role = rbac_personas.PERSONAS[persona]
+        if scope == 'system':
+            return {'X-Roles': role, 'OpenStack-System-Scope': 'all',
+                    'X-User-Id': persona}
+        if scope == 'service':
+            return {'X-Roles': role, 'X-Project-Id': 'svc-id',
+                    'X-Project-Name': 'service', 'X-User-Id': persona}
+        return {'X-Roles': role, 'X-Project-Id': scope,
+                'X-Project-Name': scope, 'X-User-Id': persona}
+
+    def actual(self, headers):
+        """What the table's columns give for ``headers``."""
+        result = {'list': sorted(
+            n['name'] for n in
+            self.get('/v1/nodes', headers=headers).json['nodes'])}
+        mine = self.nodes['mine'].uuid
+
+        def status(call, *args, **kwargs):
+            return call(*args, headers=headers, status='*',
+                        **kwargs).status_int
+        result['show_mine'] = status(self.get, '/v1/nodes/mine')
+        result['show_theirs'] = status(self.get, '/v1/nodes/theirs')
+        result['create'] = status(self.post, '/v1/nodes',
+                                  {'driver': 'fake-hardware'})
+        result['patch'] = status(self.patch, '/v1/nodes/mine',
+                                 [{'op': 'add', 'path': '/extra/a',
+                                   'value': 'b'}])
+        result['power'] = status(self.put, '/v1/nodes/mine/states/power',
+                                 {'target': 'power on'})
+        if result['power'] == 202:
+            self.wait_for(mine, lambda n: n.power_state == states.POWER_ON)
+        result['provision'] = status(
+            self.put, '/v1/nodes/mine/states/provision',
+            {'target': 'manage'})
+        if result['provision'] == 202:
+            self.wait_for(mine, lambda n: n.provision_state ==
+                          states.MANAGEABLE)
+        result['delete'] = status(self.delete, '/v1/nodes/spare')
+        return result
+
+    def check(self, persona):
+        expected = rbac_personas.expected(persona)
+        expected['list'] = rbac_personas.visible(expected['list'],
+                                                 self.NODES)
+        self.assertEqual(expected, self.actual(self.headers(persona)))
+        # What was refused did not happen.
+        node = self.db.get_node_by_uuid(self.nodes['mine'].uuid)
+        if expected['patch'] != 200:
+            self.assertEqual({}, node.extra)
+        if expected['power'] != 202:
+            self.assertEqual(states.POWER_OFF, node.power_state)
+        if expected['provision'] != 202:
+            self.assertEqual(states.ENROLL, node.provision_state)
+        created = 1 if expected['create'] == 201 else 0
+        deleted = 1 if expected['delete'] == 204 else 0
+        self.assertEqual(len(self.NODES) + created - deleted,
+                         len(self.db.get_node_list()))
+
+    def test_system_admin(self):
+        self.check('system-admin')
+
+    def test_system_member(self):
+        self.check('system-member')
+
+    def test_system_reader(self):
+        self.check('system-reader')
+
+    def test_owner_admin(self):
+        self.check('owner-admin')
+
+    def test_owner_member(self):
+        self.check('owner-member')
+
+    def test_owner_reader(self):
+        self.check('owner-reader')
+
+    def test_other_project_admin(self):
+        self.check('other-admin')
+
+    def test_service_user(self):
+        self.check('service')
+
+    def test_implied_roles_change_nothing(self):
+        # Real tokens carry the implied roles (admin implies member and
+        # reader): a project admin is still only a member.
+        headers = dict(self.headers('owner-admin'),
+                       **{'X-Roles': 'admin,manager,member,reader'})
+        expected = rbac_personas.expected('owner-admin')
+        expected['list'] = rbac_personas.visible(expected['list'],
+                                                 self.NODES)
+        self.assertEqual(expected, self.actual(headers))
+
+    def test_service_user_without_elevated_access(self):
+        # Then the service project is a project like any other: its
+        # service users see and operate the nodes it owns only.
+        self.config(rbac_service_role_elevated_access=False)
+        headers = self.headers('service')
+        self.assertEqual([], sorted(
+            n['name'] for n in
+            self.get('/v1/nodes', headers=headers).json['nodes']))
+        self.get('/v1/nodes/mine', headers=headers, status=404)
+        self.patch('/v1/nodes/mine', [{'op': 'add', 'path': '/extra/a',
+                                       'value': 'b'}],
+                   headers=headers, status=404)
+        self.get('/v1/conductors', headers=headers, status=403)
+
+    def test_service_role_in_owner_project(self):
+        # The service role acts for its own project as a member would.
+        headers = {'X-Roles': 'service', 'X-Project-Id': 'p1',
+                   'X-Project-Name': 'p1', 'X-User-Id': 'svc'}
+        self.assertEqual(['leased', 'mine', 'spare'], sorted(
+            n['name'] for n in
+            self.get('/v1/nodes', headers=headers).json['nodes']))
+        self.get('/v1/nodes/theirs', headers=headers, status=404)
+        self.put('/v1/nodes/mine/states/power', {'target': 'power on'},
+                 headers=headers)
+        self.post('/v1/nodes', {'driver': 'fake-hardware'},
+                  headers=headers, status=403)
+        self.delete('/v1/nodes/spare', headers=headers, status=403)
+
+    def test_system_scoped_service_user(self):
+        # A service with a system-scoped token (an inspector enrolling
+        # what it discovers) may create nodes and ports, not delete nodes.
+        headers = {'X-Roles': 'service', 'OpenStack-System-Scope': 'all',
+                   'X-User-Id': 'svc'}
+        node = self.post('/v1/nodes', {'driver': 'fake-hardware'},
+                         headers=headers).json
+        self.post('/v1/ports', {'node_uuid': node['uuid'],
+                                'address': '52:54:00:00:00:ac'},
+                  headers=headers)
+        self.delete('/v1/nodes/%s' % node['uuid'], headers=headers,
+                    status=403)
 
 
 class TestPolicyModule(base.APITestCase):

@@ -289,6 +289,31 @@ class TestHeartbeat(RamdiskTestCase):
         self.assertFault(r, 400, 'agent_token')
         self.assertNothingRecorded()
 
+    def test_callback_url_checked(self):
+        for url in ('http://agent:s3cr3t@1.2.3.4:9999/', 'gopher://1.2.3.4/',
+                    'http:///v1', 'http://1.2.3.4:9999/?x=1'):
+            r = self.heartbeat({'callback_url': url, 'agent_token': TOKEN},
+                               status=400)
+            message = self.assertFault(r, 400, 'callback_url')
+            self.assertNotIn('s3cr3t', message)
+        self.assertNothingRecorded()
+
+    def test_allowed_callback_networks(self):
+        self.config(allowed_callback_networks=['10.0.0.0/8'],
+                    group='agent')
+        r = self.heartbeat({'callback_url': URL, 'agent_token': TOKEN},
+                           status=400)
+        self.assertFault(r, 400, 'callback_url', '1.2.3.4',
+                         'allowed_callback_networks')
+        self.heartbeat({'callback_url': 'http://agent.test:9999/',
+                        'agent_token': TOKEN}, status=400)
+        self.assertNothingRecorded()
+        # Any address of the networks, not only the node's ports'.
+        self.heartbeat({'callback_url': 'http://10.9.8.7:9999/',
+                        'agent_token': TOKEN})
+        self.assertEqual('http://10.9.8.7:9999/',
+                         _info(self.db_node())['agent_url'])
+
     def test_microversions(self):
         self.heartbeat({'callback_url': URL}, status=404, version='1.21')
         r = self.heartbeat({'callback_url': URL, 'agent_version': '1'},
@@ -333,6 +358,15 @@ class TestSeedHeartbeat(RamdiskTestCase):
     def test_bad_body(self):
         r = self.heartbeat({'agent_token': TOKEN}, status=400)
         self.assertFault(r, 400, 'agent_url')
+        r = self.heartbeat({'agent_url': 'http://u:p@1.2.3.4:1',
+                            'agent_token': TOKEN}, status=400)
+        self.assertFault(r, 400, 'agent_url', 'user name or password')
+        self.config(allowed_callback_networks=['10.0.0.0/8'],
+                    group='agent')
+        r = self.heartbeat({'agent_url': URL, 'agent_token': TOKEN},
+                           status=400)
+        self.assertFault(r, 400, 'agent_url', 'allowed_callback_networks')
+        self.assertNotIn('agent_url', _info(self.db_node()))
         self.heartbeat({'agent_url': URL, 'agent_token': TOKEN, 'x': 1},
                        status=400)
 

@@ -23,6 +23,7 @@ class FakeAgent(fixtures.Fixture):
         super().__init__()
         self.commands = []      # documents, oldest first
         self.received = []      # (name, params, query)
+        self.tokens = []        # X-Agent-Token of every request
         self.hold = set()       # command names that stay RUNNING
         self.fail = {}          # command name -> error message
         self.lock = threading.Lock()
@@ -63,6 +64,7 @@ class FakeAgent(fixtures.Fixture):
 
             def do_GET(self):
                 with agent.lock:
+                    agent.tokens.append(self.headers.get('X-Agent-Token'))
                     self._reply(200, {'commands': list(agent.commands)})
 
             def do_POST(self):
@@ -79,6 +81,7 @@ class FakeAgent(fixtures.Fixture):
                         'GenericHardwareManager': CLEAN_STEPS}}
                 with agent.lock:
                     agent.received.append((name, params, query))
+                    agent.tokens.append(self.headers.get('X-Agent-Token'))
                     if name not in agent.hold:
                         agent._complete(doc, agent.fail.get(name))
                     agent.commands.append(doc)

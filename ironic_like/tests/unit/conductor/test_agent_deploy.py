@@ -75,6 +75,7 @@ class AgentDeployTestCase(cond_utils.ConductorTestCase):
         self.assertEqual('deploy-write-image', self._phase(node))
         self.assertEqual(states.POWER_ON, self._power(node))
         node = self._give_token(node)
+        self.token = agent_token.get(node.driver_internal_info)
         node = self._heartbeat(node)
         self.assertEqual(states.DEPLOYWAIT, node.provision_state)
         self.assertEqual('deploy-image-running', self._phase(node))
@@ -92,8 +93,12 @@ class AgentDeployTestCase(cond_utils.ConductorTestCase):
                           'os_hash_algo': 'sha256',
                           'os_hash_value': CHECKSUM, 'disk_format': 'raw',
                           'root_gb': 10}, params['image_info'])
-        self.assertIn('agent_token', query)
-        self.assertEqual('false', query['wait'])
+        # The token travels in a header, and in the query, where
+        # ironic-python-agent reads it ([agent]command_token_in_query).
+        self.assertEqual({'wait': 'false', 'agent_token': self.token},
+                         query)
+        self.assertTrue(self.agent.tokens)
+        self.assertEqual({self.token}, set(self.agent.tokens))
         info = node.driver_internal_info
         # Out of the ramdisk: token, agent URL and phase are gone; the
         # flow's progress too.
@@ -104,6 +109,16 @@ class AgentDeployTestCase(cond_utils.ConductorTestCase):
         self.assertEqual({'boot_device': 'disk', 'persistent': True},
                          info[fake.FakeManagement.KEY])
         self.assertEqual(states.POWER_ON, self._power(node))
+
+    def test_token_of_an_earlier_agent_dropped(self):
+        # E.g. the flow resumed at power-on after its agent looked up: the
+        # agent booted now must get a new token from its lookup.
+        node = self._node(driver_internal_info=agent_token.with_new_token(
+            {'kept': 'yes'}))
+        node = self._act(node, 'deploy')
+        self.assertEqual(states.DEPLOYWAIT, node.provision_state)
+        self.assertFalse(agent_token.is_present(node.driver_internal_info))
+        self.assertEqual('yes', node.driver_internal_info['kept'])
 
     def test_configdrive_is_written(self):
         node = self._node()

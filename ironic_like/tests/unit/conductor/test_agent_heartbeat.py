@@ -87,6 +87,21 @@ class TestHeartbeat(utils.ConductorTestCase):
         self.assertNotIn('agent_url', self.info())
         self.assertIsNone(self.db.get_node_by_id(self.node.id).reservation)
 
+    def test_bad_callback_url_changes_nothing(self):
+        # The conductor checks the URL too: it would send the token there.
+        self.config(allowed_callback_networks=['10.0.0.0/8'],
+                    group='agent')
+        for bad in ('ftp://10.0.0.5/', 'http://u:p@10.0.0.5:9999',
+                    'http://192.0.2.1:9999', 'http://agent.test:9999',
+                    None):
+            self.assertRaises(exception.InvalidParameterValue,
+                              agent_heartbeat.heartbeat, self.context,
+                              self.node.id, bad, None, TOKEN)
+        self.assertNotIn('agent_url', self.info())
+        self.assertIsNone(self.db.get_node_by_id(self.node.id).reservation)
+        self.assertTrue(agent_heartbeat.heartbeat(
+            self.context, self.node.id, URL, None, TOKEN))
+
     def test_bad_token_is_401(self):
         e = exception.AgentTokenInvalid(node='n')
         self.assertEqual(401, e.code)

@@ -6,6 +6,7 @@ from unittest import mock
 from oslo_utils import timeutils
 
 from ironic_like.common import agent_info
+from ironic_like.common import agent_token
 from ironic_like.common import context as ctx
 from ironic_like.common import states
 from ironic_like.conductor import agent_heartbeat
@@ -96,6 +97,22 @@ class TestAgentTimeouts(base.TestCase):
         self.assertIn('gave up after 2 reboots', node.maintenance_reason)
         self.assertEqual(node.maintenance_reason, node.last_error)
         self.assertIsNone(node.reservation)
+
+    def test_reboot_wipes_the_token(self):
+        # The rebooted ramdisk finds no token in its network boot script:
+        # its lookup must hand out a new one, so the old one goes.
+        node = self.waiting_node()
+        info = dict(agent_token.with_new_token(node.driver_internal_info),
+                    agent_url='http://10.0.0.5:9999', kept='yes')
+        node = self.db.update_node(node.id, {'driver_internal_info': info})
+        with mock.patch.object(fake.FakePower, 'reboot'):
+            self.assertEqual('rebooted', agent_timeouts.act_on_silent_node(
+                self.context, node.id))
+        info = self.db.get_node_by_id(node.id).driver_internal_info
+        self.assertFalse(agent_token.is_present(info))
+        self.assertNotIn('agent_url', info)
+        self.assertEqual('yes', info['kept'])
+        self.assertEqual(1, info[agent_timeouts.REBOOTS])
 
     def test_maintenance_action(self):
         self.config(heartbeat_timeout_action='maintenance', group='agent')

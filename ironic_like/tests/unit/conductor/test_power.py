@@ -3,6 +3,7 @@
 import concurrent.futures
 from unittest import mock
 
+from ironic_like.common import agent_token
 from ironic_like.common import context as ctx
 from ironic_like.common import exception
 from ironic_like.common import states
@@ -41,6 +42,18 @@ class TestPowerOverRPC(cond_utils.ConductorTestCase):
         self._check(self._power(states.POWER_ON), states.POWER_ON)
         self._check(self._power(states.POWER_OFF), states.POWER_OFF)
         self._check(self._power(states.REBOOT), states.POWER_ON)
+
+    def test_reboot_and_power_off_wipe_the_agent_token(self):
+        # A ramdisk booted again must get a new token on lookup.
+        for target in (states.REBOOT, states.POWER_OFF, states.POWER_ON):
+            info = agent_token.with_new_token({'kept': 'yes'})
+            self.db.update_node(self.node.id,
+                                {'driver_internal_info': info})
+            node = self._power(target)
+            info = node.driver_internal_info
+            self.assertEqual(target == states.POWER_ON,
+                             agent_token.is_present(info), target)
+            self.assertEqual('yes', info['kept'])
 
     def test_target_recorded_while_working(self):
         self.useFixture(base.SlowFakeActions(0.3))

@@ -55,18 +55,18 @@ class TestIPXEBoot(base.TestCase):
         logs = self.useFixture(fixtures.FakeLogger(level=logging.DEBUG))
         with self._task() as task:
             self.boot.prepare_ramdisk(task)
-            token = agent_token.get(task.node.driver_internal_info)
-            self.assertTrue(task.node.driver_internal_info[
-                agent_token.PREGENERATED_KEY])
-        self.assertTrue(token)
-        self.assertNotIn(token, logs.output)
+            info = task.node.driver_internal_info
+        # No token: the files are world-readable; lookup hands one out.
+        self.assertFalse(agent_token.is_present(info))
+        self.assertNotIn(agent_token.PREGENERATED_KEY, info)
+        self.assertNotIn('token', logs.output)
         expected = (
             '#!ipxe\n'
             'kernel http://img.test/k ipa-api-url=http://127.0.0.1:6385 '
-            'ipa-agent-token=%s ipa-node-uuid=%s BOOTIF=${mac} nofb '
+            'ipa-node-uuid=%s BOOTIF=${mac} nofb '
             'initrd=ramdisk\n'
             'initrd --name ramdisk http://img.test/r\n'
-            'boot\n' % (token, self.node.uuid))
+            'boot\n' % self.node.uuid)
         self.assertEqual(expected, self._read(self._node_file()))
         for path in self._mac_files():
             self.assertEqual(expected, self._read(path))
@@ -98,15 +98,25 @@ class TestIPXEBoot(base.TestCase):
                       script)
         self.assertIn('initrd --name ramdisk http://x/r2\n', script)
 
-    def test_prepare_again_renews_token(self):
+    def test_prepare_wipes_previous_token(self):
+        # A token an earlier agent got (on lookup, or out of band) and
+        # what its heartbeats recorded: a new agent boots, and its lookup
+        # must hand out a new token.
+        self.db.update_node(self.node.id, {'driver_internal_info': dict(
+            agent_token.with_new_token({'other': 1}, pregenerated=True),
+            agent_url='http://10.0.0.5:9999')})
         with self._task() as task:
+            old = agent_token.get(task.node.driver_internal_info)
             self.boot.prepare_ramdisk(task)
-            first = agent_token.get(task.node.driver_internal_info)
-            self.boot.prepare_ramdisk(task)
-            second = agent_token.get(task.node.driver_internal_info)
-        self.assertNotEqual(first, second)
-        self.assertIn('ipa-agent-token=%s ' % second,
-                      self._read(self._mac_files()[0]))
+        info = self.db.get_node_by_id(self.node.id).driver_internal_info
+        self.assertFalse(agent_token.is_present(info))
+        self.assertNotIn(agent_token.PREGENERATED_KEY, info)
+        self.assertNotIn('agent_url', info)
+        self.assertEqual(1, info['other'])
+        for path in [self._node_file()] + self._mac_files():
+            script = self._read(path)
+            self.assertNotIn(old, script)
+            self.assertNotIn('ipa-agent-token', script)
 
     def test_clean_up_removes_files(self):
         with self._task() as task:

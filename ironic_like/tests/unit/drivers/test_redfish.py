@@ -404,3 +404,36 @@ class TestManagement(_SushyTest):
     def test_supported_boot_devices(self):
         self.assertEqual(['bios', 'cdrom', 'disk', 'pxe'],
                          self.management.get_supported_boot_devices())
+
+
+class TestSecretsInMessages(_SushyTest):
+    """The address may carry the BMC password: log lines and errors (which
+    become last_error and API answers) show it masked."""
+
+    ADDRESS = 'https://admin:hunter2@bmc.example.com:8000'
+
+    def test_warning_log_line_is_masked(self):
+        import logging
+        logs = self.useFixture(fixtures.FakeLogger(
+            name=redfish.__name__, level=logging.WARNING))
+        self.system.power_state = None
+        self.assertEqual(states.ERROR, self.power.get_power_state(
+            _task(redfish_address=self.ADDRESS)))
+        self.assertIn('unexpected power state', logs.output)
+        self.assertIn('admin:******@bmc.example.com', logs.output)
+        self.assertNotIn('hunter2', logs.output)
+
+    def test_errors_are_masked(self):
+        self.conn.get_system.side_effect = sushy.exceptions.ConnectionError(
+            url=self.ADDRESS + '/redfish/v1/Systems/abc', error='refused')
+        e = self.assertRaises(exception.PowerStateFailure,
+                              self.power.get_power_state,
+                              _task(redfish_address=self.ADDRESS))
+        self.assertIn('refused', str(e))
+        self.assertNotIn('hunter2', str(e))
+        e = self.assertRaises(
+            exception.InvalidParameterValue,
+            redfish_utils.parse_driver_info,
+            _task(redfish_address='ftp://admin:hunter2@bmc').node)
+        self.assertEqual('redfish_address', e.field)
+        self.assertNotIn('hunter2', str(e))

@@ -116,6 +116,30 @@ class TestBootConfig(test_simulator.SimulatorTestBase):
         self.assertEqual(self.api.url, agent.api_url)
         self.assertNotIn('oob-token', '\n'.join(agent.events))
 
+    def test_script_without_token_then_lookup(self):
+        # What the ipxe boot interface writes: the API URL and the node
+        # UUID, no token (the file is world-readable). The agent takes
+        # both from the script and its token from lookup.
+        node_uuid = self.api.add_node([mac(1)])
+        self.images.add(
+            'macs/%s.ipxe' % mac(1),
+            ('#!ipxe\nkernel http://img/k ipa-api-url=%s/ '
+             'ipa-node-uuid=%s BOOTIF=${mac} nofb initrd=ramdisk\n'
+             'initrd --name ramdisk http://img/r\nboot\n'
+             % (self.api.url, node_uuid)).encode())
+        agent = self.sim.add_agent({'id': 'a1', 'macs': [mac(1)],
+                                    'api_url': 'http://127.0.0.1:9'})
+        resp = self.session.post('%s/agents/a1/boot' % self.control)
+        self.assertEqual(202, resp.status_code)
+        self.assertTrue(wait_for(lambda: self.api.heartbeats_of(node_uuid)))
+        self.assertEqual(self.api.url, agent.api_url)
+        self.assertEqual(node_uuid, self.api.lookups[0]['node_uuid'])
+        beat = self.api.heartbeats_of(node_uuid)[0]['body']
+        self.assertTrue(self.api.tokens[node_uuid])
+        self.assertEqual(self.api.tokens[node_uuid], beat['agent_token'])
+        self.assertTrue(any('answered 200 (token: no)' in e
+                            for e in agent.events), list(agent.events))
+
     def test_not_found_falls_back_to_lookup(self):
         agent, node_uuid = self.make_agent()
         beat = self.api.heartbeats_of(node_uuid)[0]['body']

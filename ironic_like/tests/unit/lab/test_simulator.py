@@ -465,6 +465,26 @@ class TestCommands(SimulatorTestBase):
                            expect=401)
         self.assertEqual('Unauthorized', err['type'])
 
+    def test_token_in_header(self):
+        # What ironic_like's agent client sends: the token in a header,
+        # nothing in the URL.
+        agent, node_uuid = self.make_agent(require_token=True)
+        token = self.api.tokens[node_uuid]
+        url = '%s/v1/commands/' % agent.url
+        body = {'name': 'standby.sync', 'params': {}}
+        resp = self.session.post(url, json=body,
+                                 headers={'X-Agent-Token': token})
+        self.assertEqual(200, resp.status_code, resp.text)
+        resp = self.session.get(url, headers={'X-Agent-Token': token})
+        self.assertEqual(200, resp.status_code, resp.text)
+        self.assertEqual(['standby.sync'],
+                         [c['command_name'] for c in resp.json()['commands']])
+        for headers in ({'X-Agent-Token': 'wrong'}, {}):
+            resp = self.session.post(url, json=body, headers=headers)
+            self.assertEqual(401, resp.status_code, resp.text)
+            resp = self.session.get(url, headers=headers)
+            self.assertEqual(401, resp.status_code, resp.text)
+
     def test_unknown_and_bad_commands(self):
         agent, _ = self.make_agent()
         self.command(agent, 'standby.nope', expect=400)
