@@ -278,25 +278,24 @@ class TestPolicy(KeystoneTestCase):
                  status=403)
         self.get('/v1/drivers', headers=self.system('reader'))
 
-    def test_policy_file_overrides_defaults(self):
-        tmp = self.useFixture(fixtures.TempDir()).path
-        path = os.path.join(tmp, 'policy.yaml')
+    def _policy_file(self, text):
+        """Use a policy file holding ``text`` from now on."""
+        path = os.path.join(self.useFixture(fixtures.TempDir()).path,
+                            'policy.yaml')
         with open(path, 'w') as f:
-            f.write('"baremetal:node:create": "role:reader"\n')
+            f.write(text)
         self.config(policy_file=path, group='oslo_policy')
         policy.reset()
+
+    def test_policy_file_overrides_defaults(self):
+        self._policy_file('"baremetal:node:create": "role:reader"\n')
         self.post('/v1/nodes', {'driver': 'fake-hardware'},
                   headers=self.project('reader'))
 
     def test_policy_file_restores_project_admins(self):
         # What the release note tells operators who want the behaviour of
         # before secure RBAC: an admin of any project is a cloud admin.
-        tmp = self.useFixture(fixtures.TempDir()).path
-        path = os.path.join(tmp, 'policy.yaml')
-        with open(path, 'w') as f:
-            f.write('"admin": "role:admin"\n')
-        self.config(policy_file=path, group='oslo_policy')
-        policy.reset()
+        self._policy_file('"admin": "role:admin"\n')
         headers = self.project('admin')
         self.assertEqual(['leased', 'mine', 'theirs'], self.names(headers))
         self.post('/v1/nodes', {'driver': 'fake-hardware'},
