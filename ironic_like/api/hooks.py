@@ -121,13 +121,32 @@ class EmptyBodyHook(hooks.PecanHook):
             response.headers.pop('Content-Type', None)
 
 
+# Content types whose body pecan decodes as text while it routes.
+_DECODED_TYPES = frozenset(['application/json', 'application/javascript',
+                            'application/x-www-form-urlencoded'])
+
+
 class BodyDepthHook(hooks.PecanHook):
     """A JSON body nested too deeply is refused (400) before routing:
     pecan parses JSON bodies while it routes (for keyword arguments), and
-    a RecursionError there would be a 500."""
+    a RecursionError there would be a 500.
+
+    So is a body pecan would fail to decode (not UTF-8): pecan would log
+    a traceback for each and answer a generic 400.
+    """
 
     def on_route(self, state):
-        validation.check_raw_depth(state.request.body)
+        request = state.request
+        body = request.body
+        if body and request.method != 'GET' and \
+                request.content_type in _DECODED_TYPES:
+            try:
+                body.decode(request.charset or 'utf-8')
+            except (UnicodeDecodeError, LookupError):
+                raise exception.InvalidParameterValue(
+                    err='The request body is not valid JSON: it is not '
+                        'UTF-8 text.')
+        validation.check_raw_depth(body)
 
 
 class ErrorHook(hooks.PecanHook):

@@ -3,6 +3,7 @@
 import pecan
 
 from ironic_like.api.controllers import v1
+from ironic_like.api import openapi
 
 NAME = 'OpenStack Ironic API'
 DESCRIPTION = ('ironic_like: bare-metal provisioning with an '
@@ -22,3 +23,16 @@ class RootController(object):
             'default_version': version,
             'versions': [version],
         }
+
+
+class OpenAPIController(object):
+    """GET /openapi.json: the API's OpenAPI description (public, like
+    version discovery)."""
+
+    @pecan.expose('json')
+    def index(self):
+        return openapi.build(pecan.request.public_url)
+
+
+# A dot is not a Python name: routed explicitly.
+pecan.route(RootController, 'openapi.json', OpenAPIController())

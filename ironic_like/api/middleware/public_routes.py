@@ -1,7 +1,8 @@
 """Routes that need no authentication.
 
 Version discovery (``/`` and ``/v1``) must work before a client has
-credentials, as in Ironic; so do the deploy agent's lookup and heartbeat
+credentials, as in Ironic, and so does the API's description
+(``/openapi.json``); so do the deploy agent's lookup and heartbeat
 (an agent has no keystone token: its agent token, checked by the
 conductor, authenticates it). Everything else goes through the
 authentication middleware.
@@ -9,7 +10,7 @@ authentication middleware.
 
 import re
 
-PUBLIC_PATHS = frozenset(['', '/v1'])
+PUBLIC_PATHS = frozenset(['', '/v1', '/openapi.json'])
 PUBLIC_PATTERNS = [re.compile(p) for p in (
     r'^/v1/lookup$',
     r'^/v1/heartbeat/[^/]+$',

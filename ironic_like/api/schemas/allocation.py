@@ -33,3 +33,8 @@ PATCH_FIELDS = frozenset(['name', 'extra'])
 
 # The object schema of a body setting ``names`` (a subset of FIELDS).
 object_schema = functools.partial(common.object_schema, FIELDS)
+
+# POST /v1/allocations.
+CREATE_BODY = object_schema(CREATE_FIELDS)
+# Each field a PATCH changes is validated on its own: {name: new value}.
+FIELD_BODIES = {name: object_schema([name]) for name in FIELDS}

@@ -29,8 +29,10 @@ TRAIT = {'type': 'string', 'format': 'trait', 'minLength': 1,
 def object_schema(fields, names, required=()):
     """The schema of an object whose properties are ``names``, each with
     its schema in ``fields``; ``required`` must be present."""
+    # Sorted: the same document (and error messages) in every process,
+    # whatever the hash seed does to the order of a set of names.
     return {
         'type': 'object',
-        'properties': {name: fields[name] for name in names},
-        'required': list(required),
+        'properties': {name: fields[name] for name in sorted(names)},
+        'required': sorted(required),
     }

@@ -52,6 +52,12 @@ MANDATORY = frozenset(['driver'])
 # The object schema of a body setting ``names`` (a subset of FIELDS).
 object_schema = functools.partial(common.object_schema, FIELDS)
 
+# POST /v1/nodes (the fields a version does not know yet are refused
+# before this schema is applied).
+CREATE_BODY = object_schema(CREATE_FIELDS, required=['driver'])
+# Each field a PATCH changes is validated on its own: {name: new value}.
+FIELD_BODIES = {name: object_schema([name]) for name in FIELDS}
+
 
 TRAITS_BODY = {
     'type': 'object',

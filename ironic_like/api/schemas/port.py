@@ -37,3 +37,8 @@ MANDATORY = frozenset(['address', 'node_uuid'])
 
 # The object schema of a body setting ``names`` (a subset of FIELDS).
 object_schema = functools.partial(common.object_schema, FIELDS)
+
+# POST /v1/ports.
+CREATE_BODY = object_schema(CREATE_FIELDS, required=MANDATORY)
+# Each field a PATCH changes is validated on its own: {name: new value}.
+FIELD_BODIES = {name: object_schema([name]) for name in FIELDS}

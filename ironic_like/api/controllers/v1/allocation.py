@@ -28,10 +28,9 @@ LIST_PARAMS = utils.PAGING_PARAMS + ('fields', 'state', 'resource_class',
                                      'node', 'owner')
 DEFAULTS = {'name': None, 'extra': {}}
 
-_CREATE_VALIDATOR = validation.make_validator(
-    schema.object_schema(schema.CREATE_FIELDS))
-_FIELD_VALIDATORS = {name: validation.make_validator(
-    schema.object_schema([name])) for name in schema.FIELDS}
+_CREATE_VALIDATOR = validation.make_validator(schema.CREATE_BODY)
+_FIELD_VALIDATORS = {name: validation.make_validator(body)
+                     for name, body in schema.FIELD_BODIES.items()}
 
 
 def allocation_target(allocation):
@@ -206,8 +205,9 @@ class AllocationsController(rest.RestController):
         return _render(allocation)
 
     @pecan.expose('json')
-    def patch(self, ident, **kwargs):
+    def patch(self, ident=None, **kwargs):
         utils.hide_below(versions.ALLOCATIONS)
+        utils.require_ident(ident)
         if not utils.allowed(versions.ALLOCATION_UPDATE):
             raise exception.MethodNotAllowed(
                 'Updating an allocation needs API version %s or later.'
@@ -243,8 +243,9 @@ class AllocationsController(rest.RestController):
         return _render(allocation)
 
     @pecan.expose('json')
-    def delete(self, ident, **kwargs):
+    def delete(self, ident=None, **kwargs):
         utils.hide_below(versions.ALLOCATIONS)
+        utils.require_ident(ident)
         utils.query()
         allocation = get_allocation(ident)
         authorize('baremetal:allocation:delete', allocation, ident)

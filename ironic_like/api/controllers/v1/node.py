@@ -51,10 +51,9 @@ _normalize = utils.Normalizer(
 # What a field removed by a PATCH becomes.
 DEFAULTS = _normalize.defaults
 
-_CREATE_VALIDATOR = validation.make_validator(
-    schema.object_schema(schema.CREATE_FIELDS, required=['driver']))
-_FIELD_VALIDATORS = {name: validation.make_validator(
-    schema.object_schema([name])) for name in schema.FIELDS}
+_CREATE_VALIDATOR = validation.make_validator(schema.CREATE_BODY)
+_FIELD_VALIDATORS = {name: validation.make_validator(body)
+                     for name, body in schema.FIELD_BODIES.items()}
 
 
 def _filters(params):
@@ -212,7 +211,8 @@ class NodesController(rest.RestController):
         return _view().render(node)
 
     @pecan.expose('json')
-    def patch(self, ident, **kwargs):
+    def patch(self, ident=None, **kwargs):
+        utils.require_ident(ident)
         params = utils.query(['reset_interfaces'])
         reset = utils.parse_bool('reset_interfaces',
                                  params.get('reset_interfaces'))
@@ -244,7 +244,8 @@ class NodesController(rest.RestController):
         return _view().render(node)
 
     @pecan.expose('json')
-    def delete(self, ident, **kwargs):
+    def delete(self, ident=None, **kwargs):
+        utils.require_ident(ident)
         utils.query()
         node = utils.get_authorized_node(ident, 'baremetal:node:delete')
         utils.rpcapi().destroy_node(utils.context(), node)

@@ -34,10 +34,9 @@ DEFAULTS = _normalize.defaults
 # to its UUID instead of one query per node.
 _PER_NODE_LOOKUPS = 10
 
-_CREATE_VALIDATOR = validation.make_validator(
-    schema.object_schema(schema.CREATE_FIELDS, required=schema.MANDATORY))
-_FIELD_VALIDATORS = {name: validation.make_validator(
-    schema.object_schema([name])) for name in schema.FIELDS}
+_CREATE_VALIDATOR = validation.make_validator(schema.CREATE_BODY)
+_FIELD_VALIDATORS = {name: validation.make_validator(body)
+                     for name, body in schema.FIELD_BODIES.items()}
 
 
 def _node_uuids(ports):
@@ -204,7 +203,8 @@ class PortsController(rest.RestController):
         return _render(port, node)
 
     @pecan.expose('json')
-    def patch(self, port_uuid, **kwargs):
+    def patch(self, port_uuid=None, **kwargs):
+        utils.require_ident(port_uuid)
         utils.query()
         port = _get_port(port_uuid)
         node = _authorize_port('baremetal:port:update', port)
@@ -233,7 +233,8 @@ class PortsController(rest.RestController):
         return _render(port, new_node)
 
     @pecan.expose('json')
-    def delete(self, port_uuid, **kwargs):
+    def delete(self, port_uuid=None, **kwargs):
+        utils.require_ident(port_uuid)
         utils.query()
         port = _get_port(port_uuid)
         node = _authorize_port('baremetal:port:delete', port)

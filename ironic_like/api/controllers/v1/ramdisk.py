@@ -301,8 +301,9 @@ class HeartbeatController(rest.RestController):
     """POST /v1/heartbeat/{node} (from 1.22)."""
 
     @pecan.expose('json')
-    def post(self, node_ident, **kwargs):
+    def post(self, node_ident=None, **kwargs):
         utils.hide_below(versions.AGENT_LOOKUP)
+        utils.require_ident(node_ident)
         utils.query()
         body = utils.load_optional_body()
         for name in body:

@@ -39,6 +39,15 @@ def hide_below(feature):
         raise exception.NotFound()
 
 
+def require_ident(ident):
+    """MethodNotAllowed (405) when a method that acts on one resource is
+    sent to its collection: pecan calls it without the identifier."""
+    if ident is None:
+        raise exception.MethodNotAllowed(
+            'Method %s is not allowed on %s.' % (pecan.request.method,
+                                                 pecan.request.path))
+
+
 def context():
     return pecan.request.context
 

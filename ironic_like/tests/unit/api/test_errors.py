@@ -31,9 +31,31 @@ class TestErrorShape(base.APITestCase):
                                status=405)
         self.assertFault(r, 405, 'POST')
 
+    def test_item_method_on_collection_405(self):
+        # Found by test_openapi: pecan called these without the resource's
+        # identifier, a TypeError (500).
+        for method, url in (('PATCH', '/v1/nodes'), ('DELETE', '/v1/nodes'),
+                            ('PATCH', '/v1/ports'), ('DELETE', '/v1/ports'),
+                            ('PATCH', '/v1/allocations'),
+                            ('DELETE', '/v1/allocations'),
+                            ('POST', '/v1/heartbeat')):
+            r = self.raw(method, url, b'[]', 405)
+            self.assertFault(r, 405, 'Method %s is not allowed' % method)
+
     def test_bad_json_400(self):
         r = self.raw('POST', '/v1/nodes', b'{"driver": ', 400)
         self.assertFault(r, 400, 'not valid JSON')
+
+    def test_body_not_utf8_400(self):
+        # Found by the fuzz test: pecan decoded such a body while routing,
+        # logged a traceback at ERROR level and answered a generic 400.
+        logger = self.useFixture(fixtures.FakeLogger(level='DEBUG'))
+        for method in ('POST', 'PATCH'):
+            url = ('/v1/nodes' if method == 'POST'
+                   else '/v1/nodes/%s' % self.create_node().uuid)
+            r = self.raw(method, url, b'{"driver": "\xca\xfe"}', 400)
+            self.assertFault(r, 400, 'not valid JSON', 'UTF-8')
+        self.assertNotIn('Traceback', logger.output)
 
     def test_empty_body_400(self):
         r = self.raw('POST', '/v1/nodes', b'', 400)

@@ -1,0 +1,391 @@
+"""The OpenAPI 3.1 description of the API, served at GET /openapi.json.
+
+Built from ROUTES, the one list of what the API serves (a unit test
+requests every entry against the application and walks the controllers
+so that the list stays complete). Request bodies are the very schema
+objects the controllers validate with (api/schemas), converted for
+OpenAPI tools: our custom formats become an ``x-ironic-format`` extension
+plus an equivalent ``pattern`` where one exists, and the ``maxJsonSize``
+keyword becomes ``x-max-json-size``. The JSON Schema dialect of OpenAPI
+3.1 is 2020-12, the draft the validators use, so nothing else changes.
+"""
+
+import collections
+import copy
+
+from ironic_like.api.controllers.v1 import allocation as allocation_ctl
+from ironic_like.api.controllers.v1 import conductor as conductor_ctl
+from ironic_like.api.controllers.v1 import node as node_ctl
+from ironic_like.api.controllers.v1 import port as port_ctl
+from ironic_like.api.controllers.v1 import ramdisk as ramdisk_ctl
+from ironic_like.api.middleware import version as version_mw
+from ironic_like.api.schemas import allocation as allocation_schema
+from ironic_like.api.schemas import common as common_schema
+from ironic_like.api.schemas import node as node_schema
+from ironic_like.api.schemas import port as port_schema
+from ironic_like.api import validation
+from ironic_like.api import versions
+
+OPENAPI_VERSION = '3.1.0'
+PATH = '/openapi.json'
+
+# Our custom formats (validation.FORMATS): an extension for tools, and a
+# pattern accepting the same strings where a regular expression can.
+FORMAT_PATTERNS = {
+    'logical_name': validation._NAME_RE.pattern,
+    'mac_address': r'^([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}$',
+    'trait': validation._TRAIT_RE.pattern,
+    'switch_id': r'^(([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}|(0x)?'
+                 r'[0-9a-fA-F]{16})$',
+}
+STANDARD_FORMATS = frozenset(['uuid'])
+
+
+Route = collections.namedtuple('Route', [
+    'method', 'path', 'summary', 'status', 'query', 'body',
+    'body_required', 'public', 'since', 'patch_fields'])
+
+
+def _route(method, path, summary, status=200, query=(), body=None,
+           body_required=True, public=False, since=None, patch_fields=None):
+    return Route(method, path, summary, status, tuple(sorted(query)), body,
+                 body_required, public, since, patch_fields)
+
+
+NODE = '/v1/nodes/{node_ident}'
+PORT = '/v1/ports/{port_uuid}'
+ALLOCATION = '/v1/allocations/{allocation_ident}'
+
+# The documentation-only bodies of the agent's endpoints: the controllers
+# check these field by field (ramdisk._check_strings, _check_inventory),
+# not with a JSON schema, to keep Ironic's messages.
+_HEARTBEAT_BODY = {
+    'type': 'object',
+    'properties': {
+        name: {'type': ['string', 'null'],
+               'maxLength': ramdisk_ctl._MAX_LENGTHS.get(name, 255)}
+        for name in sorted(ramdisk_ctl.HEARTBEAT_FIELDS)},
+    'additionalProperties': False,
+}
+_PASSTHRU_HEARTBEAT_BODY = {
+    'type': 'object',
+    'properties': {
+        name: {'type': ['string', 'null'],
+               'maxLength': ramdisk_ctl._MAX_LENGTHS.get(name, 255)}
+        for name in ramdisk_ctl.PASSTHRU_HEARTBEAT_FIELDS},
+    'required': ['agent_url'],
+    'additionalProperties': False,
+}
+_PASSTHRU_LOOKUP_BODY = {
+    'type': 'object',
+    'properties': {
+        'version': {'enum': list(ramdisk_ctl.INVENTORY_VERSIONS)},
+        'inventory': {
+            'type': 'object',
+            'properties': {'interfaces': {
+                'type': 'array',
+                'items': {'type': 'object', 'properties': {
+                    'mac_address': {'type': 'string'}}}}},
+            'required': ['interfaces'],
+        },
+        'node_uuid': {'type': ['string', 'null'], 'format': 'uuid'},
+    },
+    'required': ['version', 'inventory'],
+}
+AGENT_BODIES = (_HEARTBEAT_BODY, _PASSTHRU_HEARTBEAT_BODY,
+                _PASSTHRU_LOOKUP_BODY)
+
+_FIELDS = ('fields',)
+
+ROUTES = (
+    _route('GET', '/', 'Version discovery', public=True),
+    _route('GET', PATH, 'This OpenAPI document', public=True),
+    _route('GET', '/v1', 'The v1 document', public=True),
+    # -- nodes
+    _route('GET', '/v1/nodes', 'List nodes', query=node_ctl.LIST_PARAMS),
+    _route('GET', '/v1/nodes/detail', 'List nodes with details',
+           query=node_ctl.LIST_PARAMS),
+    _route('POST', '/v1/nodes', 'Create a node', status=201,
+           body=node_schema.CREATE_BODY),
+    _route('GET', NODE, 'Show a node', query=_FIELDS),
+    _route('PATCH', NODE, 'Change a node (JSON patch)',
+           query=['reset_interfaces'], body=common_schema.JSON_PATCH,
+           patch_fields=node_schema.FIELD_BODIES),
+    _route('DELETE', NODE, 'Delete a node', status=204),
+    _route('GET', NODE + '/states', 'The states of a node'),
+    _route('PUT', NODE + '/states/power', 'Change the power state',
+           status=202, body=node_schema.POWER_BODY),
+    _route('PUT', NODE + '/states/provision', 'Change the provision state',
+           status=202, body=node_schema.PROVISION_BODY),
+    _route('PUT', NODE + '/maintenance', 'Set maintenance', status=202,
+           query=['reason'], body=node_schema.MAINTENANCE_BODY,
+           body_required=False),
+    _route('DELETE', NODE + '/maintenance', 'Clear maintenance',
+           status=202),
+    _route('GET', NODE + '/traits', 'List the traits of a node',
+           since=versions.TRAITS),
+    _route('PUT', NODE + '/traits', 'Replace the traits of a node',
+           status=204, body=node_schema.TRAITS_BODY, since=versions.TRAITS),
+    _route('DELETE', NODE + '/traits', 'Remove every trait of a node',
+           status=204, since=versions.TRAITS),
+    _route('PUT', NODE + '/traits/{trait}', 'Add a trait', status=204,
+           since=versions.TRAITS),
+    _route('DELETE', NODE + '/traits/{trait}', 'Remove a trait',
+           status=204, since=versions.TRAITS),
+    _route('GET', NODE + '/ports', 'List the ports of a node',
+           query=port_ctl._LIST_PARAMS),
+    _route('GET', NODE + '/ports/detail',
+           'List the ports of a node with details',
+           query=port_ctl._LIST_PARAMS),
+    _route('GET', NODE + '/allocation', 'The allocation of a node',
+           query=_FIELDS, since=versions.ALLOCATIONS),
+    _route('DELETE', NODE + '/allocation', 'Delete the allocation of a '
+           'node', status=204, since=versions.ALLOCATIONS),
+    _route('POST', NODE + '/vendor_passthru/heartbeat',
+           'Agent heartbeat (vendor passthru form)', status=202,
+           body=_PASSTHRU_HEARTBEAT_BODY, public=True),
+    # -- ports
+    _route('GET', '/v1/ports', 'List ports',
+           query=port_ctl._LIST_PARAMS + port_ctl._FILTER_PARAMS),
+    _route('GET', '/v1/ports/detail', 'List ports with details',
+           query=port_ctl._LIST_PARAMS + port_ctl._FILTER_PARAMS),
+    _route('POST', '/v1/ports', 'Create a port', status=201,
+           body=port_schema.CREATE_BODY),
+    _route('GET', PORT, 'Show a port', query=_FIELDS),
+    _route('PATCH', PORT, 'Change a port (JSON patch)',
+           body=common_schema.JSON_PATCH,
+           patch_fields=port_schema.FIELD_BODIES),
+    _route('DELETE', PORT, 'Delete a port', status=204),
+    # -- allocations
+    _route('GET', '/v1/allocations', 'List allocations',
+           query=allocation_ctl.LIST_PARAMS, since=versions.ALLOCATIONS),
+    _route('POST', '/v1/allocations', 'Create an allocation', status=201,
+           body=allocation_schema.CREATE_BODY, since=versions.ALLOCATIONS),
+    _route('GET', ALLOCATION, 'Show an allocation', query=_FIELDS,
+           since=versions.ALLOCATIONS),
+    _route('PATCH', ALLOCATION, 'Change an allocation (JSON patch)',
+           body=common_schema.JSON_PATCH,
+           patch_fields=allocation_schema.FIELD_BODIES,
+           since=versions.ALLOCATION_UPDATE),
+    _route('DELETE', ALLOCATION, 'Delete an allocation', status=204,
+           since=versions.ALLOCATIONS),
+    # -- conductors and drivers
+    _route('GET', '/v1/conductors', 'List conductors',
+           query=conductor_ctl._LIST_PARAMS, since=versions.CONDUCTORS),
+    _route('GET', '/v1/conductors/{hostname}', 'Show a conductor',
+           query=_FIELDS, since=versions.CONDUCTORS),
+    _route('GET', '/v1/drivers', 'List drivers', query=['type', 'detail']),
+    _route('GET', '/v1/drivers/{driver_name}', 'Show a driver'),
+    _route('GET', '/v1/drivers/{driver_name}/properties',
+           'The properties of a driver'),
+    _route('POST', '/v1/drivers/{driver_name}/vendor_passthru/lookup',
+           'Agent lookup (vendor passthru form)',
+           body=_PASSTHRU_LOOKUP_BODY, public=True),
+    # -- the agent's
+    _route('GET', '/v1/lookup', 'Agent lookup',
+           query=['addresses', 'node_uuid'], public=True,
+           since=versions.AGENT_LOOKUP),
+    _route('POST', '/v1/heartbeat/{node_ident}', 'Agent heartbeat',
+           status=202, body=_HEARTBEAT_BODY, body_required=False,
+           public=True, since=versions.AGENT_LOOKUP),
+)
+
+# -- schema conversion ------------------------------------------------------
+
+_SCHEMA_MAPS = ('properties', 'patternProperties', '$defs')
+_SCHEMA_VALUES = ('items', 'additionalProperties', 'propertyNames', 'not',
+                  'contains', 'if', 'then', 'else')
+_SCHEMA_LISTS = ('anyOf', 'oneOf', 'allOf', 'prefixItems')
+
+
+def convert(schema):
+    """A deep copy of a validation schema that OpenAPI tools accept."""
+    if not isinstance(schema, dict):
+        return copy.deepcopy(schema)
+    result = {}
+    for key, value in schema.items():
+        if key == validation.MAX_JSON_SIZE:
+            result['x-max-json-size'] = value
+        elif key == 'format' and value not in STANDARD_FORMATS:
+            result['x-ironic-format'] = value
+            if value in FORMAT_PATTERNS and 'pattern' not in schema:
+                result['pattern'] = FORMAT_PATTERNS[value]
+        elif key in _SCHEMA_MAPS:
+            result[key] = {name: convert(sub) for name, sub in value.items()}
+        elif key in _SCHEMA_VALUES:
+            result[key] = convert(value)
+        elif key in _SCHEMA_LISTS:
+            result[key] = [convert(sub) for sub in value]
+        else:
+            result[key] = copy.deepcopy(value)
+    return result
+
+
+# -- the document -----------------------------------------------------------
+
+_ERROR_CODES = {
+    400: 'Invalid request (the message names the field at fault)',
+    401: 'Authentication needed',
+    403: 'Not allowed by policy',
+    404: 'Not found (or not visible to the caller)',
+    406: 'The feature needs a newer (or a valid) API version',
+    409: 'Conflict (the node is locked, or in the wrong state)',
+    413: 'Request body too large',
+    503: 'No conductor could take the request; retry later',
+}
+_PUBLIC_ERROR_CODES = (400, 404, 406, 409, 413, 503)
+_LOOKUP_PATHS = ('/v1/lookup',
+                 '/v1/drivers/{driver_name}/vendor_passthru/lookup')
+_SUCCESS = {200: 'OK', 201: 'Created', 202: 'Accepted',
+            204: 'No content'}
+
+# Query parameters whose type is not a plain string.
+_QUERY_SCHEMAS = {
+    'limit': {'type': 'integer', 'minimum': 1},
+    'sort_dir': {'type': 'string', 'enum': ['asc', 'desc']},
+    'detail': {'type': 'boolean'},
+    'maintenance': {'type': 'boolean'},
+    'associated': {'type': 'boolean'},
+    'reset_interfaces': {'type': 'boolean'},
+    'marker': {'type': 'string'},
+    'instance_uuid': {'type': 'string', 'format': 'uuid'},
+    'node_uuid': {'type': 'string', 'format': 'uuid'},
+    'type': {'type': 'string', 'enum': ['classic', 'dynamic']},
+    'fields': {'type': 'string', 'description':
+               'Comma-separated names of the fields to return'},
+    'addresses': {'type': 'string', 'description':
+                  'Comma-separated MAC addresses'},
+    'reason': {'type': 'string',
+               'maxLength': common_schema.TEXT_OR_NULL['maxLength']},
+}
+
+
+def _component_name(route):
+    """The components/schemas name of a route's body."""
+    words = [w for w in route.path.split('/')
+             if w and w != 'v1' and not w.startswith('{')]
+    words = [w.replace('_', ' ').title().replace(' ', '') for w in words]
+    return route.method.title() + ''.join(words) + 'Body'
+
+
+def _parameters(route):
+    params = [{'$ref': '#/components/parameters/ApiVersion'}]
+    for name in route.path.split('/'):
+        if name.startswith('{'):
+            params.append({'name': name[1:-1], 'in': 'path',
+                           'required': True,
+                           'schema': {'type': 'string', 'minLength': 1}})
+    for name in route.query:
+        schema = convert(_QUERY_SCHEMAS.get(name, {'type': 'string'}))
+        params.append({'name': name, 'in': 'query', 'required': False,
+                       'schema': schema})
+    return params
+
+
+def _responses(route):
+    status = route.status
+    success = {'description': _SUCCESS[status]}
+    if status in (200, 201):
+        success['content'] = {'application/json': {
+            'schema': {'type': 'object'}}}
+    responses = {str(status): success}
+    codes = _PUBLIC_ERROR_CODES if route.public else sorted(_ERROR_CODES)
+    if route.path in _LOOKUP_PATHS:
+        codes = tuple(codes) + (429,)
+    for code in codes:
+        responses[str(code)] = {'$ref': '#/components/responses/Error'}
+    return responses
+
+
+def _operation(route, schemas):
+    op = {
+        'operationId': '%s %s' % (route.method, route.path),
+        'summary': route.summary,
+        'parameters': _parameters(route),
+        'responses': _responses(route),
+    }
+    if route.public:
+        op['security'] = []
+    if route.since is not None:
+        op['x-openstack-min-version'] = versions.to_string(route.since)
+    if route.body is not None:
+        name = _component_name(route)
+        schemas[name] = convert(route.body)
+        op['requestBody'] = {
+            'required': route.body_required,
+            'content': {'application/json': {
+                'schema': {'$ref': '#/components/schemas/%s' % name}}},
+        }
+    if route.patch_fields is not None:
+        name = _component_name(route).replace('Body', 'Values')
+        schemas[name] = {
+            'description': 'Each value a JSON patch sets is validated '
+                           'against its field here.',
+            'type': 'object',
+            'properties': {
+                field: convert(body['properties'][field])
+                for field, body in sorted(route.patch_fields.items())}}
+        op['x-ironic-patch-values'] = {
+            '$ref': '#/components/schemas/%s' % name}
+    return op
+
+
+_ERROR_SCHEMA = {
+    'type': 'object',
+    'description': "Ironic's error: error_message is the JSON text of "
+                   '{"faultstring", "faultcode", "debuginfo"}.',
+    'properties': {'error_message': {'type': 'string'}},
+    'required': ['error_message'],
+}
+
+
+_VERSION_HEADER = {
+    'name': version_mw.LEGACY_HEADER,
+    'in': 'header',
+    'required': False,
+    'description': 'The API microversion (%s to %s, or latest).' % (
+        versions.MIN_VERSION_STRING, versions.MAX_VERSION_STRING),
+    'schema': {'type': 'string', 'pattern': r'^(latest|[0-9]+\.[0-9]+)$'},
+}
+
+
+def build(server_url=None):
+    """The OpenAPI document (a new dict) of ROUTES."""
+    schemas = {'Error': _ERROR_SCHEMA}
+    paths = {}
+    for route in ROUTES:
+        paths.setdefault(route.path, {})[route.method.lower()] = \
+            _operation(route, schemas)
+    doc = {
+        'openapi': OPENAPI_VERSION,
+        'info': {
+            'title': 'OpenStack Ironic API (ironic_like)',
+            'version': versions.MAX_VERSION_STRING,
+            'description': (
+                'An Ironic-compatible bare-metal API. Microversions %s to '
+                '%s: send the %s header ("latest" or "1.N"); without it '
+                'the oldest version applies.' % (
+                    versions.MIN_VERSION_STRING,
+                    versions.MAX_VERSION_STRING,
+                    version_mw.LEGACY_HEADER)),
+        },
+        'paths': paths,
+        'components': {
+            'schemas': copy.deepcopy(schemas),
+            'parameters': {'ApiVersion': copy.deepcopy(_VERSION_HEADER)},
+            'responses': {'Error': {
+                'description': 'An error',
+                'content': {'application/json': {
+                    'schema': {'$ref': '#/components/schemas/Error'}}},
+            }},
+            'securitySchemes': {
+                'keystone': {'type': 'apiKey', 'in': 'header',
+                             'name': 'X-Auth-Token'},
+                'basic': {'type': 'http', 'scheme': 'basic'},
+            },
+        },
+        'security': [{'keystone': []}, {'basic': []}],
+    }
+    if server_url is not None:
+        doc['servers'] = [{'url': server_url}]
+    return doc

@@ -1,0 +1,259 @@
+"""Property-based fuzzing of every operation of the OpenAPI document.
+
+schemathesis generates requests from GET /openapi.json (so from the same
+schemas the API validates with), valid ones and invalid ones, and sends
+them to the whole WSGI application over a real in-process conductor.
+Whatever it sends:
+
+* the answer is never a server error (5xx) and never shows a traceback;
+* a refused write (4xx) changes nothing in the database.
+
+Reproducible: derandomized, no example database, a bounded number of
+examples per operation (EXAMPLES, times two generation modes, plus random
+path parameters for operations that have some).
+"""
+
+import json
+import os
+import time
+
+import fixtures
+import hypothesis
+import hypothesis.errors
+import schemathesis
+from schemathesis import GenerationMode
+
+from ironic_like.api import openapi
+from ironic_like.common import states
+from ironic_like.tests import base as test_base
+from ironic_like.tests.unit.api import base
+
+# Examples per operation and generation mode; more for a deeper run by
+# hand (IRONIC_LIKE_FUZZ_EXAMPLES=200).
+DEFAULT_EXAMPLES = 10
+EXAMPLES = int(os.environ.get('IRONIC_LIKE_FUZZ_EXAMPLES') or
+               DEFAULT_EXAMPLES)
+WRITES = frozenset(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+NODE_UUID = '1be26c0b-03f2-4d2d-ae87-c02d7f33c123'
+PORT_UUID = '2be26c0b-03f2-4d2d-ae87-c02d7f33c124'
+ALLOCATION_UUID = '3be26c0b-03f2-4d2d-ae87-c02d7f33c125'
+NODE_NAME = 'fuzz-node'
+TRAIT = 'CUSTOM_FUZZ'
+# Path parameters naming resources that exist, so that requests reach
+# validation instead of stopping at 404.
+PATH_PARAMETERS = {
+    'node_ident': NODE_UUID,
+    'port_uuid': PORT_UUID,
+    'allocation_ident': ALLOCATION_UUID,
+    'hostname': 'test-conductor',
+    'driver_name': 'fake-hardware',
+    'trait': TRAIT,
+}
+
+
+def _snapshot(db):
+    """What a refused request must not change (cheap: one row each)."""
+    nodes = sorted(
+        (n.uuid, str(n.updated_at), n.provision_state, n.power_state,
+         n.maintenance, n.allocation_id, n.instance_uuid,
+         sorted(t.trait for t in n.traits))
+        for n in db.get_node_list())
+    ports = sorted((p.uuid, str(p.updated_at), p.node_id)
+                   for p in db.get_port_list())
+    allocations = sorted((a.uuid, str(a.updated_at), a.state, a.node_id)
+                         for a in db.get_allocation_list())
+    return {'nodes': nodes, 'ports': ports, 'allocations': allocations}
+
+
+class FuzzTestBase(base.APITestCase):
+
+    def setUp(self):
+        super().setUp()
+        if EXAMPLES > DEFAULT_EXAMPLES:
+            # A deeper run by hand: a longer timeout to match.
+            self.useFixture(fixtures.Timeout(5 * EXAMPLES, gentle=True))
+        # No periodic task may change rows while a refused request is
+        # checked for having changed nothing.
+        for name in ('sync_power_state_interval',
+                     'check_allocations_interval',
+                     'check_orphaned_work_interval'):
+            self.config(**{name: 0, 'group': 'conductor'})
+        self.config(check_heartbeat_interval=0, group='agent')
+        # Nor a take-over of the nodes written straight to the database.
+        self.config(takeover_check_interval=3600, group='conductor')
+        # Generated requests are many: no lookup rate limit.
+        self.config(lookup_failures_per_minute=0, group='agent')
+        self.useFixture(test_base.ConductorFixture())
+        # No traceback in the logs either (pecan used to log one for each
+        # body that was not UTF-8).
+        self.logs = self.useFixture(fixtures.FakeLogger(level='ERROR'))
+        self.schema = schemathesis.openapi.from_wsgi(openapi.PATH,
+                                                     self.app.app)
+
+    # -- the resources requests name ----------------------------------------
+
+    def _ensure_resources(self):
+        """(Re)create the node, port, allocation and trait the path
+        parameters name (an accepted DELETE may have removed them)."""
+        db = self.db
+        try:
+            node = db.get_node_by_uuid(NODE_UUID)
+        except Exception:
+            node = self.create_node(uuid=NODE_UUID, name=NODE_NAME,
+                                    provision_state=states.MANAGEABLE)
+        if not any(t.trait == TRAIT for t in node.traits):
+            db.set_node_traits(node.id, [TRAIT])
+        try:
+            db.get_port_by_uuid(PORT_UUID)
+        except Exception:
+            self.create_port(node, uuid=PORT_UUID)
+        try:
+            db.get_allocation_by_uuid(ALLOCATION_UUID)
+        except Exception:
+            db.create_allocation({'uuid': ALLOCATION_UUID,
+                                  'name': 'fuzz-allocation',
+                                  'resource_class': 'fuzz',
+                                  'state': states.ALLOCATING})
+
+    def _quiesce(self, timeout=5.0):
+        """Wait until no conductor holds or changes a node."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            busy = [n for n in self.db.get_node_list()
+                    if n.reservation is not None
+                    or n.target_power_state is not None]
+            if not busy:
+                return
+            time.sleep(0.02)
+
+    # -- checks -------------------------------------------------------------
+
+    def _check(self, case):
+        self._quiesce()
+        self._ensure_resources()
+        before = _snapshot(self.db)
+        response = case.call()
+        text = response.text or ''
+        where = '%s %s -> %d\n%s' % (case.method, case.formatted_path,
+                                     response.status_code,
+                                     case.as_curl_command())
+        self.assertLess(response.status_code, 500, where + '\n' + text)
+        self.assertNotIn('Traceback', text, where)
+        if response.status_code >= 400:
+            # Always Ironic's JSON error.
+            self.assertIn('error_message', json.loads(text), where)
+            if case.method.upper() in WRITES:
+                self._quiesce()
+                self.assertEqual(before, _snapshot(self.db),
+                                 'refused but changed: ' + where)
+
+    def _fuzz(self, operation, mode, fixed_paths):
+        kwargs = {'generation_mode': mode,
+                  'headers': dict(base.LATEST)}
+        if fixed_paths:
+            kwargs['path_parameters'] = {
+                name: value for name, value in PATH_PARAMETERS.items()
+                if '{%s}' % name in operation.path}
+        strategy = operation.as_strategy(**kwargs)
+        counter = []
+
+        @hypothesis.settings(
+            max_examples=EXAMPLES, deadline=None, derandomize=True,
+            database=None, print_blob=False,
+            suppress_health_check=list(hypothesis.HealthCheck),
+            phases=[hypothesis.Phase.generate, hypothesis.Phase.shrink])
+        @hypothesis.given(case=strategy)
+        def run(case):
+            counter.append(1)
+            self._check(case)
+
+        try:
+            run()
+        except hypothesis.errors.Unsatisfiable:
+            # Nothing left to make invalid (no query, no body: the path
+            # and the version header are fixed).
+            self.assertEqual(GenerationMode.NEGATIVE, mode)
+        return len(counter)
+
+    def _fuzz_group(self, group):
+        total = 0
+        selected = [result.ok() for result in
+                    self.schema.get_all_operations()]
+        selected = [op for op in selected if group_of(op.path) == group]
+        self.assertTrue(selected)
+        for operation in selected:
+            total += self._fuzz(operation, GenerationMode.POSITIVE, True)
+            total += self._fuzz(operation, GenerationMode.NEGATIVE, True)
+            if '{' in operation.path:
+                # Path parameters generated too (mostly unknown resources).
+                total += self._fuzz(operation, GenerationMode.POSITIVE,
+                                    False)
+        # Every operation ran examples (not only the explicit ones).
+        self.assertGreater(total, 2 * len(selected))
+        self.assertNotIn('Traceback', self.logs.output)
+
+
+# The test classes below split the operations (each test must end within
+# the unit tests' timeout); every path belongs to exactly one group.
+_GROUPS = (
+    ('ports', ('/v1/ports',)),
+    ('allocations', ('/v1/allocations',)),
+    ('node-subresources', (openapi.NODE + '/traits', openapi.NODE + '/ports',
+                           openapi.NODE + '/allocation',
+                           openapi.NODE + '/vendor_passthru')),
+    ('node-states', (openapi.NODE + '/states', openapi.NODE + '/maintenance')),
+    ('nodes', ('/v1/nodes',)),
+    ('other', ('/',)),
+)
+
+
+def group_of(path):
+    for name, prefixes in _GROUPS:
+        if path.startswith(prefixes):
+            return name
+
+
+class TestFuzzGroups(base.APITestCase):
+
+    def test_every_operation_is_fuzzed(self):
+        doc = openapi.build()
+        for path in doc['paths']:
+            self.assertIsNotNone(group_of(path), path)
+
+
+class TestFuzzNodes(FuzzTestBase):
+
+    def test_fuzz(self):
+        self._fuzz_group('nodes')
+
+
+class TestFuzzNodeStates(FuzzTestBase):
+
+    def test_fuzz(self):
+        self._fuzz_group('node-states')
+
+
+class TestFuzzNodeSubresources(FuzzTestBase):
+
+    def test_fuzz(self):
+        self._fuzz_group('node-subresources')
+
+
+class TestFuzzPorts(FuzzTestBase):
+
+    def test_fuzz(self):
+        self._fuzz_group('ports')
+
+
+class TestFuzzAllocations(FuzzTestBase):
+
+    def test_fuzz(self):
+        self._fuzz_group('allocations')
+
+
+class TestFuzzOther(FuzzTestBase):
+    """Discovery, this document, conductors, drivers and the agent's."""
+
+    def test_fuzz(self):
+        self._fuzz_group('other')
