@@ -22,6 +22,9 @@ from sqlalchemy import event
 from ironic_like.common import exception
 from ironic_like.conf import CONF
 from ironic_like.db.sqlalchemy import allocations
+# Registers the per-connection settings (SQLite pragmas, idle-transaction
+# bound) on every engine.
+from ironic_like.db.sqlalchemy import connection_setup  # noqa: F401
 from ironic_like.db.sqlalchemy import models
 
 LOG = log.getLogger(__name__)
@@ -40,62 +43,6 @@ IMMEDIATE_OPTION = 'ironic_like_sqlite_immediate'
 
 # Per thread: inside how many writer transactions we are (SQLite only).
 _TXN = threading.local()
-
-
-@event.listens_for(sa.engine.Engine, 'connect')
-def _sqlite_pragmas(dbapi_connection, connection_record):
-    # WAL lets the embedded service read while a conductor thread writes;
-    # busy_timeout makes writers queue instead of failing at once.
-    if type(dbapi_connection).__module__.startswith('sqlite3'):
-        cursor = dbapi_connection.cursor()
-        # busy_timeout first: switching to WAL itself needs the lock.
-        cursor.execute('PRAGMA busy_timeout=30000')
-        cursor.execute('PRAGMA journal_mode=WAL')
-        cursor.close()
-
-
-def _session_idle_limit(dbapi_connection):
-    """The SQL that bounds this connection's idle time inside a
-    transaction, or None (SQLite, option 0)."""
-    seconds = CONF.database.idle_transaction_timeout
-    if not seconds:
-        return None
-    driver = type(dbapi_connection).__module__
-    if driver.startswith('pymysql'):
-        return 'SET SESSION idle_transaction_timeout = %d' % seconds
-    if driver.startswith('psycopg2'):
-        return ('SET SESSION idle_in_transaction_session_timeout = %d'
-                % (seconds * 1000))
-    return None
-
-
-_IDLE_LIMIT_UNSUPPORTED = []
-
-
-@event.listens_for(sa.engine.Engine, 'connect')
-def _bound_idle_transactions(dbapi_connection, connection_record):
-    # A stalled process must not hold row locks for ever: the server ends
-    # its transaction (see [database]idle_transaction_timeout).
-    statement = _session_idle_limit(dbapi_connection)
-    if statement is None or _IDLE_LIMIT_UNSUPPORTED:
-        return
-    cursor = dbapi_connection.cursor()
-    try:
-        cursor.execute(statement)
-    except Exception as e:
-        # MySQL (not MariaDB) has no such variable: say so once, go on.
-        _IDLE_LIMIT_UNSUPPORTED.append(True)
-        LOG.warning('The database does not bound idle transactions (%s); '
-                    'a stalled process may hold row locks until it wakes '
-                    'up.', e)
-    finally:
-        cursor.close()
-    # psycopg2 opened a transaction for the SET (and a failed SET must not
-    # leave one open): the pool gets the connection outside any.
-    if _IDLE_LIMIT_UNSUPPORTED:
-        dbapi_connection.rollback()
-    else:
-        dbapi_connection.commit()
 
 
 @event.listens_for(sa.engine.Engine, 'begin', insert=True)

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
 from ironic_like.conf import CONF
-from ironic_like.db.sqlalchemy import api as sa_api  # noqa: F401 listener
+from ironic_like.db.sqlalchemy import connection_setup  # noqa: F401
 from ironic_like.tests.functional import base
 
 IDLE_TIMEOUT = 2

@@ -3,7 +3,7 @@ transaction ([database]idle_transaction_timeout)."""
 
 import fixtures
 
-from ironic_like.db.sqlalchemy import api as sa_api
+from ironic_like.db.sqlalchemy import connection_setup
 from ironic_like.tests import base
 
 
@@ -49,12 +49,12 @@ class TestIdleTransactionBound(base.TestCase):
 
     def setUp(self):
         super().setUp()
-        self.useFixture(fixtures.MonkeyPatch(
-            'ironic_like.db.sqlalchemy.api._IDLE_LIMIT_UNSUPPORTED', []))
+        self.useFixture(fixtures.MockPatchObject(
+            connection_setup, '_IDLE_LIMIT_UNSUPPORTED', []))
 
     def test_mariadb(self):
         conn = _connection_of('pymysql.connections')
-        sa_api._bound_idle_transactions(conn, None)
+        connection_setup._bound_idle_transactions(conn, None)
         self.assertEqual(['SET SESSION idle_transaction_timeout = 20'],
                          conn.executed)
         self.assertEqual(['commit'], conn.ended)
@@ -62,7 +62,7 @@ class TestIdleTransactionBound(base.TestCase):
     def test_postgresql_in_milliseconds(self):
         self.config(idle_transaction_timeout=7, group='database')
         conn = _connection_of('psycopg2.extensions')
-        sa_api._bound_idle_transactions(conn, None)
+        connection_setup._bound_idle_transactions(conn, None)
         self.assertEqual(
             ['SET SESSION idle_in_transaction_session_timeout = 7000'],
             conn.executed)
@@ -70,19 +70,19 @@ class TestIdleTransactionBound(base.TestCase):
 
     def test_sqlite_and_zero_change_nothing(self):
         conn = _connection_of('sqlite3')
-        sa_api._bound_idle_transactions(conn, None)
+        connection_setup._bound_idle_transactions(conn, None)
         self.config(idle_transaction_timeout=0, group='database')
         mariadb = _connection_of('pymysql.connections')
-        sa_api._bound_idle_transactions(mariadb, None)
+        connection_setup._bound_idle_transactions(mariadb, None)
         self.assertEqual(([], []), (conn.executed, mariadb.executed))
         self.assertEqual(([], []), (conn.ended, mariadb.ended))
 
     def test_server_without_the_setting_warns_once(self):
         logger = self.useFixture(fixtures.FakeLogger())
         mysql = _connection_of('pymysql.connections', fail=True)
-        sa_api._bound_idle_transactions(mysql, None)
+        connection_setup._bound_idle_transactions(mysql, None)
         self.assertEqual(['rollback'], mysql.ended)
         again = _connection_of('pymysql.connections', fail=True)
-        sa_api._bound_idle_transactions(again, None)
+        connection_setup._bound_idle_transactions(again, None)
         self.assertEqual([], again.ended)
         self.assertEqual(1, logger.output.count('does not bound idle'))
