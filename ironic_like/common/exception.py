@@ -269,3 +269,30 @@ class AgentConnectionFailed(IronicLikeException):
 
 class AgentCommandFailed(IronicLikeException):
     msg_fmt = 'Agent command %(command)s failed: %(error)s'
+
+
+# Boot sessions.
+class BootTemplateNotFound(NotFound):
+    msg_fmt = 'Session template %(name)s could not be found.'
+
+
+class BootSessionNotFound(NotFound):
+    msg_fmt = 'Session %(name)s could not be found.'
+
+
+class BootSessionExists(Conflict):
+    msg_fmt = 'A session named %(name)s already exists.'
+
+
+class BootComponentNotFound(NotFound):
+    msg_fmt = 'Component %(id)s could not be found.'
+
+
+class BootComponentChanged(Conflict):
+    """A compare-and-swap write found the component changed meanwhile: a
+    normal outcome when two writers race, never an error to log."""
+    msg_fmt = 'Component %(id)s changed meanwhile.'
+
+
+class BootSessionConflict(Conflict):
+    msg_fmt = '%(reason)s'

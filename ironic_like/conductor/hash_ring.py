@@ -28,6 +28,7 @@ class HashRingManager(object):
         self._rings = None
         self._hosts = frozenset()
         self._built_at = 0.0
+        self._key_ring = None
 
     @property
     def rings(self):
@@ -99,6 +100,19 @@ class HashRingManager(object):
     def get_owner(self, node_uuid, driver, conductor_group, ignore=()):
         return self.get_owners(node_uuid, driver, conductor_group,
                                ignore=ignore)[0]
+
+    def owner_of_key(self, key):
+        """The alive conductor that owns ``key`` (e.g. a boot session's
+        name) on a ring of all conductors, whatever they serve."""
+        hosts = sorted(self.hosts)
+        if not hosts:
+            raise exception.NoValidHost(reason='no alive conductor')
+        with self._lock:
+            if self._key_ring is None or self._key_ring[0] != hosts:
+                self._key_ring = (hosts, hashring.HashRing(
+                    hosts, partitions=2 ** CONF.hash_partition_exponent))
+            ring = self._key_ring[1]
+        return next(iter(ring.get_nodes(key.encode('utf-8'))))
 
     def random_host(self, driver=None, conductor_group=None):
         """Any alive conductor (serving ``driver`` in the group, if given)."""

@@ -82,6 +82,10 @@ class ConductorManager(object):
             context, node_id, callback_url, agent_version, agent_token,
             agent_status, agent_status_message, forwarded=forwarded)
 
+    # boot sessions
+    def wake_boot_operators(self, context, operators=None):
+        self.service.wake_boot_operators(operators)
+
     # ports
     def create_port(self, context, node_id, values):
         return ports.create_port(context, node_id, values)

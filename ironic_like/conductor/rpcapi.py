@@ -12,6 +12,7 @@ Version history:
     1.2 - heartbeat (agent heartbeats, checked against the agent token)
     1.3 - heartbeat(forwarded=...): a conductor hands a heartbeat to the
           conductor holding the node's lock (a cast)
+    1.4 - wake_boot_operators (a fanout cast: boot-session work is there)
 """
 
 import datetime
@@ -34,7 +35,7 @@ from ironic_like.db import api as db_api
 LOG = log.getLogger(__name__)
 
 TOPIC = 'ironic_like.conductor_manager'
-RPC_API_VERSION = '1.3'
+RPC_API_VERSION = '1.4'
 
 
 # Clock difference tolerated between this process and the conductor that
@@ -269,6 +270,18 @@ class ConductorAPI(object):
                    agent_token=agent_token, agent_status=agent_status,
                    agent_status_message=agent_status_message,
                    forwarded=True)
+        return True
+
+    # -- boot sessions ---------------------------------------------------
+
+    def wake_boot_operators(self, context, operators=None):
+        """Wake the named boot-session operators (all when None) on every
+        conductor: a fanout cast, nobody waits. Polling finds the work
+        anyway; this only saves the wait."""
+        if not self.client.can_send_version('1.4'):
+            return False
+        cctxt = self.client.prepare(topic=TOPIC, fanout=True, version='1.4')
+        cctxt.cast(context, 'wake_boot_operators', operators=operators)
         return True
 
     # -- ports -----------------------------------------------------------

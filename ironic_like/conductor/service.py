@@ -22,6 +22,7 @@ from ironic_like.conductor.flows import runner as flow_runner
 from ironic_like.conductor import hash_ring
 from ironic_like.conductor import locks
 from ironic_like.conductor import manager
+from ironic_like.conductor.operators import runner as boot_operators
 from ironic_like.conductor import power
 from ironic_like.conductor import rpcapi
 from ironic_like.conductor import takeover
@@ -60,6 +61,7 @@ class ConductorService(object):
         self._last_full_pass = 0.0
         self._members_changed_at = 0.0
         self._started = False
+        self.boot_operators = None
 
     # -- lifecycle -------------------------------------------------------
 
@@ -121,6 +123,10 @@ class ConductorService(object):
             LOG.info('Resumed %d allocations left allocating by an earlier '
                      'run', resumed)
         self._start_periodics()
+        if CONF.boot.operators_enabled:
+            self.boot_operators = boot_operators.BootOperators(
+                self.host, self.ring, self.db)
+            self.boot_operators.start()
         self._started = True
         LOG.info('Conductor %s started (group "%s", hardware types %s)',
                  self.host, CONF.conductor.conductor_group,
@@ -130,6 +136,9 @@ class ConductorService(object):
         if not self._started:
             return
         self._started = False
+        if self.boot_operators is not None:
+            self.boot_operators.stop()
+            self.boot_operators = None
         if self._periodic is not None:
             self._periodic.stop()
             self._periodic.wait()
@@ -146,6 +155,10 @@ class ConductorService(object):
         if unregister:
             self.db.unregister_conductor(self.host)
         LOG.info('Conductor %s stopped', self.host)
+
+    def wake_boot_operators(self, operators=None):
+        if self.boot_operators is not None:
+            self.boot_operators.wake(operators)
 
     # -- periodic tasks --------------------------------------------------
 

@@ -8,6 +8,7 @@ from oslo_config import cfg
 
 from ironic_like.conf import agent
 from ironic_like.conf import api
+from ironic_like.conf import boot
 from ironic_like.conf import conductor
 from ironic_like.conf import database
 from ironic_like.conf import deploy
@@ -18,6 +19,7 @@ CONF = cfg.CONF
 default.register_opts(CONF)
 agent.register_opts(CONF)
 api.register_opts(CONF)
+boot.register_opts(CONF)
 conductor.register_opts(CONF)
 database.register_opts(CONF)
 deploy.register_opts(CONF)

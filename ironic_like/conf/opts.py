@@ -2,6 +2,7 @@
 
 from ironic_like.conf import agent
 from ironic_like.conf import api
+from ironic_like.conf import boot
 from ironic_like.conf import conductor
 from ironic_like.conf import database
 from ironic_like.conf import deploy
@@ -13,6 +14,7 @@ def list_opts():
         ('DEFAULT', default.opts),
         ('agent', agent.opts),
         ('api', api.opts),
+        ('boot', boot.opts),
         ('conductor', conductor.opts),
         ('database', database.opts),
         ('deploy', deploy.opts),

@@ -33,6 +33,12 @@ class PowerInterface(BaseInterface):
     def reboot(self, task, timeout=None):
         """Power cycle the node; it ends powered on."""
 
+    def request_power_state(self, task, power_state):
+        """Ask for ``power_state`` and return without waiting for it
+        (boot sessions re-read the power state instead of holding a thread
+        per node). Interfaces that can only wait do so."""
+        self.set_power_state(task, power_state)
+
     def get_supported_power_states(self, task):
         from ironic_like.common import states
         return [states.POWER_ON, states.POWER_OFF, states.REBOOT]
@@ -90,6 +96,17 @@ class BootInterface(BaseInterface):
     @abc.abstractmethod
     def clean_up_ramdisk(self, task):
         """Undo prepare_ramdisk()."""
+
+    def prepare_os_boot(self, task, kernel, initrd, kernel_parameters):
+        """Make the node network-boot ``kernel`` and ``initrd`` with
+        ``kernel_parameters`` from now on (a boot session's image: the
+        role BSS plays for BOS)."""
+        from ironic_like.common import exception
+        raise exception.InvalidParameterValue(
+            err='Boot interface %s of node %s cannot boot a kernel and '
+                'initrd over the network.' % (
+                    task.node.boot_interface, task.node.uuid),
+            field='boot_interface')
 
 
 class HardwareType(metaclass=abc.ABCMeta):

@@ -8,14 +8,33 @@ unchanged. A change still shows only on the next GET of the system.
 
 With ``EXTERNAL_NOTIFICATION_URL`` pointing at the agent simulator's
 ``/control/power``, the simulated machines follow the emulator's power and
-boot device (see :func:`write_config`). sushy-tools is needed only here
-(it is a test requirement, not a service one).
+boot device (see :func:`write_config`), and the emulator honours their
+failure options ``ignore_graceful_shutdown`` and ``fail_power_on`` (see
+:func:`patch_power_faults`). sushy-tools is needed only here (it is a test
+requirement, not a service one).
 """
 
 import argparse
+import functools
 import inspect
+import logging
 import sys
+from urllib import parse
 import uuid as uuidlib
+
+import requests
+
+LOG = logging.getLogger(__name__)
+
+# Resets a machine's OS may ignore (option ignore_graceful_shutdown) and
+# the ones its BMC refuses with fail_power_on.
+GRACEFUL_RESETS = ('GracefulShutdown', 'GracefulRestart')
+POWER_ON_RESETS = ('On', 'ForceOn')
+POWER_ON_FAILURE = 'simulated power-on failure'
+# (connect, read) seconds for asking the simulator: a Redfish request
+# waits on it.
+SIMULATOR_TIMEOUT = (1.0, 2.0)
+_NOTIFY_PATH = '/control/power'
 
 
 class _FixedRandom(object):
@@ -38,6 +57,117 @@ def patch_power_delay(delay=0):
                            'uses random.randint; update the wrapper in %s'
                            % __file__)
     fakedriver.random = _FixedRandom(int(delay))
+
+
+def simulator_url(notification_url):
+    """The agent simulator's base URL when ``notification_url`` is its
+    ``/control/power``; None otherwise (e.g. a test's listener)."""
+    if not notification_url:
+        return None
+    parts = parse.urlsplit(str(notification_url))
+    path = parts.path.rstrip('/')
+    if not path.endswith(_NOTIFY_PATH):
+        return None
+    return parse.urlunsplit((parts.scheme, parts.netloc,
+                             path[:-len(_NOTIFY_PATH)], '', ''))
+
+
+def machine_options(sim_url, system, timeout=SIMULATOR_TIMEOUT):
+    """The options of the simulated machine behind a FakeDriver system
+    (found by its uuid, a NIC's MAC or its name), or {} when the
+    simulator does not know it or does not answer."""
+    keys = [system.get('uuid')] + [
+        nic.get('mac') for nic in system.get('nics') or []
+        if isinstance(nic, dict)] + [system.get('name')]
+    for key in keys:
+        if not key:
+            continue
+        url = '%s/control/agents/%s/options' % (
+            sim_url, parse.quote(str(key), safe=''))
+        try:
+            resp = requests.get(url, timeout=timeout)
+            if resp.status_code == 404:
+                continue
+            resp.raise_for_status()
+            return resp.json().get('options') or {}
+        except (requests.RequestException, ValueError, AttributeError) as e:
+            LOG.warning('Simulator %s did not give the options of %s: %s',
+                        sim_url, key, e)
+            return {}
+    return {}
+
+
+def power_fault(driver, identity, state):
+    """What a simulated machine does with a reset: None (apply it),
+    ``'ignore'`` or ``'fail'``; asks the simulator only for a graceful
+    reset of a machine that is on or a power-on of one that is off."""
+    from sushy_tools import error
+    if state not in GRACEFUL_RESETS + POWER_ON_RESETS:
+        return None
+    try:
+        system = driver._get(identity)
+    except error.FishyError:
+        return None  # set_power_state answers it (not found, alias)
+    is_on = system.get('power_state') == 'On'
+    if is_on != (state in GRACEFUL_RESETS):
+        return None
+    config = getattr(driver, '_config', None) or {}
+    sim_url = simulator_url(config.get('EXTERNAL_NOTIFICATION_URL'))
+    if sim_url is None:
+        return None
+    options = machine_options(sim_url, system)
+    if state in GRACEFUL_RESETS and options.get('ignore_graceful_shutdown'):
+        return 'ignore'
+    if state in POWER_ON_RESETS and options.get('fail_power_on'):
+        return 'fail'
+    return None
+
+
+def patch_power_faults():
+    """Make the FakeDriver honour the simulated machines' options
+    ``ignore_graceful_shutdown`` and ``fail_power_on``.
+
+    The emulator's reset action calls ``FakeDriver.set_power_state``; the
+    wrapped one asks the agent simulator (the host of
+    ``EXTERNAL_NOTIFICATION_URL``, when that is its ``/control/power``)
+    for the machine's options first: a graceful reset of a machine that
+    ignores it returns at once and changes nothing (the BMC accepted it,
+    the OS ignored it: 204, the machine stays on); a power-on of a machine
+    with ``fail_power_on`` raises sushy-tools' ``FishyError`` (the
+    emulator answers 500 "simulated power-on failure"). When the
+    simulator does not answer, the reset applies as usual.
+    """
+    from sushy_tools.emulator.resources.systems import fakedriver
+    from sushy_tools import error
+    driver = fakedriver.FakeDriver
+    original = driver.set_power_state
+    if getattr(original, 'ironic_like_power_faults', False):
+        return
+    params = list(inspect.signature(original).parameters)
+    if (params != ['self', 'identity', 'state']
+            or not callable(getattr(driver, '_get', None))
+            or 'cls._config' not in inspect.getsource(driver.initialize)
+            or not issubclass(getattr(error, 'FishyError', type), Exception)):
+        # sushy-tools changed: fail loudly rather than ignore the options.
+        raise RuntimeError('sushy-tools FakeDriver.set_power_state, _get or '
+                           '_config changed; update the wrapper in %s'
+                           % __file__)
+
+    @functools.wraps(original)
+    def set_power_state(self, identity, state):
+        fault = power_fault(self, identity, state)
+        if fault == 'ignore':
+            self._logger.info('System %s ignores %s (simulated '
+                              'ignore_graceful_shutdown)', identity, state)
+            return None
+        if fault == 'fail':
+            self._logger.info('System %s fails %s (simulated fail_power_on)',
+                              identity, state)
+            raise error.FishyError(POWER_ON_FAILURE, 500)
+        return original(self, identity, state)
+
+    set_power_state.ironic_like_power_faults = True
+    driver.set_power_state = set_power_state
 
 
 def make_system(name, mac, power_state='Off', notify=True, uuid=None):
@@ -115,6 +245,7 @@ def main(argv=None):
     parser.add_argument('--power-delay', type=int, default=0)
     ours, rest = parser.parse_known_args(argv)
     patch_power_delay(ours.power_delay)
+    patch_power_faults()
     patch_state_connections()
     from sushy_tools.emulator import main as emulator_main
     sys.argv = ['sushy-emulator'] + rest

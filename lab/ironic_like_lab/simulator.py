@@ -36,6 +36,10 @@ POWER_ON = ('on', 'forceon', 'poweron', 'boot')
 POWER_OFF = ('off', 'forceoff', 'gracefulshutdown', 'poweroff',
              'pushpowerbutton')
 POWER_RESTART = ('forcerestart', 'gracefulrestart', 'reboot', 'nmi')
+# What a machine's OS may ignore (option ignore_graceful_shutdown).
+POWER_GRACEFUL = ('gracefulshutdown', 'gracefulrestart', 'pushpowerbutton')
+# The simulator's answer to a power-on of a machine with fail_power_on.
+POWER_ON_FAILURE = 'simulated power-on failure'
 
 
 class _Server(http_server.ThreadingHTTPServer):
@@ -194,12 +198,13 @@ class Simulator(object):
         with self.lock:
             agents = list(self.agents.values())
         states = {}
-        heartbeats = 0
+        heartbeats = reports = 0
         for agent in agents:
             states[agent.state] = states.get(agent.state, 0) + 1
             heartbeats += agent.counters['heartbeats']
+            reports += agent.counters['reports']
         return {'agents': len(agents), 'states': states,
-                'heartbeats': heartbeats,
+                'heartbeats': heartbeats, 'reports': reports,
                 'threads': threading.active_count(),
                 'scheduled': self.scheduler.pending(),
                 'base_url': self.base_url, 'api_url': self.api_url}
@@ -228,12 +233,19 @@ class Handler(http_server.BaseHTTPRequestHandler):
       take an optional ``{"agent_token", "api_url", "node_uuid"}`` (what
       the boot configuration would put on the kernel command line).
     * ``PUT|PATCH /control/agents/<id>/options``: merge injection options
-      (``{"prepare_image_delay": 2, "fail_command": "..."}``; null resets).
+      (``{"prepare_image_delay": 2, "fail_command": "..."}``; null resets);
+      ``GET``: ``{"options": {...}}`` (what the Redfish emulator asks).
     * ``POST /control/power`` ``{"system": <id|node uuid|mac>,
       "power_state": "On|Off|ForceRestart|...", "agent_token"?,
-      "api_url"?}``, for BMC notifiers. It also takes (POST or PUT) the
-      system record sushy-tools' FakeDriver sends on every change (see
-      :meth:`_notification`).
+      "api_url"?}``, for BMC notifiers: ``On`` of a powered machine
+      changes nothing; with the machine's option ``fail_power_on``,
+      ``On`` answers 500 ``simulated power-on failure``; with
+      ``ignore_graceful_shutdown``, ``GracefulShutdown``,
+      ``GracefulRestart`` and ``PushPowerButton`` answer 202 and leave
+      the machine on. It also takes (POST or PUT) the system record
+      sushy-tools' FakeDriver sends on every change (see
+      :meth:`_notification`): there the emulator already applied those
+      options (:mod:`ironic_like_lab.redfish_emulator`).
 
     ``<id>`` may also be the node UUID or a MAC of the agent.
     """
@@ -400,6 +412,10 @@ class Handler(http_server.BaseHTTPRequestHandler):
                 self.sim.remove_agent(agent.id)
                 return self._reply(204)
             return self._error(405, 'MethodNotAllowed', method)
+        if action == 'options' and method == 'GET':
+            with agent.lock:
+                options = dict(agent.options)
+            return self._reply(200, {'options': options})
         if action == 'options' and method in ('PUT', 'PATCH', 'POST'):
             if not isinstance(body, dict):
                 return self._error(400, 'InvalidContentError',
@@ -453,8 +469,21 @@ class Handler(http_server.BaseHTTPRequestHandler):
         agent = self.sim.find(str(key)) if key else None
         if agent is None:
             return self._error(404, 'NotFound', 'No agent %s' % key)
+        if (state in POWER_GRACEFUL and agent.powered()
+                and agent.options.get('ignore_graceful_shutdown')):
+            # The BMC passes the request on; the OS ignores it.
+            with agent.lock:
+                agent.event('ignored %s (ignore_graceful_shutdown)',
+                            state)
+            return self._reply(202, agent.summary())
         if state in POWER_ON:
-            if not agent.running():
+            if agent.powered():
+                pass
+            elif agent.options.get('fail_power_on'):
+                with agent.lock:
+                    agent.event('power-on refused (fail_power_on)')
+                return self._error(500, 'PowerOnFailure', POWER_ON_FAILURE)
+            else:
                 agent.boot(**_boot_args(body))
         elif state in POWER_OFF:
             agent.power_off()

@@ -13,9 +13,11 @@ import json
 import logging
 import os
 import random
+import re
 import threading
 import time
 import uuid
+from urllib import parse as urlparse
 
 import requests
 
@@ -38,6 +40,13 @@ LOOKUP_FAILED = 'lookup failed'
 HEARTBEATING = 'heartbeating'
 # Powered on from its disk: the installed instance runs, no agent.
 INSTANCE = 'instance'
+# Boot sessions: the boot configuration carries a bss_referral_token, so
+# the machine downloads that kernel and initrd (OS_LOADING) and runs the
+# booted OS (OS), whose reporter sends the token back; or a download
+# failed and it sits at the iPXE prompt (BOOT_FAILED).
+OS_LOADING = 'os loading'
+OS = 'os'
+BOOT_FAILED = 'boot failed'
 
 MAX_COMMANDS_KEPT = 100
 MAX_EVENTS_KEPT = 200
@@ -50,6 +59,27 @@ BOOT_CONFIG_TIMEOUT = (5.0, 10.0)
 KERNEL_PARAMS = {'ipa-agent-token': 'agent_token',
                  'ipa-api-url': 'api_url',
                  'ipa-node-uuid': 'node_uuid'}
+# Kernel parameters of a boot session (BOS v2 / BSS names) and the keys
+# parse_os_boot_config answers them under.
+OS_BOOT_PARAMS = {'bss_referral_token': 'token',
+                  'bos_component': 'component',
+                  'bos_report_url': 'report_url',
+                  'bos_update_frequency': 'update_frequency'}
+# The reporter's period when the kernel command line has no (valid)
+# bos_update_frequency: BOS's default component_actual_state_ttl.
+DEFAULT_UPDATE_FREQUENCY = 4 * 3600.0
+# The reporter sends every REPORT_PERIOD_FACTOR x bos_update_frequency,
+# never more often than every MIN_REPORT_PERIOD s (BOS's reporter looped
+# without pause on 0).
+REPORT_PERIOD_FACTOR = 0.75
+MIN_REPORT_PERIOD = 0.5
+# A reporter silenced by never_report looks at the option again after at
+# most this many seconds.
+REPORT_RECHECK = 5.0
+_FREQUENCY_UNITS = {'': 1, 's': 1, 'm': 60, 'h': 3600, 'd': 86400,
+                    'w': 7 * 86400}
+_FREQUENCY_RE = re.compile(r'^\s*(\d+(?:\.\d+)?)\s*([smhdw]?)\s*$',
+                           re.IGNORECASE)
 
 DEFAULT_OPTIONS = {
     # Lookup: first retry after lookup_backoff s, doubling up to
@@ -83,6 +113,23 @@ DEFAULT_OPTIONS = {
     'memory_mb': 16384,
     'disk_size_gb': 100,
     'require_token': False,
+    # Boot sessions (a boot configuration with bss_referral_token): the
+    # booted OS starts its reporter os_boot_delay s after the kernel and
+    # initrd are downloaded; a failed report is retried after
+    # report_backoff, 2 x report_backoff, ... at most report_backoff_max
+    # s (BOS's reporter: 0, 2, 4 .. 30 s).
+    'os_boot_delay': 0.0,
+    'report_backoff': 2.0,
+    'report_backoff_max': 30.0,
+    # Failure injection: the OS boots but its reporter never sends; the
+    # OS ignores a graceful shutdown (GracefulShutdown, GracefulRestart,
+    # PushPowerButton: the machine stays on); the BMC refuses to power
+    # the machine on (On, ForceOn answer an error, it stays off). The
+    # last two act through the simulator's /control/power and through
+    # the Redfish emulator (ironic_like_lab.redfish_emulator).
+    'never_report': False,
+    'ignore_graceful_shutdown': False,
+    'fail_power_on': False,
 }
 
 
@@ -143,6 +190,70 @@ def parse_boot_config(text):
     return {}
 
 
+def parse_update_frequency(value):
+    """Seconds in a BOS duration: ``4h``, ``30m``, ``1d``, ``2w``, ``90s``
+    or plain seconds; None when it is none of these."""
+    match = _FREQUENCY_RE.match(str(value or ''))
+    if not match:
+        return None
+    return float(match.group(1)) * _FREQUENCY_UNITS[match.group(2).lower()]
+
+
+def report_period(update_frequency):
+    """Seconds between two reports of a booted OS's reporter."""
+    seconds = parse_update_frequency(update_frequency)
+    if seconds is None:
+        seconds = DEFAULT_UPDATE_FREQUENCY
+    return max(MIN_REPORT_PERIOD, REPORT_PERIOD_FACTOR * seconds)
+
+
+def _ipxe_image(words):
+    """``(uri, arguments)`` of an iPXE ``kernel``/``initrd`` line split in
+    words, skipping its options (``--name x``, ``--name=x``, ``-n x``,
+    ``--timeout ms``, ``--autofree``, ``--replace``)."""
+    rest = list(words[1:])
+    while rest and rest[0].startswith('-'):
+        option = rest.pop(0)
+        if option in ('--name', '-n', '--timeout', '-t') and rest:
+            rest.pop(0)
+    return (rest[0] if rest else None), rest[1:]
+
+
+def parse_os_boot_config(text, base_url=None):
+    """The OS a boot session's iPXE script boots, or None.
+
+    None unless the ``kernel`` line has a ``bss_referral_token``: such a
+    script boots an OS (kernel + initrd), not the deploy ramdisk. Answers
+    ``{kernel, initrd, kernel_params, token, component, report_url,
+    update_frequency}``; the kernel and initrd URLs are made absolute
+    against ``base_url`` (where the script came from), ``initrd`` is
+    None without an ``initrd`` line, ``kernel_params`` is the kernel's
+    command line as a string, and the last three are None when absent.
+    """
+    kernel = params = initrd = None
+    for line in text.splitlines():
+        words = line.split()
+        if words[:1] == ['kernel'] and kernel is None:
+            kernel, params = _ipxe_image(words)
+        elif words[:1] == ['initrd'] and initrd is None:
+            initrd = _ipxe_image(words)[0]
+    if not kernel:
+        return None
+    found = dict.fromkeys(OS_BOOT_PARAMS.values())
+    for word in params:
+        key, sep, value = word.partition('=')
+        if sep and key in OS_BOOT_PARAMS and value:
+            found[OS_BOOT_PARAMS[key]] = value
+    if not found['token']:
+        return None
+    if base_url:
+        kernel = urlparse.urljoin(base_url, kernel)
+        initrd = urlparse.urljoin(base_url, initrd) if initrd else None
+    found.update({'kernel': kernel, 'initrd': initrd,
+                  'kernel_params': ' '.join(params)})
+    return found
+
+
 class VirtualAgent(object):
     """State and behaviour of one simulated ramdisk."""
 
@@ -177,10 +288,21 @@ class VirtualAgent(object):
         self.events = collections.deque(maxlen=MAX_EVENTS_KEPT)
         self.records = {'firmware': [], 'bios': [], 'erased': 0,
                         'image': None, 'configdrive': None}
+        self.records['os_boot'] = None
         self.counters = {'boots': 0, 'lookups': 0, 'heartbeats': 0,
-                         'heartbeat_errors': 0}
+                         'heartbeat_errors': 0, 'os_boots': 0,
+                         'os_boot_failures': 0, 'reports': 0,
+                         'report_errors': 0}
         self.last_heartbeat_status = None
         self.last_lookup_status = None
+        self.last_report_status = None
+        # The OS booted in this generation (parse_os_boot_config) and its
+        # reporter.
+        self._os_boot = None
+        self._report_timer = None
+        self._report_seq = 0
+        self._report_failures = 0
+        self._reported = False
         self._hb_seq = 0
         self._hb_timer = None
         self._lookup_timer = None
@@ -209,7 +331,8 @@ class VirtualAgent(object):
             return {'id': self.id, 'state': self.state,
                     'node_uuid': self.node_uuid or self.node_uuid_hint,
                     'agent_url': self.url,
-                    'heartbeats': self.counters['heartbeats']}
+                    'heartbeats': self.counters['heartbeats'],
+                    'reports': self.counters['reports']}
 
     def detail(self):
         with self.lock:
@@ -223,6 +346,7 @@ class VirtualAgent(object):
                 'counters': dict(self.counters),
                 'last_heartbeat_status': self.last_heartbeat_status,
                 'last_lookup_status': self.last_lookup_status,
+                'last_report_status': self.last_report_status,
                 'records': json.loads(json.dumps(self.records)),
                 'disk_path': self.disk_path,
                 'configdrive_path': self.configdrive_path,
@@ -254,7 +378,9 @@ class VirtualAgent(object):
         none). Without a token, and when the simulator has a
         ``boot_config_url``, the agent first reads them from its boot
         configuration, as iPXE would; lookup then hands out the token
-        the configuration did not give.
+        the configuration did not give. A boot configuration with a
+        ``bss_referral_token`` (a boot session) boots an OS instead of
+        the ramdisk: see :meth:`_load_os`.
         """
         with self.lock:
             self._stop_locked()
@@ -302,11 +428,14 @@ class VirtualAgent(object):
             self.state = OFF
 
     def _stop_locked(self):
-        for timer in (self._hb_timer, self._lookup_timer):
+        for timer in (self._hb_timer, self._lookup_timer,
+                      self._report_timer):
             if timer is not None:
                 timer.cancel()
-        self._hb_timer = self._lookup_timer = None
+        self._hb_timer = self._lookup_timer = self._report_timer = None
         self._hb_seq += 1
+        self._report_seq += 1
+        self._os_boot = None
         self.token = None
         self.node_uuid = None
         if self.current is not None and not self.current.done.is_set():
@@ -316,14 +445,29 @@ class VirtualAgent(object):
 
     # ----------------------------------------------------------- boot config
     def _network_boot(self, gen):
-        """Fetch the boot configuration of the first MAC, then look up."""
+        """Fetch the boot configuration of the first MAC, then look up
+        (or, for a boot session's script, boot its OS)."""
         url = self.sim.boot_config_url.format(mac=self.macs[0])
         try:
             resp = self.sim.session().get(url, timeout=BOOT_CONFIG_TIMEOUT)
             status = resp.status_code
-            params = parse_boot_config(resp.text) if status == 200 else {}
+            text = resp.text if status == 200 else ''
         except requests.RequestException as exc:
-            status, params = type(exc).__name__, {}
+            status, text = type(exc).__name__, ''
+        os_boot = parse_os_boot_config(text, url)
+        if os_boot is not None:
+            with self.lock:
+                if gen != self.generation:
+                    return
+                self.state = OS_LOADING
+                self.event('boot configuration %s answered %s: boot '
+                           'session of %s, loading kernel %s', url, status,
+                           os_boot['component'], os_boot['kernel'])
+            # Downloads are long: the command pool, not the I/O pool of
+            # lookups and heartbeats.
+            self.sim.submit_command(self._load_os, gen, os_boot)
+            return
+        params = parse_boot_config(text)
         with self.lock:
             if gen != self.generation:
                 return
@@ -338,6 +482,136 @@ class VirtualAgent(object):
             self.event('boot configuration %s answered %s (token: %s)',
                        url, status, 'yes' if self.token else 'no')
         self._lookup(gen)
+
+    # ---------------------------------------------------------- OS boot
+    def _load_os(self, gen, os_boot):
+        """Download the session's kernel and initrd (streamed, hashed,
+        discarded) and run the OS; a failed download leaves the machine
+        at the iPXE prompt (BOOT_FAILED), with no reporter."""
+        os_boot = dict(os_boot)
+        if (not os_boot['report_url'] and os_boot['component']
+                and self.api_url):
+            # No URL given: the service's report endpoint for the
+            # component.
+            os_boot['report_url'] = '%s/v1/boot/components/%s/report' % (
+                self.api_url, urlparse.quote(os_boot['component'], safe=''))
+        loaded, error = {}, None
+        for kind in ('kernel', 'initrd'):
+            if not os_boot[kind]:
+                continue
+            with self.lock:
+                if gen != self.generation:
+                    return
+            try:
+                loaded[kind] = self._fetch_discard(os_boot[kind])
+            except IOError as exc:
+                error = '%s: %s' % (kind, exc)
+                break
+        with self.lock:
+            if gen != self.generation:
+                return
+            record = dict(os_boot, time=time.time(), error=error)
+            record.update({'%s_%s' % (kind, key): loaded.get(kind, {}).get(
+                key) for kind in ('kernel', 'initrd')
+                for key in ('size', 'sha256')})
+            self.records['os_boot'] = record
+            if error is not None:
+                self.state = BOOT_FAILED
+                self.counters['os_boot_failures'] += 1
+                self.event('OS boot failed, %s', error)
+                return
+            self.state = OS
+            self.counters['os_boots'] += 1
+            self._os_boot = os_boot
+            self._report_failures = 0
+            self._reported = False
+            self.event('booted the OS (kernel %d bytes, initrd %s bytes); '
+                       'reporting as %s to %s', record['kernel_size'],
+                       record['initrd_size'], os_boot['component'],
+                       os_boot['report_url'])
+            self._schedule_report_locked(
+                float(self.options.get('os_boot_delay') or 0))
+
+    def _fetch_discard(self, url):
+        """GET ``url`` to the end; answers ``{size, sha256}``.
+
+        :raises IOError: not a 200, the connection failed, or it took
+            longer than ``download_timeout``.
+        """
+        deadline = time.monotonic() + float(self.options['download_timeout'])
+        digest = hashlib.sha256()
+        size = 0
+        try:
+            with self.sim.session().get(url, stream=True, timeout=(
+                    10, float(self.options['http_timeout']))) as resp:
+                if resp.status_code != 200:
+                    raise IOError('%s: HTTP %s' % (url, resp.status_code))
+                for chunk in resp.iter_content(CHUNK):
+                    if time.monotonic() > deadline:
+                        raise IOError('%s: download exceeded %ss' % (
+                            url, self.options['download_timeout']))
+                    digest.update(chunk)
+                    size += len(chunk)
+        except requests.RequestException as exc:
+            raise IOError('%s: %s' % (url, type(exc).__name__))
+        return {'size': size, 'sha256': digest.hexdigest()}
+
+    # ------------------------------------------------------------ reporter
+    def _schedule_report_locked(self, delay):
+        if self._report_timer is not None:
+            self._report_timer.cancel()
+        self._report_seq += 1
+        self._report_timer = self.sim.scheduler.call_later(
+            delay, self._report, self.generation, self._report_seq)
+
+    def _report(self, gen, seq):
+        """The booted OS's reporter: POST the referral token; retried with
+        a growing backoff until it is accepted, then again every period
+        (the first one random in [0, period) to spread the load)."""
+        with self.lock:
+            if (gen != self.generation or seq != self._report_seq
+                    or self.state != OS or self._os_boot is None):
+                return
+            os_boot = self._os_boot
+            period = report_period(os_boot['update_frequency'])
+            if self.options.get('never_report'):
+                # Silent reporter: the OS runs, never calls back. Look
+                # again later in case the option is lifted.
+                self._schedule_report_locked(min(period, REPORT_RECHECK))
+                return
+        url = os_boot['report_url']
+        try:
+            if not url:
+                raise ValueError('no bos_report_url on the kernel command '
+                                 'line')
+            resp = self.sim.session().post(
+                url, data=json.dumps({'bss_token': os_boot['token']}),
+                headers={'Content-Type': 'application/json',
+                         'Accept': 'application/json'},
+                timeout=float(self.options['http_timeout']))
+            status = resp.status_code
+        except (requests.RequestException, ValueError) as exc:
+            status = 'error: %s' % exc
+        with self.lock:
+            if gen != self.generation:
+                return
+            self.last_report_status = status
+            if isinstance(status, int) and 200 <= status < 300:
+                self.counters['reports'] += 1
+                self._report_failures = 0
+                delay = period if self._reported else random.uniform(
+                    0, period)
+                self._reported = True
+            else:
+                self.counters['report_errors'] += 1
+                self._report_failures += 1
+                delay = min(float(self.options['report_backoff'])
+                            * self._report_failures,
+                            float(self.options['report_backoff_max']))
+                self.event('report to %s answered %s; retry in %.1fs',
+                           url, status, delay)
+            if seq == self._report_seq and self.state == OS:
+                self._schedule_report_locked(delay)
 
     # --------------------------------------------------------------- lookup
     def _lookup(self, gen):

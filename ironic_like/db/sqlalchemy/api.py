@@ -22,6 +22,7 @@ from sqlalchemy import event
 from ironic_like.common import exception
 from ironic_like.conf import CONF
 from ironic_like.db.sqlalchemy import allocations
+from ironic_like.db.sqlalchemy import boot_sessions
 # Registers the per-connection settings (SQLite pragmas, idle-transaction
 # bound) on every engine.
 from ironic_like.db.sqlalchemy import connection_setup  # noqa: F401
@@ -299,7 +300,8 @@ def _check_holder(node, holder):
                                      holder=node.reservation or 'free')
 
 
-class Connection(allocations.AllocationsMixin):
+class Connection(allocations.AllocationsMixin,
+                 boot_sessions.BootSessionsMixin):
     """All database access of the service."""
 
     # -- nodes ---------------------------------------------------------
@@ -320,6 +322,9 @@ class Connection(allocations.AllocationsMixin):
         try:
             with _writer() as session:
                 session.add(node)
+                session.flush()
+                # Every node is a boot-session component from the start.
+                session.add(boot_sessions.new_component(node.id))
                 session.flush()
         except db_exc.DBDuplicateEntry as e:
             self._raise_node_duplicate(e, values)
@@ -488,6 +493,10 @@ class Connection(allocations.AllocationsMixin):
                 models.Port.node_id == node_id))
             session.execute(sa.delete(models.NodeTrait).where(
                 models.NodeTrait.node_id == node_id))
+            session.execute(sa.delete(models.BootComponent).where(
+                models.BootComponent.node_id == node_id))
+            session.execute(sa.delete(models.BootArtifacts).where(
+                models.BootArtifacts.node_id == node_id))
             count = session.execute(sa.delete(models.Node).where(
                 models.Node.id == node_id)).rowcount
         if not count:

@@ -159,3 +159,100 @@ class AllocationTrait(Base):
     allocation_id = sa.Column(sa.Integer, sa.ForeignKey('allocations.id'),
                               primary_key=True, nullable=False)
     trait = sa.Column(sa.String(255), primary_key=True, nullable=False)
+
+
+# -- boot sessions (doc/boot-sessions.md) ---------------------------------
+
+class BootTemplate(Base):
+    """A BOS session template: boot sets naming what to boot where."""
+    __tablename__ = 'boot_templates'
+    __table_args__ = _table_args(
+        sa.UniqueConstraint('name', name='uniq_boot_templates0name'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    name = sa.Column(sa.String(127), nullable=False)
+    tenant = sa.Column(sa.String(255), nullable=True)
+    description = sa.Column(sa.Text, nullable=True)
+    enable_cfs = sa.Column(sa.Boolean, nullable=False, default=True)
+    cfs = sa.Column(db_types.JsonEncodedDict)
+    boot_sets = sa.Column(db_types.JsonEncodedDict(mysql_as_long=True))
+
+
+class BootSession(Base):
+    """A boot, reboot or shutdown of a set of nodes. ``template`` is the
+    template as it was when the session was created (BOS reads it at
+    setup time; a copy keeps a later edit from changing a session)."""
+    __tablename__ = 'boot_sessions'
+    __table_args__ = _table_args(
+        sa.UniqueConstraint('name', name='uniq_boot_sessions0name'),
+        sa.Index('boot_sessions_status_idx', 'status'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    name = sa.Column(sa.String(127), nullable=False)
+    tenant = sa.Column(sa.String(255), nullable=True)
+    operation = sa.Column(sa.String(16), nullable=False)
+    template_name = sa.Column(sa.String(127), nullable=False)
+    template = sa.Column(db_types.JsonEncodedDict(mysql_as_long=True))
+    limit = sa.Column(sa.Text, nullable=True)
+    stage = sa.Column(sa.Boolean, nullable=False, default=False)
+    include_disabled = sa.Column(sa.Boolean, nullable=False, default=False)
+    takeover = sa.Column(sa.Boolean, nullable=False, default=False)
+    components = sa.Column(db_types.JsonEncodedList(mysql_as_long=True))
+    status = sa.Column(sa.String(16), nullable=False)
+    start_time = sa.Column(sa.DateTime, nullable=True)
+    end_time = sa.Column(sa.DateTime, nullable=True)
+    error = sa.Column(sa.Text, nullable=True)
+    # The extended status, computed once when the session completes.
+    final_status = sa.Column(db_types.JsonEncodedDict(mysql_as_long=True))
+
+
+class BootComponent(Base):
+    """A node as boot sessions see it. The indexed columns repeat parts of
+    the JSON states so that each operator finds its work with an index
+    (BOS scans and decodes every record on each query)."""
+    __tablename__ = 'boot_components'
+    __table_args__ = _table_args(
+        sa.Index('boot_components_enabled_status_idx', 'enabled', 'status'),
+        sa.Index('boot_components_session_idx', 'session'),
+        sa.Index('boot_components_staged_session_idx', 'staged_session'),
+        sa.Index('boot_components_actual_updated_idx', 'actual_updated_at'),
+    )
+    node_id = sa.Column(sa.Integer, sa.ForeignKey('nodes.id'),
+                        primary_key=True, nullable=False)
+    actual_state = sa.Column(db_types.JsonEncodedDict)
+    desired_state = sa.Column(db_types.JsonEncodedDict)
+    staged_state = sa.Column(db_types.JsonEncodedDict)
+    last_action = sa.Column(db_types.JsonEncodedDict)
+    event_stats = sa.Column(db_types.JsonEncodedDict)
+    phase = sa.Column(sa.String(32), nullable=False, default='',
+                      server_default='')
+    status = sa.Column(sa.String(32), nullable=False, default='stable',
+                       server_default='stable')
+    status_override = sa.Column(sa.String(32), nullable=True)
+    enabled = sa.Column(sa.Boolean, nullable=False, default=False)
+    error = sa.Column(sa.Text, nullable=True)
+    session = sa.Column(sa.String(127), nullable=True)
+    staged_session = sa.Column(sa.String(127), nullable=True)
+    boot_set = sa.Column(sa.String(127), nullable=True)
+    retry_policy = sa.Column(sa.Integer, nullable=True)
+    actual_updated_at = sa.Column(sa.DateTime, nullable=True)
+
+
+class BootArtifacts(Base):
+    """What a referral token stands for (BOS's boot-artifacts record)."""
+    __tablename__ = 'boot_artifacts'
+    __table_args__ = _table_args(
+        sa.Index('boot_artifacts_node_id_idx', 'node_id'),
+    )
+    token = sa.Column(sa.String(64), primary_key=True, nullable=False)
+    node_id = sa.Column(sa.Integer, nullable=False)
+    kernel = sa.Column(sa.Text, nullable=True)
+    initrd = sa.Column(sa.Text, nullable=True)
+    kernel_parameters = sa.Column(sa.Text, nullable=True)
+
+
+class BootOptions(Base):
+    """BOS's options: one row, read by the operators on every loop."""
+    __tablename__ = 'boot_options'
+    id = sa.Column(sa.Integer, primary_key=True)
+    options = sa.Column(db_types.JsonEncodedDict)

@@ -37,6 +37,12 @@ class FakePower(base.PowerInterface):
     def reboot(self, task, timeout=None):
         self._record(task, states.POWER_ON)
 
+    def request_power_state(self, task, power_state):
+        # Nothing runs on a fake machine to shut down gracefully.
+        if power_state == states.SOFT_POWER_OFF:
+            power_state = states.POWER_OFF
+        self.set_power_state(task, power_state)
+
 
 class FakeManagement(base.ManagementInterface):
     KEY = 'fake_boot_device'
@@ -65,9 +71,16 @@ class FakeDeploy(base.DeployInterface):
 
 
 class FakeBoot(base.BootInterface):
+    KEY = 'fake_os_boot'
 
     def prepare_ramdisk(self, task):
         return None
+
+    def prepare_os_boot(self, task, kernel, initrd, kernel_parameters):
+        info = dict(task.node.driver_internal_info or {})
+        info[self.KEY] = {'kernel': kernel, 'initrd': initrd,
+                          'kernel_parameters': kernel_parameters}
+        task.update_node({'driver_internal_info': info})
 
     def clean_up_ramdisk(self, task):
         return None

@@ -41,6 +41,15 @@ boot
 """
 
 
+# A boot session's image. The parameters carry the referral token that the
+# booted OS's reporter sends back (see conductor/boot/bss.py).
+_OS_SCRIPT = """#!ipxe
+kernel {kernel} {params} initrd=initrd
+initrd --name initrd {initrd}
+boot
+"""
+
+
 def api_url():
     """The API URL the ramdisk calls back."""
     if CONF.deploy.api_url:
@@ -146,6 +155,23 @@ class IPXEBoot(base.BootInterface):
                   ', '.join(p.address.lower() for p in task.ports) or '-')
         task.driver.management.set_boot_device(task, 'pxe',
                                                persistent=False)
+
+    def prepare_os_boot(self, task, kernel, initrd, kernel_parameters):
+        for field, value in (('kernel', kernel), ('initrd', initrd)):
+            if not value or len(value.split()) != 1:
+                raise exception.InvalidParameterValue(
+                    err='Node %s: the %s to boot must be a URL without '
+                        'spaces, not %r.' % (task.node.uuid, field, value),
+                    field=field)
+        script = _OS_SCRIPT.format(kernel=kernel, initrd=initrd,
+                                   params=kernel_parameters)
+        paths = [_node_path(task.node.uuid)]
+        paths.extend(_mac_path(port.address) for port in task.ports)
+        for path in paths:
+            _write_atomically(path, script)
+        # Network-booted images boot the network every time.
+        task.driver.management.set_boot_device(task, 'pxe',
+                                               persistent=True)
 
     def clean_up_ramdisk(self, task):
         _remove(_node_path(task.node.uuid))

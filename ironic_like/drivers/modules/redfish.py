@@ -119,6 +119,16 @@ class RedfishPower(base.PowerInterface):
             _reset(info, system, reset_type, power_state)
         _wait_for_state(task, info, wanted, deadline, power_state)
 
+    def request_power_state(self, task, power_state):
+        if power_state not in SET_POWER_STATE_MAP:
+            return self.set_power_state(task, power_state)
+        reset_type, wanted = SET_POWER_STATE_MAP[power_state]
+        info, system = redfish_utils.get_system(
+            task.node, action='reading the power state',
+            error_cls=exception.PowerStateFailure)
+        if _raw_power_state(system) != wanted:
+            _reset(info, system, reset_type, power_state)
+
     def reboot(self, task, timeout=None):
         deadline = _deadline(timeout)
         info, system = redfish_utils.get_system(

@@ -172,3 +172,58 @@ class ImageServer(object):
 
 class _QuietFiles(_Quiet, http_server.SimpleHTTPRequestHandler):
     pass
+
+
+class RecordingServer(object):
+    """Records every request (method, path, headers, JSON or raw body) and
+    answers the next status of ``statuses`` (then ``default_status``)."""
+
+    def __init__(self, default_status=204):
+        self.requests = []
+        self.statuses = []
+        self.default_status = default_status
+        self.lock = threading.Lock()
+        recorder = self
+
+        class Handler(_Quiet, http_server.BaseHTTPRequestHandler):
+            protocol_version = 'HTTP/1.1'
+
+            def _record(self):
+                length = int(self.headers.get('Content-Length') or 0)
+                raw = self.rfile.read(length) if length else b''
+                try:
+                    body = json.loads(raw) if raw else None
+                except ValueError:
+                    body = raw
+                with recorder.lock:
+                    recorder.requests.append({
+                        'method': self.command, 'path': self.path,
+                        'headers': dict(self.headers), 'body': body,
+                        'at': time.monotonic()})
+                    status = (recorder.statuses.pop(0) if recorder.statuses
+                              else recorder.default_status)
+                self.send_response(status)
+                self.send_header('Content-Length', '0')
+                self.end_headers()
+
+            do_GET = do_POST = do_PUT = do_PATCH = _record
+
+        self.httpd = _Server(('127.0.0.1', 0), Handler)
+        self.url = 'http://127.0.0.1:%d' % self.httpd.server_address[1]
+        self._thread = threading.Thread(target=self.httpd.serve_forever,
+                                        kwargs={'poll_interval': 0.1},
+                                        daemon=True)
+
+    def received(self, method=None):
+        with self.lock:
+            return [r for r in self.requests
+                    if method is None or r['method'] == method]
+
+    def start(self):
+        self._thread.start()
+        return self
+
+    def stop(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self._thread.join(5)

@@ -1,0 +1,1 @@
+"""Boot sessions: the pure rules of a BOS v2 compatible boot service."""

@@ -1,0 +1,27 @@
+"""session-completion: a running session whose components are all done
+(none enabled for it, none staged for it) completes, with its status
+computed one last time and frozen (BOS's rule, tenant-blind as we have
+no tenants yet)."""
+
+from oslo_log import log
+
+from ironic_like.conductor.boot import session_status
+from ironic_like.conductor.boot import sessions
+from ironic_like.conductor.operators import base
+
+LOG = log.getLogger(__name__)
+
+
+class SessionCompletionOperator(base.Operator):
+    name = 'session_completion'
+
+    def run_once(self, options):
+        db = self.ctx.db
+        for name in db.list_boot_session_names(sessions.RUNNING):
+            if self._stop.is_set():
+                break
+            if not self.ctx.owns_session(name) or db.has_session_work(name):
+                continue
+            boot_session = session_status.freeze(db, name, {})
+            LOG.info('Boot session %s complete: %s', name,
+                     boot_session.final_status.get('counts'))

@@ -1,0 +1,127 @@
+"""status: the workhorse. For every enabled component of the nodes this
+conductor owns, read the real power state and decide the phase (the
+table in common/boot/component_status.py, BOS's rows 0-6), writing only
+what changed, with a compare-and-swap on the status it read.
+
+Unlike BOS, it looks again within seconds while a node it is waiting for
+has not reached the power state asked for, and at the boot-wait deadline,
+instead of a whole polling period later."""
+
+from oslo_log import log
+from oslo_utils import timeutils
+
+from ironic_like.common.boot import component_status as cs
+from ironic_like.common import exception
+from ironic_like.common import states
+from ironic_like.conductor.boot import records
+from ironic_like.conductor import locks
+from ironic_like.conductor.operators import base
+from ironic_like.conf import CONF
+
+LOG = log.getLogger(__name__)
+
+_POWER = {states.POWER_ON: cs.POWER_ON, states.POWER_OFF: cs.POWER_OFF}
+# Statuses after a power request whose effect is not seen yet.
+_WAITING_FOR_ON = (cs.POWER_ON_CALLED,)
+_WAITING_FOR_OFF = (cs.POWER_OFF_GRACEFULLY_CALLED,
+                    cs.POWER_OFF_FORCEFULLY_CALLED)
+
+
+def to_columns(component, patch):
+    """Column values of a status decision's patch (API shape)."""
+    values = {}
+    status = patch.get('status') or {}
+    if 'phase' in status:
+        values['phase'] = status['phase']
+    if 'status_override' in status:
+        values['status_override'] = status['status_override'] or None
+    for key in ('enabled', 'error', 'event_stats'):
+        if key in patch:
+            values[key] = patch[key]
+    if 'last_action' in patch:
+        merged = dict(component.last_action or {})
+        merged.update(patch['last_action'])
+        values['last_action'] = merged
+    if 'actual_state' in patch:
+        values['actual_state'] = patch['actual_state']
+        values['actual_updated_at'] = None
+    return values
+
+
+class StatusOperator(base.NodeOperator):
+    name = 'status'
+
+    def select(self, options):
+        return self.ctx.db.list_boot_components({'enabled': True})
+
+    def run_once(self, options):
+        self._again = None
+        self._woken = set()
+        super().run_once(options)
+        for name in self._woken:
+            self.ctx.wake(name)
+        return self._again
+
+    def _soon(self, seconds):
+        seconds = max(seconds, base.MIN_LOOP_INTERVAL)
+        self._again = seconds if self._again is None else min(self._again,
+                                                              seconds)
+
+    def _power_state(self, node):
+        try:
+            with locks.acquire(self.ctx.admin, node.id, shared=True,
+                               purpose='boot session status') as task:
+                raw = task.driver.power.get_power_state(task)
+        except exception.NodeNotFound:
+            raise
+        except Exception as e:
+            return None, exception.safe_message(e)
+        if raw not in _POWER:
+            return None, 'the power interface reported %r' % raw
+        return _POWER[raw], None
+
+    def act(self, component, node, options):
+        power, power_error = self._power_state(node)
+        doc = records.component_dict(component, node)
+        last_action = dict(component.last_action or {})
+        doc['last_action'] = dict(
+            last_action, last_updated=records.parse_time(
+                last_action.get('last_updated')))
+        now = timeutils.utcnow()
+        decision = cs.decide(doc, power, now, options,
+                             power_error=power_error)
+        patch = cs.changes(doc, decision)
+        self._plan_recheck(component, power, options)
+        if not patch:
+            return False
+        values = to_columns(component, patch)
+        written = self.ctx.db.update_boot_component(
+            component.node_id, values, expected={'status': component.status})
+        self._note_change(component, written)
+        return True
+
+    def _plan_recheck(self, component, power, options):
+        status = component.status
+        if (status in _WAITING_FOR_ON and power == cs.POWER_OFF) or (
+                status in _WAITING_FOR_OFF and power == cs.POWER_ON):
+            self._soon(CONF.boot.power_recheck_interval)
+        if status == cs.POWER_ON_CALLED and power == cs.POWER_ON:
+            waited = base.seconds_since(
+                (component.last_action or {}).get('last_updated'))
+            if waited is not None:
+                self._soon(options['max_boot_wait_time'] - waited + 0.5)
+        if status in _WAITING_FOR_OFF:
+            waited = base.seconds_since(
+                (component.last_action or {}).get('last_updated'))
+            if waited is not None:
+                self._soon(options['max_power_off_wait_time'] - waited
+                           + 0.5)
+
+    def _note_change(self, before, after):
+        follow = {cs.POWER_ON_PENDING: 'power_on',
+                  cs.POWER_OFF_PENDING: 'power_off_graceful',
+                  cs.CONFIGURING: 'configuration'}.get(after.status)
+        if follow and after.enabled:
+            self._woken.add(follow)
+        if before.enabled and not after.enabled and after.session:
+            self.ctx.wake_sessions(after.session)

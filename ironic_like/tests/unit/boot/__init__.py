@@ -1,0 +1,1 @@
+"""Unit tests of the boot session rules (ironic_like.common.boot)."""
