@@ -14,17 +14,21 @@ import collections
 import copy
 
 from ironic_like.api.controllers.v1 import allocation as allocation_ctl
+from ironic_like.api.controllers.v1.boot import components as boot_components
+from ironic_like.api.controllers.v1.boot import sessions as boot_sessions
 from ironic_like.api.controllers.v1 import conductor as conductor_ctl
 from ironic_like.api.controllers.v1 import node as node_ctl
 from ironic_like.api.controllers.v1 import port as port_ctl
 from ironic_like.api.controllers.v1 import ramdisk as ramdisk_ctl
 from ironic_like.api.middleware import version as version_mw
 from ironic_like.api.schemas import allocation as allocation_schema
+from ironic_like.api.schemas import boot as boot_schema
 from ironic_like.api.schemas import common as common_schema
 from ironic_like.api.schemas import node as node_schema
 from ironic_like.api.schemas import port as port_schema
 from ironic_like.api import validation
 from ironic_like.api import versions
+from ironic_like.common.boot import component_status
 
 OPENAPI_VERSION = '3.1.0'
 PATH = '/openapi.json'
@@ -43,18 +47,30 @@ STANDARD_FORMATS = frozenset(['uuid'])
 
 Route = collections.namedtuple('Route', [
     'method', 'path', 'summary', 'status', 'query', 'body',
-    'body_required', 'public', 'since', 'patch_fields'])
+    'body_required', 'public', 'since', 'patch_fields', 'response'])
+
+# The JSON type of a successful answer's body (Ironic's are objects; BOS's
+# lists are plain arrays, sessiontemplatesvalid answers a string).
+OBJECT = 'object'
+ARRAY = 'array'
+STRING = 'string'
 
 
 def _route(method, path, summary, status=200, query=(), body=None,
-           body_required=True, public=False, since=None, patch_fields=None):
+           body_required=True, public=False, since=None, patch_fields=None,
+           response=OBJECT):
     return Route(method, path, summary, status, tuple(sorted(query)), body,
-                 body_required, public, since, patch_fields)
+                 body_required, public, since, patch_fields, response)
 
 
 NODE = '/v1/nodes/{node_ident}'
 PORT = '/v1/ports/{port_uuid}'
 ALLOCATION = '/v1/allocations/{allocation_ident}'
+BOOT = '/v1/boot'
+BOOT_TEMPLATE = BOOT + '/sessiontemplates/{template_name}'
+BOOT_SESSION = BOOT + '/sessions/{session_name}'
+# A component is a node: named by the node's name or UUID.
+BOOT_COMPONENT = BOOT + '/components/{node_ident}'
 
 # The documentation-only bodies of the agent's endpoints: the controllers
 # check these field by field (ramdisk._check_strings, _check_inventory),
@@ -188,6 +204,59 @@ ROUTES = (
     _route('POST', '/v1/heartbeat/{node_ident}', 'Agent heartbeat',
            status=202, body=_HEARTBEAT_BODY, body_required=False,
            public=True, since=versions.AGENT_LOOKUP),
+    # -- boot sessions (BOS v2's shape; no microversion)
+    _route('GET', BOOT, 'The boot sessions API version'),
+    _route('GET', BOOT + '/sessiontemplates', 'List session templates',
+           response=ARRAY),
+    _route('GET', BOOT_TEMPLATE, 'Show a session template'),
+    _route('PUT', BOOT_TEMPLATE, 'Create or replace a session template',
+           body=boot_schema.TEMPLATE_BODY),
+    _route('PATCH', BOOT_TEMPLATE, 'Change a session template (merged)',
+           body=boot_schema.TEMPLATE_PATCH_BODY),
+    _route('DELETE', BOOT_TEMPLATE, 'Delete a session template',
+           status=204),
+    _route('GET', BOOT + '/sessiontemplatesvalid/{template_name}',
+           'Validate a session template ("Valid" or the messages)',
+           response=STRING),
+    _route('GET', BOOT + '/sessiontemplatetemplate',
+           'An example session template'),
+    _route('GET', BOOT + '/sessions', 'List sessions',
+           query=boot_sessions.FILTER_PARAMS, response=ARRAY),
+    _route('POST', BOOT + '/sessions', 'Create a session', status=201,
+           body=boot_schema.SESSION_BODY),
+    _route('DELETE', BOOT + '/sessions',
+           'Delete the sessions the filters select', status=204,
+           query=boot_sessions.FILTER_PARAMS),
+    _route('POST', BOOT + '/sessions/preview',
+           'What a session would act on (changes nothing)',
+           body=boot_schema.SESSION_BODY),
+    _route('GET', BOOT_SESSION, 'Show a session'),
+    _route('DELETE', BOOT_SESSION, 'Delete a session record', status=204),
+    _route('GET', BOOT_SESSION + '/status', 'The extended status of a '
+           'session'),
+    _route('POST', BOOT_SESSION + '/abort', 'Abort a session'),
+    _route('GET', BOOT + '/components', 'List components',
+           query=boot_components.LIST_PARAMS, response=ARRAY),
+    _route('PATCH', BOOT + '/components',
+           'Change components (records with ids, or a patch and filters)',
+           query=['skip_bad_ids'], body=boot_schema.COMPONENTS_PATCH_BODY,
+           response=ARRAY),
+    _route('PUT', BOOT + '/components', 'Replace components (records with '
+           'ids)', body=boot_schema.COMPONENTS_PUT_BODY, response=ARRAY),
+    _route('GET', BOOT_COMPONENT, 'Show a component'),
+    _route('PATCH', BOOT_COMPONENT, 'Change a component',
+           body=boot_schema.COMPONENT_BODY),
+    _route('PUT', BOOT_COMPONENT, 'Replace a component',
+           body=boot_schema.COMPONENT_BODY),
+    _route('POST', BOOT_COMPONENT + '/report',
+           'The booted OS reports its referral token', status=204,
+           body=boot_schema.REPORT_BODY, public=True),
+    _route('POST', BOOT + '/applystaged',
+           'Start the sessions staged on components',
+           body=boot_schema.APPLYSTAGED_BODY),
+    _route('GET', BOOT + '/options', 'The boot options in force'),
+    _route('PATCH', BOOT + '/options', 'Set boot options',
+           body=boot_schema.OPTIONS_BODY),
 )
 
 # -- schema conversion ------------------------------------------------------
@@ -236,6 +305,8 @@ _ERROR_CODES = {
 _PUBLIC_ERROR_CODES = (400, 404, 406, 409, 413, 503)
 _LOOKUP_PATHS = ('/v1/lookup',
                  '/v1/drivers/{driver_name}/vendor_passthru/lookup')
+# Public routes a token authenticates: a token not issued is a 403.
+_TOKEN_PATHS = (BOOT_COMPONENT + '/report',)
 _SUCCESS = {200: 'OK', 201: 'Created', 202: 'Accepted',
             204: 'No content'}
 
@@ -257,6 +328,19 @@ _QUERY_SCHEMAS = {
                   'Comma-separated MAC addresses'},
     'reason': {'type': 'string',
                'maxLength': common_schema.TEXT_OR_NULL['maxLength']},
+    # Boot sessions.
+    'min_age': boot_schema.AGE,
+    'max_age': boot_schema.AGE,
+    'enabled': {'type': 'boolean'},
+    'skip_bad_ids': {'type': 'boolean'},
+    'page_size': {'type': 'integer', 'minimum': 0,
+                  'maximum': boot_components.MAX_PAGE_SIZE},
+    'phase': {'type': 'string', 'enum': list(component_status.PHASES)},
+    'ids': {'type': 'string', 'description':
+            'Comma-separated component ids (node names or UUIDs)'},
+    'status': {'type': 'string', 'description':
+               'A session status; for components, comma-separated '
+               'statuses'},
 }
 
 
@@ -287,11 +371,13 @@ def _responses(route):
     success = {'description': _SUCCESS[status]}
     if status in (200, 201):
         success['content'] = {'application/json': {
-            'schema': {'type': 'object'}}}
+            'schema': {'type': route.response}}}
     responses = {str(status): success}
     codes = _PUBLIC_ERROR_CODES if route.public else sorted(_ERROR_CODES)
     if route.path in _LOOKUP_PATHS:
         codes = tuple(codes) + (429,)
+    if route.path in _TOKEN_PATHS:
+        codes = sorted(tuple(codes) + (403,))
     for code in codes:
         responses[str(code)] = {'$ref': '#/components/responses/Error'}
     return responses
@@ -310,7 +396,12 @@ def _operation(route, schemas):
         op['x-openstack-min-version'] = versions.to_string(route.since)
     if route.body is not None:
         name = _component_name(route)
-        schemas[name] = convert(route.body)
+        body = convert(route.body)
+        if name in schemas and schemas[name] != body:
+            # The same words as another route's (PATCH of a collection and
+            # of one of its items): the item's gets "Item".
+            name = name[:-len('Body')] + 'ItemBody'
+        schemas[name] = body
         op['requestBody'] = {
             'required': route.body_required,
             'content': {'application/json': {

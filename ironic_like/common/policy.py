@@ -127,6 +127,9 @@ def _op(name, check_str, description, operations):
 
 
 _NODE = '/nodes/{node_ident}'
+_BOOT_TEMPLATE = '/boot/sessiontemplates/{template_name}'
+_BOOT_SESSION = '/boot/sessions/{session_name}'
+_BOOT_COMPONENT = '/boot/components/{node_ident}'
 
 _API_RULES = [
     _op('baremetal:node:list', _ANY_READER,
@@ -209,6 +212,32 @@ _API_RULES = [
         [('GET', '/conductors'), ('GET', '/conductors/{hostname}')]),
     _op('baremetal:driver:get', _ALL_READER, 'List and show drivers.',
         [('GET', '/drivers'), ('GET', '/drivers/{driver_name}')]),
+    # Boot sessions (/v1/boot, BOS v2's shape). The report of a booted OS
+    # (POST /boot/components/{id}/report) is a public route: the referral
+    # token issued to the component authenticates it, no rule applies.
+    # Readers of the whole fleet only: a component shows its referral
+    # token, which is what authenticates the booted OS's reports.
+    _op('baremetal:boot:get', _ALL_READER,
+        'Read boot sessions: templates, sessions and their status, '
+        'components, options; preview a session.',
+        [('GET', '/boot'), ('GET', '/boot/sessiontemplates'),
+         ('GET', _BOOT_TEMPLATE),
+         ('GET', '/boot/sessiontemplatesvalid/{template_name}'),
+         ('GET', '/boot/sessiontemplatetemplate'),
+         ('GET', '/boot/sessions'), ('POST', '/boot/sessions/preview'),
+         ('GET', _BOOT_SESSION), ('GET', _BOOT_SESSION + '/status'),
+         ('GET', '/boot/components'), ('GET', _BOOT_COMPONENT),
+         ('GET', '/boot/options')]),
+    _op('baremetal:boot:write', _ADMIN,
+        'Change boot sessions: templates, sessions (create, abort, '
+        'delete), components, applystaged, options.',
+        [('PUT', _BOOT_TEMPLATE), ('PATCH', _BOOT_TEMPLATE),
+         ('DELETE', _BOOT_TEMPLATE), ('POST', '/boot/sessions'),
+         ('DELETE', '/boot/sessions'), ('DELETE', _BOOT_SESSION),
+         ('POST', _BOOT_SESSION + '/abort'),
+         ('PATCH', '/boot/components'), ('PUT', '/boot/components'),
+         ('PATCH', _BOOT_COMPONENT), ('PUT', _BOOT_COMPONENT),
+         ('POST', '/boot/applystaged'), ('PATCH', '/boot/options')]),
 ]
 
 

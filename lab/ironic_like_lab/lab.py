@@ -8,9 +8,10 @@ machine on) and, unless --api-url points at a running deployment, the
 embedded service (ironic-like-all: API + conductor, SQLite, its own boot
 file server). Then it enrols the machines as ``redfish`` nodes with the
 ``agent`` deploy and ``ipxe`` boot interfaces and, with --cycle, takes
-them through manage -> provide (cleaning) -> deploy -> undeploy, printing
-how long each stage took. The processes keep running until Ctrl-C
-(unless --exit).
+them through manage -> provide (cleaning) -> deploy -> undeploy, then
+reboots them all into an OS with a boot session (/v1/boot; alone with
+--boot-session), printing how long each stage took. The processes keep
+running until Ctrl-C (unless --exit).
 """
 
 import argparse
@@ -23,6 +24,7 @@ import socket
 import subprocess
 import sys
 import time
+from urllib import parse as urlparse
 
 import requests
 
@@ -32,6 +34,12 @@ HEADERS = {'X-OpenStack-Ironic-API-Version': 'latest'}
 START_TIMEOUT = 60
 FINAL = frozenset(['available', 'active', 'manageable', 'deploy failed',
                    'clean failed', 'error', 'enroll'])
+# The boot-session stage: the OS's kernel and initrd (random bytes), the
+# template's name, and how long the session may take.
+BOOT_FILE_BYTES = 256 * 1024
+BOOT_TEMPLATE = 'lab'
+BOOT_SESSION_BASE = 120.0
+BOOT_SESSION_PER_NODE = 2.0
 
 
 def free_port():
@@ -56,6 +64,20 @@ def wait_http(url, timeout=START_TIMEOUT, process=None):
         except requests.RequestException:
             time.sleep(0.2)
     raise RuntimeError('%s did not answer within %ss' % (url, timeout))
+
+
+def node_labels(index, count):
+    """A lab node's labels: all are in the group ``lab``; the last one
+    (of two or more) is a UAN (role Application, subrole UAN), the others
+    Compute."""
+    if count > 1 and index == count - 1:
+        return {'group.lab': '', 'role': 'Application', 'subrole': 'UAN'}
+    return {'group.lab': '', 'role': 'Compute'}
+
+
+def session_bound(count):
+    """Seconds a boot session of ``count`` nodes may take."""
+    return BOOT_SESSION_BASE + BOOT_SESSION_PER_NODE * count
 
 
 def make_image(path, size_mb):
@@ -92,6 +114,8 @@ class Lab(object):
         self.log = log
         self.processes = []
         self.http_root = os.path.join(self.workdir, 'httpboot')
+        # Seconds between two looks at a boot session's status.
+        self.poll_interval = 0.5
         self.systems = [redfish_emulator.make_system(
             'lab-%04d' % i, mac_of(i)) for i in range(nodes)]
 
@@ -187,13 +211,15 @@ class Lab(object):
         return resp.json() if resp.content else None
 
     def enrol(self):
-        """Create the nodes (redfish + agent + ipxe) and their ports."""
+        """Create the nodes (redfish + agent + ipxe, labelled for the boot
+        sessions: node_labels) and their ports."""
         uuids = []
-        for system in self.systems:
+        for index, system in enumerate(self.systems):
             node = self.api('POST', '/v1/nodes', {
                 'name': system['name'], 'driver': 'redfish',
                 'resource_class': 'lab', 'deploy_interface': 'agent',
                 'boot_interface': 'ipxe',
+                'labels': node_labels(index, len(self.systems)),
                 'driver_info': {
                     'redfish_address': self.bmc_url,
                     'redfish_system_id': '/redfish/v1/Systems/%s'
@@ -314,6 +340,133 @@ class Lab(object):
                                        % bad[:5])
         return took
 
+    # -- the boot-session stage ---------------------------------------------
+    def write_boot_files(self):
+        """A kernel, an initrd (random bytes) and a boot manifest beside
+        the instance image on the boot file server; answers the
+        manifest (its URL in ``self.manifest_url``)."""
+        images = os.path.join(self.http_root, 'images')
+        os.makedirs(images, exist_ok=True)
+        manifest = {'kernel_parameters': 'console=ttyS0'}
+        for kind, name in (('kernel', 'vmlinuz'), ('initrd', 'initrd.img')):
+            data = os.urandom(BOOT_FILE_BYTES)
+            with open(os.path.join(images, name), 'wb') as f:
+                f.write(data)
+            manifest[kind] = {'path': '%s/images/%s' % (self.http_url, name),
+                              'sha256': hashlib.sha256(data).hexdigest()}
+        with open(os.path.join(images, 'manifest.json'), 'w') as f:
+            json.dump(manifest, f)
+        self.manifest_url = '%s/images/manifest.json' % self.http_url
+        return manifest
+
+    def put_template(self, manifest):
+        """The session template: the Compute nodes boot the manifest, the
+        UAN its kernel and initrd named directly."""
+        return self.api('PUT', '/v1/boot/sessiontemplates/%s'
+                        % BOOT_TEMPLATE, {
+                            'description': 'ironic-like-lab: every node '
+                                           'into the lab OS',
+                            'enable_cfs': False,
+                            'boot_sets': {
+                                'compute': {
+                                    'name': 'compute', 'type': 'http',
+                                    'path': self.manifest_url,
+                                    'node_roles_groups': ['Compute']},
+                                'uan': {
+                                    'name': 'uan',
+                                    'kernel': manifest['kernel']['path'],
+                                    'initrd': manifest['initrd']['path'],
+                                    'kernel_parameters': 'console=ttyS0',
+                                    'node_roles_groups': [
+                                        'Application_UAN']}}})
+
+    def wait_session(self, name, bound):
+        """Follow a session's status until it is complete, logging the
+        counts per component status as they change; answers the final
+        status. Aborts the session and raises after ``bound`` s."""
+        started = time.monotonic()
+        path = '/v1/boot/sessions/%s' % urlparse.quote(name, safe='')
+        last = None
+        while True:
+            status = self.api('GET', path + '/status')
+            counts = sorted((status.get('counts') or {}).get(
+                'status', {}).items())
+            line = (status['status'], counts)
+            if line != last:
+                self.log('  %5.1fs %s%s' % (
+                    time.monotonic() - started, status['status'],
+                    ': ' + ', '.join('%s: %d' % kv for kv in counts)
+                    if counts else ''))
+                last = line
+            if status['status'] == 'complete':
+                return status
+            if time.monotonic() - started >= bound:
+                try:
+                    self.api('POST', path + '/abort')
+                except (RuntimeError, requests.RequestException):
+                    pass
+                raise RuntimeError(
+                    'boot session %s: not complete within %.0fs (aborted), '
+                    'last status %s' % (name, bound,
+                                        json.dumps(status)[:600]))
+            time.sleep(self.poll_interval)
+
+    def machines_in_os(self, name, manifest):
+        """How many simulated machines run the OS (state ``os``) with the
+        referral token session ``name`` gave their component, having
+        downloaded the kernel and initrd of ``manifest``."""
+        components = self.api('GET', '/v1/boot/components?session=%s'
+                              % urlparse.quote(name, safe=''))
+        tokens = {c['id']: (c.get('desired_state') or {}).get('bss_token')
+                  for c in components}
+        booted = 0
+        for system in self.systems:
+            doc = requests.get('%s/control/agents/%s' % (
+                self.sim_url, system['uuid']), timeout=10).json()
+            record = (doc.get('records') or {}).get('os_boot') or {}
+            token = tokens.get(system['name'])
+            if (doc.get('state') == 'os' and token
+                    and record.get('token') == token
+                    and all(record.get('%s_sha256' % kind)
+                            == manifest[kind]['sha256']
+                            for kind in ('kernel', 'initrd'))):
+                booted += 1
+        return booted
+
+    def boot_session(self, bound=None):
+        """Reboot every node into the lab OS with a boot session (kernel,
+        initrd and manifest on the boot file server, template ``lab``);
+        answers the seconds it took. Raises unless it completes within
+        ``bound`` s (default: session_bound) with every node booted."""
+        count = len(self.nodes)
+        bound = session_bound(count) if bound is None else bound
+        manifest = self.write_boot_files()
+        self.put_template(manifest)
+        self.log('boot session (reboot) %d nodes...' % count)
+        started = time.monotonic()
+        session = self.api('POST', '/v1/boot/sessions', {
+            'operation': 'reboot', 'template_name': BOOT_TEMPLATE})
+        name = session['name']
+        status = self.wait_session(name, bound)
+        took = time.monotonic() - started
+        booted = self.machines_in_os(name, manifest)
+        self.log('  machines in the OS with the session\'s token, kernel '
+                 'and initrd: %d of %d' % (booted, count))
+        self.log('  percent_successful: %s (session %s, %d components)'
+                 % (status.get('percent_successful'), name,
+                    status.get('managed_components_count') or 0))
+        if status.get('percent_successful') != 100:
+            raise RuntimeError(
+                'boot session %s: %s%% successful, e.g. %s'
+                % (name, status.get('percent_successful'),
+                   json.dumps((status.get('failed_nodes') or [])[:3]
+                              or status.get('error_summary'))[:600]))
+        if booted != count:
+            raise RuntimeError('boot session %s: %d of %d machines run the '
+                               'OS with their token, kernel and initrd'
+                               % (name, booted, count))
+        return took
+
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
@@ -333,8 +486,17 @@ def parse_args(argv):
     parser.add_argument('--image-mb', type=int, default=4)
     parser.add_argument('--cycle', action='store_true',
                         help='manage, provide, deploy and undeploy every '
-                             'node, printing the time each stage took')
-    parser.add_argument('--timeout', type=float, default=600)
+                             'node, then reboot them into an OS with a boot '
+                             'session (as --boot-session), printing the time '
+                             'each stage took')
+    parser.add_argument('--boot-session', action='store_true',
+                        help='reboot every node into an OS with a boot '
+                             'session (/v1/boot: template "lab", boot sets '
+                             'by role) and follow it until complete; fails '
+                             'unless 100%% successful within 120 s + 2 s '
+                             'per node')
+    parser.add_argument('--timeout', type=float, default=600,
+                        help='bound of each --cycle stage, in seconds')
     parser.add_argument('--exit', action='store_true',
                         help='stop everything at the end instead of '
                              'serving until Ctrl-C')
@@ -347,6 +509,7 @@ TRY_IT = """Serving until Ctrl-C. Try, in another terminal:
   curl -s -H 'X-OpenStack-Ironic-API-Version: latest' \\
       %(api)s/v1/nodes/%(node)s | python3 -m json.tool
   curl -s %(sim)s/control/health    # the virtual agents
+  curl -s %(api)s/v1/boot/sessions | python3 -m json.tool
   export OS_AUTH_TYPE=none OS_ENDPOINT=%(api)s
   openstack baremetal node list     # needs python-openstackclient
   openstack baremetal node manage %(node)s --wait
@@ -374,8 +537,13 @@ def main(argv=None):
         print('Lab up: API %s, Redfish %s, agents %s/control/agents, '
               'logs in %s' % (lab.api_url, lab.bmc_url, lab.sim_url,
                               lab.workdir))
-        if args.cycle:
-            took = lab.cycle(args.timeout)
+        took = {}
+        try:
+            if args.cycle:
+                took.update(lab.cycle(args.timeout))
+            if args.cycle or args.boot_session:
+                took['boot session'] = lab.boot_session()
+        finally:
             for stage, seconds in took.items():
                 rate = 60.0 * len(lab.nodes) / max(seconds, 0.001)
                 print('%-18s %7.1f s  (%.1f nodes/min)'

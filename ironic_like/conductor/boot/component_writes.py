@@ -120,12 +120,8 @@ def patch_component(db, ident, patch):
     """PATCH one component; returns (component, node)."""
     node_id = _node_id(db, ident)
     component, node = db.get_boot_component(node_id)
-    if 'actual_state' in patch and not _accepts_actual_state(component):
-        raise exception.BootSessionConflict(
-            reason='Component %s is %s after %s: its actual state is not '
-                   'taken now.' % (ident, component.status,
-                                   (component.last_action or {}).get(
-                                       'action') or 'no action'))
+    if 'actual_state' in patch:
+        _check_accepts_actual_state(component, ident)
     values = to_values(db, component, patch)
     component = db.update_boot_component(node_id, values)
     return component, node
@@ -141,6 +137,15 @@ def put_component(db, ident, record):
     values = to_values(db, component, record, replace=True)
     component = db.update_boot_component(node_id, values)
     return component, node
+
+
+def _check_accepts_actual_state(component, ident):
+    if not _accepts_actual_state(component):
+        raise exception.BootSessionConflict(
+            reason='Component %s is %s after %s: its actual state is not '
+                   'taken now.' % (ident, component.status,
+                                   (component.last_action or {}).get(
+                                       'action') or 'no action'))
 
 
 def _accepts_actual_state(component):
@@ -191,10 +196,13 @@ def bulk_patch(db, body, skip_bad_ids=False):
     known = []
     for ident, patch in pairs:
         try:
-            _node_id(db, ident)
+            node_id = _node_id(db, ident)
         except exception.BootComponentNotFound:
             if not skip_bad_ids:
                 raise
             continue
+        if 'actual_state' in patch:
+            _check_accepts_actual_state(db.get_boot_component(node_id)[0],
+                                        ident)
         known.append((ident, patch))
     return [patch_component(db, ident, patch) for ident, patch in known]

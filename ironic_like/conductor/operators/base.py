@@ -27,6 +27,9 @@ LOG = log.getLogger(__name__)
 # long when polling_frequency is larger; bounded below so that a burst of
 # wake-ups coalesces into one loop instead of spinning.
 MIN_LOOP_INTERVAL = 0.05
+# A node locked by other work (a power sync, a heartbeat) is tried again
+# this soon rather than a polling period later.
+LOCKED_RETRY_INTERVAL = 1.0
 
 
 class Operator(object):
@@ -120,6 +123,7 @@ class NodeOperator(Operator):
         batch = int(options.get('max_component_batch_size') or 0)
         batch = batch or len(rows) or 1
         did = 0
+        busy = False
         for start in range(0, len(rows), batch):
             for component, node in rows[start:start + batch]:
                 if self._stop.is_set():
@@ -130,14 +134,18 @@ class NodeOperator(Operator):
                 try:
                     if self.act(component, node, options):
                         did += 1
-                except (exception.NodeLocked,
-                        exception.BootComponentChanged):
-                    continue  # someone else is at it: next loop
+                except exception.NodeLocked:
+                    busy = True  # a power sync, a heartbeat: soon free
+                except exception.BootComponentChanged:
+                    continue  # another writer got there first
                 except Exception as e:
                     self.record_failure(component, node, e)
         if did:
             self.after_work()
-        return self.next_run(options)
+        again = self.next_run(options)
+        if busy:
+            again = min(again or LOCKED_RETRY_INTERVAL, LOCKED_RETRY_INTERVAL)
+        return again
 
     def next_run(self, options):
         return None
@@ -190,7 +198,11 @@ class NodeOperator(Operator):
         compare-and-swap on the status the component was selected in: of
         two conductors that both selected it, one wins; a conductor that
         dies after this leaves an attempt counted, never one done twice
-        unseen (BOS presets last_action too, for a similar race)."""
+        unseen (BOS presets last_action too, for a similar race).
+
+        The error of the previous attempt stays until the node reaches its
+        state: if the retries run out, it is the cause reported (BOS
+        clears it first and then reports "retry limit hit" alone)."""
         stats = dict(component.event_stats or {})
         if self.retry_field:
             stats[self.retry_field] = stats.get(self.retry_field, 0) + 1
@@ -198,7 +210,7 @@ class NodeOperator(Operator):
             component.node_id,
             {'last_action': {'action': self.action, 'failed': False,
                              'last_updated': component_writes.now_iso()},
-             'event_stats': stats, 'error': None},
+             'event_stats': stats},
             expected={'status': component.status})
 
 

@@ -75,10 +75,6 @@ class OperatorContext(object):
             LOG.warning('Could not wake the other conductors\' boot '
                         'operators: %s', e)
 
-    def wake_sessions(self, session_name):
-        """Something of ``session_name`` finished: its owner checks it."""
-        self.wake_everywhere('session_completion')
-
 
 class BootOperators(object):
 

@@ -57,9 +57,14 @@ class StatusOperator(base.NodeOperator):
     def run_once(self, options):
         self._again = None
         self._woken = set()
+        self._finished_sessions = set()
         super().run_once(options)
         for name in self._woken:
             self.ctx.wake(name)
+        if self._finished_sessions:
+            # Once per loop, not per node: the sessions' owners (any
+            # conductor) check whether they are complete.
+            self.ctx.wake_everywhere('session_completion')
         return self._again
 
     def _soon(self, seconds):
@@ -95,6 +100,9 @@ class StatusOperator(base.NodeOperator):
         if not patch:
             return False
         values = to_columns(component, patch)
+        if (values.get('phase') == cs.PHASE_NONE
+                and decision.status_override != cs.FAILED):
+            values['error'] = None  # it got there: old causes are moot
         written = self.ctx.db.update_boot_component(
             component.node_id, values, expected={'status': component.status})
         self._note_change(component, written)
@@ -124,4 +132,4 @@ class StatusOperator(base.NodeOperator):
         if follow and after.enabled:
             self._woken.add(follow)
         if before.enabled and not after.enabled and after.session:
-            self.ctx.wake_sessions(after.session)
+            self._finished_sessions.add(after.session)

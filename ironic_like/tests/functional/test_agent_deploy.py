@@ -86,7 +86,7 @@ def is_zeros(path):
 class Lab(object):
     """The processes and machines of one test (see the module doc)."""
 
-    def __init__(self, test, count, conf, agent_options):
+    def __init__(self, test, count, conf, agent_options, power_state='Off'):
         self.test = test
         self.work_dir = test.work_dir()
         self._start_boot_files()
@@ -108,7 +108,8 @@ class Lab(object):
         # MACs by index: unique within the lab, which is all that counts
         # (each test has its own database rows and simulator).
         self.systems = [sushy_emulator.make_system(
-            'agent-%02d' % i, mac='52:54:02:00:%02x:%02x' % (i >> 8, i & 0xff))
+            'agent-%02d' % i, mac='52:54:02:00:%02x:%02x' % (i >> 8, i & 0xff),
+            power_state=power_state)
             for i in range(count)]
         self._start_simulator(agent_options)
         self.emulator = test.useFixture(sushy_emulator.SushyEmulator(

@@ -4,6 +4,7 @@ import pecan
 from pecan import rest
 
 from ironic_like.api.controllers.v1 import allocation
+from ironic_like.api.controllers.v1.boot import version as boot
 from ironic_like.api.controllers.v1 import conductor
 from ironic_like.api.controllers.v1 import driver
 from ironic_like.api.controllers.v1 import node
@@ -55,6 +56,7 @@ class Controller(rest.RestController):
     conductors = conductor.ConductorsController()
     drivers = driver.DriversController()
     allocations = allocation.AllocationsController()
+    boot = boot.BootController()
     # The deploy agent's (public routes; see ramdisk.py).
     lookup = ramdisk.LookupController()
     heartbeat = ramdisk.HeartbeatController()

@@ -40,6 +40,8 @@ PORT_UUID = '2be26c0b-03f2-4d2d-ae87-c02d7f33c124'
 ALLOCATION_UUID = '3be26c0b-03f2-4d2d-ae87-c02d7f33c125'
 NODE_NAME = 'fuzz-node'
 TRAIT = 'CUSTOM_FUZZ'
+TEMPLATE_NAME = 'fuzz-template'
+SESSION_NAME = 'fuzz-session'
 # Path parameters naming resources that exist, so that requests reach
 # validation instead of stopping at 404.
 PATH_PARAMETERS = {
@@ -49,6 +51,8 @@ PATH_PARAMETERS = {
     'hostname': 'test-conductor',
     'driver_name': 'fake-hardware',
     'trait': TRAIT,
+    'template_name': TEMPLATE_NAME,
+    'session_name': SESSION_NAME,
 }
 
 
@@ -63,7 +67,16 @@ def _snapshot(db):
                    for p in db.get_port_list())
     allocations = sorted((a.uuid, str(a.updated_at), a.state, a.node_id)
                          for a in db.get_allocation_list())
-    return {'nodes': nodes, 'ports': ports, 'allocations': allocations}
+    templates = sorted((t.name, str(t.updated_at))
+                       for t in db.list_boot_templates())
+    sessions = sorted((s.name, str(s.updated_at), s.status)
+                      for s in db.list_boot_sessions())
+    components = sorted((c.node_id, str(c.updated_at), c.status, c.enabled)
+                        for c, _node in db.list_boot_components())
+    return {'nodes': nodes, 'ports': ports, 'allocations': allocations,
+            'boot_templates': templates, 'boot_sessions': sessions,
+            'boot_components': components,
+            'boot_options': db.get_boot_options()}
 
 
 class FuzzTestBase(base.APITestCase):
@@ -80,6 +93,9 @@ class FuzzTestBase(base.APITestCase):
                      'check_orphaned_work_interval'):
             self.config(**{name: 0, 'group': 'conductor'})
         self.config(check_heartbeat_interval=0, group='agent')
+        # Nor the boot-session operators (a component a request enabled
+        # is theirs to change).
+        self.config(operators_enabled=False, group='boot')
         # Nor a take-over of the nodes written straight to the database.
         self.config(takeover_check_interval=3600, group='conductor')
         # Generated requests are many: no lookup rate limit.
@@ -115,6 +131,23 @@ class FuzzTestBase(base.APITestCase):
                                   'name': 'fuzz-allocation',
                                   'resource_class': 'fuzz',
                                   'state': states.ALLOCATING})
+        try:
+            db.get_boot_template(TEMPLATE_NAME)
+        except Exception:
+            db.put_boot_template(TEMPLATE_NAME, {
+                'enable_cfs': False,
+                'boot_sets': {'fuzz': {
+                    'kernel': 'http://images.example.com/vmlinuz',
+                    'initrd': 'http://images.example.com/initrd',
+                    'node_list': [NODE_NAME]}}})
+        try:
+            db.get_boot_session(SESSION_NAME)
+        except Exception:
+            # Complete: no operator acts on it while requests are checked.
+            db.create_boot_session({
+                'name': SESSION_NAME, 'operation': 'boot',
+                'template_name': TEMPLATE_NAME, 'components': [],
+                'status': 'complete'})
 
     def _quiesce(self, timeout=5.0):
         """Wait until no conductor holds or changes a node."""
@@ -204,6 +237,10 @@ _GROUPS = (
                            openapi.NODE + '/vendor_passthru')),
     ('node-states', (openapi.NODE + '/states', openapi.NODE + '/maintenance')),
     ('nodes', ('/v1/nodes',)),
+    ('boot-templates', ('/v1/boot/sessiontemplate',)),
+    ('boot-sessions', ('/v1/boot/sessions',)),
+    ('boot-components', ('/v1/boot/components',)),
+    ('boot-other', ('/v1/boot',)),
     ('other', ('/',)),
 )
 
@@ -250,6 +287,31 @@ class TestFuzzAllocations(FuzzTestBase):
 
     def test_fuzz(self):
         self._fuzz_group('allocations')
+
+
+class TestFuzzBootTemplates(FuzzTestBase):
+
+    def test_fuzz(self):
+        self._fuzz_group('boot-templates')
+
+
+class TestFuzzBootSessions(FuzzTestBase):
+
+    def test_fuzz(self):
+        self._fuzz_group('boot-sessions')
+
+
+class TestFuzzBootComponents(FuzzTestBase):
+
+    def test_fuzz(self):
+        self._fuzz_group('boot-components')
+
+
+class TestFuzzBootOther(FuzzTestBase):
+    """The boot API's version, applystaged and options."""
+
+    def test_fuzz(self):
+        self._fuzz_group('boot-other')
 
 
 class TestFuzzOther(FuzzTestBase):

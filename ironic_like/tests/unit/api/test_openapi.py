@@ -11,6 +11,11 @@ from pecan import rest
 
 from ironic_like.api.controllers import root
 from ironic_like.api.controllers.v1 import allocation as allocation_ctl
+from ironic_like.api.controllers.v1.boot import applystaged as boot_staged
+from ironic_like.api.controllers.v1.boot import components as boot_components
+from ironic_like.api.controllers.v1.boot import options as boot_options
+from ironic_like.api.controllers.v1.boot import sessions as boot_sessions
+from ironic_like.api.controllers.v1.boot import templates as boot_templates
 from ironic_like.api.controllers.v1 import node as node_ctl
 from ironic_like.api.controllers.v1 import node_maintenance
 from ironic_like.api.controllers.v1 import node_states
@@ -28,7 +33,9 @@ from ironic_like.tests.unit.api import base
 METHODS = ('GET', 'POST', 'PUT', 'PATCH', 'DELETE')
 # What the controllers validate request bodies with.
 _VALIDATOR_MODULES = (node_ctl, node_states, node_maintenance, node_traits,
-                      port_ctl, allocation_ctl, patching)
+                      port_ctl, allocation_ctl, patching, boot_templates,
+                      boot_sessions, boot_components, boot_staged,
+                      boot_options)
 
 
 def _validators():
