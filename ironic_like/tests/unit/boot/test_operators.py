@@ -409,3 +409,81 @@ class TestCleanups(OperatorTestCase):
                           self.db.get_boot_component, self.nodes['n0'].id)
         self.run_op('discovery')
         self.assertFalse(self.component('n0').enabled)
+
+
+class TestPowerOnCaps(OperatorTestCase):
+
+    def _statuses(self):
+        return sorted(self.component(n).status for n in ('n0', 'n1', 'n2'))
+
+    def _to_power_on(self):
+        self.create()
+        self.run_op('session_setup')
+        self.run_op('status')
+        self.run_op('power_off_graceful')
+        self.run_op('status')
+        self.assertEqual([cs.POWER_ON_PENDING] * 3, self._statuses())
+
+    def test_session_cap(self):
+        self.db.set_boot_options({'session_max_concurrent_power_on': 2})
+        self._to_power_on()
+        self.run_op('power_on')
+        self.assertEqual([cs.POWER_ON_CALLED, cs.POWER_ON_CALLED,
+                          cs.POWER_ON_PENDING], self._statuses())
+        self.run_op('power_on')  # still two booting: no room
+        self.assertEqual(1, self._statuses().count(cs.POWER_ON_PENDING))
+        self.report_all()
+        self.run_op('status')
+        self.run_op('power_on')
+        self.assertNotIn(cs.POWER_ON_PENDING, self._statuses())
+
+    def test_fleet_cap(self):
+        self.config(max_concurrent_power_on=1, group='boot')
+        self._to_power_on()
+        self.run_op('power_on')
+        self.assertEqual(2, self._statuses().count(cs.POWER_ON_PENDING))
+
+
+class TestWakeUps(base.TestCase):
+    """With polling every hour, a session still runs to completion: each
+    hand-off wakes the operator that acts next."""
+
+    def test_session_completes_without_polling(self):
+        from ironic_like.common import context as ctx
+        from ironic_like.conductor import rpcapi
+        from ironic_like.tests.unit.conductor import utils as cond_utils
+        from ironic_like.tests import utils as test_utils
+        self.config(takeover_check_interval=3600,
+                    sync_power_state_interval=0, group='conductor')
+        self.db.set_boot_options({'polling_frequency': 3600,
+                                  'discovery_frequency': 3600})
+        conductor = self.useFixture(cond_utils.RunningConductor())
+        node = utils.create_test_node(
+            name='w0', labels={'group.compute': ''},
+            power_state=states.POWER_OFF,
+            properties={'cpu_arch': 'x86_64'})
+        self.db.put_boot_template('compute', {'boot_sets': {'compute': {
+            'kernel': KERNEL, 'initrd': INITRD,
+            'node_groups': ['compute']}}, 'enable_cfs': False})
+        sessions.create_session(self.db, {
+            'name': 'w', 'operation': 'boot', 'template_name': 'compute'})
+        api = rpcapi.ConductorAPI()
+        context = ctx.get_admin_context()
+        api.wake_boot_operators(context, ['session_setup'])
+
+        def booting():
+            component, _n = self.db.get_boot_component(node.id)
+            return (component.status == cs.POWER_ON_CALLED
+                    and component.desired_state.get('bss_token')
+                    and component)
+        component = test_utils.wait_for(booting, timeout=20)
+        component_writes.report(self.db, 'w0',
+                                component.desired_state['bss_token'])
+        api.wake_boot_operators(context, ['status'])
+        test_utils.wait_for(
+            lambda: self.db.get_boot_session('w').status == 'complete',
+            timeout=20)
+        loops = conductor.service.boot_operators.stats()
+        # Woken, not polled: each ran a handful of loops, not one per
+        # hour.
+        self.assertGreaterEqual(loops['power_on']['loops'], 2)
