@@ -207,11 +207,14 @@ class Client(object):
         except ksa_exc.ClientException as e:
             raise osc_exc.CommandError(one_line(e))
 
-    def request(self, method, path, params=None, body=None):
+    def request(self, method, path, params=None, body=None,
+                versioned=True):
         """JSON document of ``method`` on /v1/``path`` (None if the answer
-        has no body); HTTPError on an error status."""
-        headers = {VERSION_HEADER: version_string(self.version),
-                   'Accept': 'application/json'}
+        has no body); HTTPError on an error status. ``versioned``: send
+        the Ironic microversion (paths outside Ironic's API take none)."""
+        headers = {'Accept': 'application/json'}
+        if versioned:
+            headers[VERSION_HEADER] = version_string(self.version)
         kwargs = {}
         if params:
             kwargs['params'] = params

@@ -111,23 +111,26 @@ class RedfishPower(base.PowerInterface):
                         list(SET_POWER_STATE_MAP) + [states.REBOOT]))),
                 field='target')
         deadline = _deadline(timeout)
-        reset_type, wanted = SET_POWER_STATE_MAP[power_state]
-        info, system = redfish_utils.get_system(
-            task.node, action='reading the power state',
-            error_cls=exception.PowerStateFailure)
-        if _raw_power_state(system) != wanted:
-            _reset(info, system, reset_type, power_state)
-        _wait_for_state(task, info, wanted, deadline, power_state)
+        info = self._reset_unless_there(task, power_state)
+        _wait_for_state(task, info, SET_POWER_STATE_MAP[power_state][1],
+                        deadline, power_state)
 
     def request_power_state(self, task, power_state):
         if power_state not in SET_POWER_STATE_MAP:
             return self.set_power_state(task, power_state)
+        self._reset_unless_there(task, power_state)
+
+    @staticmethod
+    def _reset_unless_there(task, power_state):
+        """Send the reset that leads to ``power_state`` unless the system
+        is in it already; return the driver info."""
         reset_type, wanted = SET_POWER_STATE_MAP[power_state]
         info, system = redfish_utils.get_system(
             task.node, action='reading the power state',
             error_cls=exception.PowerStateFailure)
         if _raw_power_state(system) != wanted:
             _reset(info, system, reset_type, power_state)
+        return info
 
     def reboot(self, task, timeout=None):
         deadline = _deadline(timeout)

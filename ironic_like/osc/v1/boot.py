@@ -32,34 +32,13 @@ class BootAPI(object):
     def __init__(self, client):
         self.client = client
 
-    def url(self, path):
-        return '%s/v1/%s/%s' % (self.client.endpoint, PREFIX,
-                                path.lstrip('/'))
-
     def request(self, method, path, params=None, body=None):
         """JSON document of the answer (None if it has no body);
         HTTPError (a CommandError) on an error status."""
-        kwargs = {}
         params = {k: v for k, v in (params or {}).items() if v is not None}
-        if params:
-            kwargs['params'] = params
-        if body is not None:
-            kwargs['json'] = body
-        url = self.url(path)
-        response = self.client._send(method, url,
-                                     {'Accept': 'application/json'},
-                                     **kwargs)
-        if response.status_code >= 400:
-            raise http.HTTPError(response.status_code,
-                                 http.fault_message(response))
-        if response.status_code == 204 or not response.content:
-            return None
-        try:
-            return response.json()
-        except ValueError:
-            raise osc_exc.CommandError(
-                'The baremetal API answered %s %s with a body that is not '
-                'JSON.' % (method, url))
+        return self.client.request(method, '%s/%s' % (PREFIX,
+                                                      path.lstrip('/')),
+                                   params=params, body=body, versioned=False)
 
     def get(self, path, params=None):
         return self.request('GET', path, params=params)
