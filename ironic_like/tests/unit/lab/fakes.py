@@ -3,6 +3,7 @@
 import functools
 import json
 import os
+import subprocess
 import threading
 import time
 import uuid
@@ -21,7 +22,40 @@ class _Server(http_server.ThreadingHTTPServer):
     request_queue_size = 1024
 
 
-class FakeAPI(object):
+class JSONReplies(object):
+    """Mixed into a request handler: answer with a JSON body."""
+
+    def _reply(self, status, body=None):
+        data = json.dumps(body).encode() if body is not None else b''
+        self.send_response(status)
+        self.send_header('Content-Type', 'application/json')
+        self.send_header('Content-Length', str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+class BackgroundServer(object):
+    """An HTTP server on a loopback port, served by a thread of its own
+    between start() and stop()."""
+
+    def serve(self, handler):
+        self.httpd = _Server(('127.0.0.1', 0), handler)
+        self.url = 'http://127.0.0.1:%d' % self.httpd.server_address[1]
+        self._thread = threading.Thread(target=self.httpd.serve_forever,
+                                        kwargs={'poll_interval': 0.1},
+                                        daemon=True)
+
+    def start(self):
+        self._thread.start()
+        return self
+
+    def stop(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self._thread.join(5)
+
+
+class FakeAPI(BackgroundServer):
     """Answers lookup (both forms) and heartbeat, records every call.
 
     ``nodes`` maps MAC -> node UUID; ``not_ready[uuid] = n`` makes the next
@@ -40,17 +74,9 @@ class FakeAPI(object):
         self.lock = threading.Lock()
         api = self
 
-        class Handler(_Quiet, http_server.BaseHTTPRequestHandler):
+        class Handler(_Quiet, JSONReplies,
+                      http_server.BaseHTTPRequestHandler):
             protocol_version = 'HTTP/1.1'
-
-            def _reply(self, status, body=None):
-                data = json.dumps(body).encode() if body is not None \
-                    else b''
-                self.send_response(status)
-                self.send_header('Content-Type', 'application/json')
-                self.send_header('Content-Length', str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
 
             def do_GET(self):
                 url = parse.urlsplit(self.path)
@@ -86,11 +112,7 @@ class FakeAPI(object):
                 self._reply(404, {'error': 'no route'})
 
         self.passthru_bodies = []
-        self.httpd = _Server(('127.0.0.1', 0), Handler)
-        self.url = 'http://127.0.0.1:%d' % self.httpd.server_address[1]
-        self._thread = threading.Thread(target=self.httpd.serve_forever,
-                                        kwargs={'poll_interval': 0.1},
-                                        daemon=True)
+        self.serve(Handler)
 
     def add_node(self, macs, node_uuid=None, not_ready=0):
         node_uuid = node_uuid or str(uuid.uuid4())
@@ -133,48 +155,26 @@ class FakeAPI(object):
         with self.lock:
             return [h for h in self.heartbeats if h['node'] == node_uuid]
 
-    def start(self):
-        self._thread.start()
-        return self
 
-    def stop(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self._thread.join(5)
-
-
-class ImageServer(object):
+class ImageServer(BackgroundServer):
     """Serves the files of one directory over HTTP on loopback."""
 
     def __init__(self, directory):
         handler = functools.partial(_QuietFiles, directory=directory)
         self.directory = directory
-        self.httpd = _Server(('127.0.0.1', 0), handler)
-        self.url = 'http://127.0.0.1:%d' % self.httpd.server_address[1]
-        self._thread = threading.Thread(target=self.httpd.serve_forever,
-                                        kwargs={'poll_interval': 0.1},
-                                        daemon=True)
+        self.serve(handler)
 
     def add(self, name, data):
         with open(os.path.join(self.directory, name), 'wb') as f:
             f.write(data)
         return '%s/%s' % (self.url, name)
 
-    def start(self):
-        self._thread.start()
-        return self
-
-    def stop(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self._thread.join(5)
-
 
 class _QuietFiles(_Quiet, http_server.SimpleHTTPRequestHandler):
     pass
 
 
-class RecordingServer(object):
+class RecordingServer(BackgroundServer):
     """Records every request (method, path, headers, JSON or raw body) and
     answers the next status of ``statuses`` (then ``default_status``)."""
 
@@ -208,22 +208,27 @@ class RecordingServer(object):
 
             do_GET = do_POST = do_PUT = do_PATCH = _record
 
-        self.httpd = _Server(('127.0.0.1', 0), Handler)
-        self.url = 'http://127.0.0.1:%d' % self.httpd.server_address[1]
-        self._thread = threading.Thread(target=self.httpd.serve_forever,
-                                        kwargs={'poll_interval': 0.1},
-                                        daemon=True)
+        self.serve(Handler)
 
     def received(self, method=None):
         with self.lock:
             return [r for r in self.requests
                     if method is None or r['method'] == method]
 
-    def start(self):
-        self._thread.start()
-        return self
 
-    def stop(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self._thread.join(5)
+def spawn(test, argv, stderr=subprocess.DEVNULL):
+    """Start ``argv``; stopped (terminate, then kill) at the test's end."""
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=stderr)
+
+    def stop():
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
+        if proc.stderr is not None:
+            proc.stderr.close()
+    test.addCleanup(stop)
+    return proc

@@ -19,7 +19,7 @@ from ironic_like.tests.unit.lab import fakes
 SESSION = 'sess-1'
 
 
-class FakeBootAPI(object):
+class FakeBootAPI(fakes.BackgroundServer):
     """The routes the stage uses: nodes and ports (enrolment), the
     template, the session and its status, the components, and the
     simulator's GET /control/agents/<id> (one server stands for both).
@@ -37,17 +37,9 @@ class FakeBootAPI(object):
         self.lock = threading.Lock()
         api = self
 
-        class Handler(fakes._Quiet, http_server.BaseHTTPRequestHandler):
+        class Handler(fakes._Quiet, fakes.JSONReplies,
+                      http_server.BaseHTTPRequestHandler):
             protocol_version = 'HTTP/1.1'
-
-            def _reply(self, status, body=None):
-                data = json.dumps(body).encode() if body is not None \
-                    else b''
-                self.send_response(status)
-                self.send_header('Content-Type', 'application/json')
-                self.send_header('Content-Length', str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
 
             def _handle(self):
                 length = int(self.headers.get('Content-Length') or 0)
@@ -62,11 +54,7 @@ class FakeBootAPI(object):
 
             do_GET = do_POST = do_PUT = do_PATCH = _handle
 
-        self.httpd = fakes._Server(('127.0.0.1', 0), Handler)
-        self.url = 'http://127.0.0.1:%d' % self.httpd.server_address[1]
-        self._thread = threading.Thread(target=self.httpd.serve_forever,
-                                        kwargs={'poll_interval': 0.1},
-                                        daemon=True)
+        self.serve(Handler)
 
     def route(self, method, path, query, body):
         parts = path.strip('/').split('/')
@@ -102,15 +90,6 @@ class FakeBootAPI(object):
         with self.lock:
             return [r for r in self.requests
                     if r[0] == method and r[1].startswith(prefix)]
-
-    def start(self):
-        self._thread.start()
-        return self
-
-    def stop(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self._thread.join(5)
 
 
 def status(state, counts=None, percent=0.0, **extra):

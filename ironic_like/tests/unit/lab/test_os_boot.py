@@ -6,7 +6,6 @@ import hashlib
 import logging
 import os
 import socket
-import subprocess
 import sys
 import time
 
@@ -534,20 +533,9 @@ class TestEmulatorProcess(test_simulator.SimulatorTestBase):
         with socket.socket() as s:
             s.bind(('127.0.0.1', 0))
             port = s.getsockname()[1]
-        proc = subprocess.Popen(
-            [sys.executable, '-m', 'ironic_like_lab.redfish_emulator',
-             '--config', config, '-i', '127.0.0.1', '--port', str(port)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-        def stop():
-            if proc.poll() is None:
-                proc.terminate()
-                try:
-                    proc.wait(10)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait(5)
-        self.addCleanup(stop)
+        proc = fakes.spawn(self, [
+            sys.executable, '-m', 'ironic_like_lab.redfish_emulator',
+            '--config', config, '-i', '127.0.0.1', '--port', str(port)])
         url = 'http://127.0.0.1:%d/redfish/v1/Systems/r1' % port
 
         def answers():

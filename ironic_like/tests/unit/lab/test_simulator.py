@@ -602,23 +602,12 @@ class TestCommandLine(testtools.TestCase):
         with socket.socket() as s:
             s.bind(('127.0.0.1', 0))
             port = s.getsockname()[1]
-        proc = subprocess.Popen(
-            [sys.executable, '-m', 'ironic_like_lab.agent_sim',
-             '--api-url', api.url, '--port', str(port), '--state-dir',
-             os.path.join(tmp, 'state'), '--fleet', fleet, '--boot',
-             '--options', '{"prepare_image_delay": 5}'],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-
-        def stop():
-            if proc.poll() is None:
-                proc.terminate()
-                try:
-                    proc.wait(10)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait(5)
-            proc.stderr.close()
-        self.addCleanup(stop)
+        proc = fakes.spawn(self, [
+            sys.executable, '-m', 'ironic_like_lab.agent_sim',
+            '--api-url', api.url, '--port', str(port), '--state-dir',
+            os.path.join(tmp, 'state'), '--fleet', fleet, '--boot',
+            '--options', '{"prepare_image_delay": 5}'],
+            stderr=subprocess.PIPE)
         self.assertTrue(wait_for(lambda: api.heartbeats_of(node_uuid), 20,
                                  0.1))
         beat = api.heartbeats_of(node_uuid)[0]['body']
