@@ -83,8 +83,8 @@ class ConductorManager(object):
             agent_status, agent_status_message, forwarded=forwarded)
 
     # boot sessions
-    def wake_boot_operators(self, context, operators=None):
-        self.service.wake_boot_operators(operators)
+    def wake_boot_operators(self, context, operators=None, node_ids=None):
+        self.service.wake_boot_operators(operators, node_ids)
 
     # ports
     def create_port(self, context, node_id, values):

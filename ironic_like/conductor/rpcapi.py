@@ -274,14 +274,16 @@ class ConductorAPI(object):
 
     # -- boot sessions ---------------------------------------------------
 
-    def wake_boot_operators(self, context, operators=None):
+    def wake_boot_operators(self, context, operators=None, node_ids=None):
         """Wake the named boot-session operators (all when None) on every
-        conductor: a fanout cast, nobody waits. Polling finds the work
-        anyway; this only saves the wait."""
+        conductor, for ``node_ids`` only if given (a conductor that does
+        not own them finds nothing to do): a fanout cast, nobody waits.
+        Polling finds the work anyway; this only saves the wait."""
         if not self.client.can_send_version('1.4'):
             return False
         cctxt = self.client.prepare(topic=TOPIC, fanout=True, version='1.4')
-        cctxt.cast(context, 'wake_boot_operators', operators=operators)
+        cctxt.cast(context, 'wake_boot_operators', operators=operators,
+                   node_ids=node_ids)
         return True
 
     # -- ports -----------------------------------------------------------

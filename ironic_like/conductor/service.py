@@ -156,9 +156,9 @@ class ConductorService(object):
             self.db.unregister_conductor(self.host)
         LOG.info('Conductor %s stopped', self.host)
 
-    def wake_boot_operators(self, operators=None):
+    def wake_boot_operators(self, operators=None, node_ids=None):
         if self.boot_operators is not None:
-            self.boot_operators.wake(operators)
+            self.boot_operators.wake(operators, node_ids)
 
     # -- periodic tasks --------------------------------------------------
 
@@ -276,12 +276,15 @@ class ConductorService(object):
         context = ctx.get_admin_context()
         try:
             rows = takeover.owned_node_rows(self.ring, self.host, self.db)
+            # The boot-session status operator reads these nodes' power
+            # already, and a session's power changes are expected ones.
+            driven = self.db.boot_driven_node_ids()
         except Exception:
             LOG.exception('Power sync could not list nodes')
             return
         for row in rows:
-            if row[5] or row[6]:  # reserved or in maintenance
-                continue
+            if row[5] or row[6] or row[0] in driven:
+                continue  # reserved, in maintenance, or in a boot session
             try:
                 power.sync_node_power_state(context, row[0])
             except Exception as e:

@@ -22,6 +22,11 @@ opts = [
                     'does not storm the BMCs and the boot servers. 0: no '
                     'cap. The per-session cap is the boot option '
                     'session_max_concurrent_power_on.'),
+    cfg.IntOpt('operator_workers', default=8, min=1,
+               help='Worker threads of each node-level boot-session '
+                    'operator of this conductor: the nodes of a batch are '
+                    'handled this many at a time (the work is mostly '
+                    'waiting for BMCs and the database).'),
     cfg.FloatOpt('power_recheck_interval', default=2.0, min=0.1,
                  help='Seconds after which the status operator reads the '
                       'power state again while a node it asked to power on '

@@ -16,7 +16,7 @@ class ActualStateCleanupOperator(base.NodeOperator):
     name = 'actual_state_cleanup'
     action = cs.ACTUAL_STATE_CLEANUP
 
-    def select(self, options, now=None):
+    def select(self, options, node_ids=None, now=None):
         ttl = boot_options.component_ttl_seconds(
             options['component_actual_state_ttl'])
         now = now or timeutils.utcnow()

@@ -9,6 +9,7 @@ stays as the safety net. Options are re-read at the top of every loop,
 as BOS does.
 """
 
+from concurrent import futures
 import threading
 import time
 
@@ -20,6 +21,8 @@ from ironic_like.common.boot import options as boot_options
 from ironic_like.common import exception
 from ironic_like.conductor.boot import component_writes
 from ironic_like.conductor import fencing
+from ironic_like.conf import CONF
+from ironic_like.db.sqlalchemy import api as sa_api
 
 LOG = log.getLogger(__name__)
 
@@ -35,20 +38,31 @@ LOCKED_RETRY_INTERVAL = 1.0
 class Operator(object):
     """Subclasses set ``name`` and implement ``run_once(options)``.
 
-    ``frequency_option``: the option naming the polling period.
-    ``run_once`` may return a number of seconds after which it wants to
-    run again (a deadline it knows of), sooner than the period.
+    ``frequency_option``: the option naming the polling period: a full
+    pass at least that often. ``run_once`` may return a number of seconds
+    after which it wants a full pass again (a deadline it knows of).
+    A targeted operator (``targeted = True``) can also be woken for some
+    nodes only (``wake(node_ids)``, ``schedule(node_id, seconds)``): it
+    then looks at just those (``run_once(options, node_ids)``), so that a
+    hand-off for one node does not cost a pass over the whole fleet.
     """
 
     name = None
     frequency_option = 'polling_frequency'
+    targeted = False
 
     def __init__(self, context):
         self.ctx = context
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread = None
+        self._lock = threading.Lock()
+        self._full_wanted = True
+        self._full_due = 0.0
+        self._targets = set()
+        self._timers = {}
         self.loops = 0
+        self.targeted_loops = 0
         self.cpu_seconds = 0.0
 
     # -- loop ------------------------------------------------------------
@@ -67,91 +81,158 @@ class Operator(object):
         if self._thread is not None:
             self._thread.join(timeout)
 
-    def wake(self):
+    def wake(self, node_ids=None):
+        """Act now: on everything, or (targeted operators) on these nodes."""
+        with self._lock:
+            if node_ids is None or not self.targeted:
+                self._full_wanted = True
+            else:
+                self._targets.update(node_ids)
         self._wake.set()
+
+    def schedule(self, node_id, seconds):
+        """Look at ``node_id`` again in ``seconds`` (a deadline of its)."""
+        due = time.monotonic() + max(seconds, MIN_LOOP_INTERVAL)
+        with self._lock:
+            if not self.targeted:
+                self._full_due = min(self._full_due, due)
+                return
+            self._timers[node_id] = min(self._timers.get(node_id, due), due)
+
+    def _take_work(self, period):
+        """(full pass?, node ids) to act on now."""
+        now = time.monotonic()
+        with self._lock:
+            full = self._full_wanted or now >= self._full_due
+            due = [n for n, at in self._timers.items() if at <= now]
+            for node_id in due:
+                del self._timers[node_id]
+            targets = self._targets.union(due)
+            self._full_wanted = False
+            self._targets = set()
+            if full:
+                self._full_due = now + period
+        return full, targets
+
+    def _seconds_to_next(self):
+        with self._lock:
+            due = min([self._full_due] + list(self._timers.values()))
+        return due - time.monotonic()
 
     def _loop(self):
         while not self._stop.is_set():
-            started = time.monotonic()
-            again = None
             self._wake.clear()
             try:
-                if not fencing.is_fenced():
-                    options = boot_options.effective(
-                        self.ctx.db.get_boot_options())
-                    cpu = time.thread_time()
-                    again = self.run_once(options)
-                    self.cpu_seconds += time.thread_time() - cpu
-                    self.loops += 1
-                else:
-                    options = boot_options.DEFAULTS
+                self._run_loop()
             except Exception:
                 LOG.exception('Boot operator %s failed; trying again at its '
                               'next loop', self.name)
-                options = boot_options.DEFAULTS
-            period = float(options.get(self.frequency_option) or 1)
-            if again is not None:
-                period = min(period, again)
-            elapsed = time.monotonic() - started
-            self._wake.wait(max(MIN_LOOP_INTERVAL, period - elapsed))
+                with self._lock:
+                    self._full_due = min(self._full_due, time.monotonic()
+                                         + boot_options.DEFAULTS[
+                                             'polling_frequency'])
+            self._wake.wait(max(MIN_LOOP_INTERVAL, self._seconds_to_next()))
 
-    def run_once(self, options):
+    def _run_loop(self):
+        if fencing.is_fenced():
+            return
+        options = boot_options.effective(self.ctx.db.get_boot_options())
+        period = float(options.get(self.frequency_option) or 1)
+        full, targets = self._take_work(period)
+        if not full and not targets:
+            return
+        cpu = time.thread_time()
+        again = self.run_once(options, None if full else targets)
+        self.cpu_seconds += time.thread_time() - cpu
+        self.loops += 1
+        if not full:
+            self.targeted_loops += 1
+        if again is not None:
+            with self._lock:
+                self._full_due = min(self._full_due,
+                                     time.monotonic() + again)
+
+    def run_once(self, options, node_ids=None):
         raise NotImplementedError
 
 
 class NodeOperator(Operator):
     """Acts on components of the nodes this conductor owns, in chunks of
-    ``max_component_batch_size``, counting attempts BOS's way."""
+    ``max_component_batch_size``, counting attempts BOS's way. The nodes
+    of a chunk are handled by a few worker threads
+    ([boot]operator_workers): the work is mostly waiting for BMCs."""
 
     # The last_action.action this operator records, and the event_stats
     # counter of its attempts (retry policy), if any.
     action = None
     retry_field = None
 
-    def select(self, options):
+    def __init__(self, context):
+        super().__init__(context)
+        self._pool = None
+
+    def stop(self):
+        super().stop()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def select(self, options, node_ids=None):
         """[(component, node)] that may need this operator (one indexed
-        query); ownership is filtered afterwards."""
+        query; only ``node_ids`` if given); ownership is filtered
+        afterwards."""
         raise NotImplementedError
 
     def act(self, component, node, options):
         """Do the work for one node. Return True if something was done."""
         raise NotImplementedError
 
-    def run_once(self, options):
-        rows = [row for row in self.select(options)
+    def _workers(self):
+        if self._pool is None:
+            self._pool = futures.ThreadPoolExecutor(
+                max_workers=CONF.boot.operator_workers,
+                thread_name_prefix='boot-%s' % self.name,
+                initializer=sa_api.mark_worker_thread)
+        return self._pool
+
+    def _process(self, component, node, options):
+        """Act on one node; True if something was done."""
+        if self._stop.is_set():
+            return False
+        if self.retry_field and self._retries_exhausted(component, node,
+                                                        options):
+            return False
+        try:
+            return bool(self.act(component, node, options))
+        except exception.NodeLocked:
+            # A power sync, a heartbeat: soon free.
+            self.schedule(component.node_id, LOCKED_RETRY_INTERVAL)
+        except exception.BootComponentChanged:
+            pass  # another writer got there first
+        except Exception as e:
+            self.record_failure(component, node, e)
+        return False
+
+    def run_once(self, options, node_ids=None):
+        rows = [row for row in self.select(options, node_ids)
                 if self.ctx.owns(row[1])]
         batch = int(options.get('max_component_batch_size') or 0)
         batch = batch or len(rows) or 1
-        did = 0
-        busy = False
         for start in range(0, len(rows), batch):
-            for component, node in rows[start:start + batch]:
-                if self._stop.is_set():
-                    return None
-                if self.retry_field and self._retries_exhausted(
-                        component, node, options):
-                    continue
-                try:
-                    if self.act(component, node, options):
-                        did += 1
-                except exception.NodeLocked:
-                    busy = True  # a power sync, a heartbeat: soon free
-                except exception.BootComponentChanged:
-                    continue  # another writer got there first
-                except Exception as e:
-                    self.record_failure(component, node, e)
-        if did:
-            self.after_work()
-        again = self.next_run(options)
-        if busy:
-            again = min(again or LOCKED_RETRY_INTERVAL, LOCKED_RETRY_INTERVAL)
-        return again
+            if self._stop.is_set():
+                return None
+            chunk = rows[start:start + batch]
+            done = list(self._workers().map(
+                lambda row: self._process(row[0], row[1], options), chunk))
+            acted = [row[0].node_id for row, did in zip(chunk, done) if did]
+            if acted:
+                self.after_work(acted)
+        return self.next_run(options)
 
     def next_run(self, options):
         return None
 
-    def after_work(self):
-        """Wake the operators that act next."""
+    def after_work(self, node_ids):
+        """Wake the operators that act next on ``node_ids``."""
 
     def _retries_exhausted(self, component, node, options):
         policy = component.retry_policy
@@ -172,7 +253,7 @@ class NodeOperator(Operator):
                 expected={'status': component.status})
         except exception.BootComponentChanged:
             pass
-        self.ctx.wake('status')
+        self.ctx.wake('status', node_ids=[component.node_id])
         return True
 
     def record_failure(self, component, node, error):
@@ -191,7 +272,7 @@ class NodeOperator(Operator):
             self.ctx.db.update_boot_component(component.node_id, values)
         except exception.BootComponentNotFound:
             pass
-        self.ctx.wake('status')
+        self.ctx.wake('status', node_ids=[component.node_id])
 
     def preset_action(self, component):
         """Record the action and count the attempt BEFORE acting, with a

@@ -15,7 +15,7 @@ NOT_AVAILABLE = ('host OS configuration is not available yet: '
 class ConfigurationOperator(base.NodeOperator):
     name = 'configuration'
 
-    def select(self, options):
+    def select(self, options, node_ids=None):
         return self.ctx.db.list_boot_components(
             {'enabled': True, 'status': [cs.CONFIGURING]})
 

@@ -13,7 +13,7 @@ class DiscoveryOperator(base.Operator):
     name = 'discovery'
     frequency_option = 'discovery_frequency'
 
-    def run_once(self, options):
+    def run_once(self, options, node_ids=None):
         missing = self.ctx.db.node_ids_without_boot_component(
             limit=int(options['max_component_batch_size'] or 0) or None)
         if missing:

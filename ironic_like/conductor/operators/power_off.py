@@ -27,8 +27,8 @@ class _PowerOffOperator(base.NodeOperator):
             task.driver.power.request_power_state(task, self.power_state)
         return True
 
-    def after_work(self):
-        self.ctx.wake('status')
+    def after_work(self, node_ids):
+        self.ctx.wake('status', node_ids=node_ids)
 
 
 class PowerOffGracefulOperator(_PowerOffOperator):
@@ -37,7 +37,7 @@ class PowerOffGracefulOperator(_PowerOffOperator):
     retry_field = 'power_off_graceful_attempts'
     power_state = states.SOFT_POWER_OFF
 
-    def select(self, options):
+    def select(self, options, node_ids=None):
         return self.ctx.db.list_boot_components(
             {'enabled': True, 'status': [cs.POWER_OFF_PENDING]})
 
@@ -48,7 +48,7 @@ class PowerOffForcefulOperator(_PowerOffOperator):
     retry_field = 'power_off_forceful_attempts'
     power_state = states.POWER_OFF
 
-    def select(self, options):
+    def select(self, options, node_ids=None):
         wait = options['max_power_off_wait_time']
         rows = self.ctx.db.list_boot_components(
             {'enabled': True, 'status': [cs.POWER_OFF_GRACEFULLY_CALLED,
@@ -66,4 +66,5 @@ class PowerOffForcefulOperator(_PowerOffOperator):
         return due
 
     def next_run(self, options):
+        # This operator is not targeted: its next full pass is due then.
         return self._next

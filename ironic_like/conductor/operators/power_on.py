@@ -5,6 +5,8 @@ operator sees the node come up). Capped per session (option
 ``session_max_concurrent_power_on``) and per fleet
 ([boot]max_concurrent_power_on) so a big reboot does not storm the BMCs."""
 
+import threading
+
 from ironic_like.common.boot import component_status as cs
 from ironic_like.common import states
 from ironic_like.conductor.boot import bss
@@ -19,13 +21,14 @@ class PowerOnOperator(base.NodeOperator):
     action = cs.POWERING_ON
     retry_field = 'power_on_attempts'
 
-    def select(self, options):
+    def select(self, options, node_ids=None):
         return self.ctx.db.list_boot_components(
             {'enabled': True, 'status': [cs.POWER_ON_PENDING]})
 
-    def run_once(self, options):
+    def run_once(self, options, node_ids=None):
         self._room = self._room_left(options)
-        return super().run_once(options)
+        self._room_lock = threading.Lock()
+        return super().run_once(options, node_ids)
 
     def _room_left(self, options):
         """How many more nodes may start booting: per session and in all
@@ -38,6 +41,10 @@ class PowerOnOperator(base.NodeOperator):
         return room
 
     def _admitted(self, session_name):
+        with self._room_lock:
+            return self._take_room(session_name)
+
+    def _take_room(self, session_name):
         fleet = self._room[None]
         if fleet is not None and fleet <= 0:
             return False
@@ -69,5 +76,5 @@ class PowerOnOperator(base.NodeOperator):
             task.driver.power.request_power_state(task, states.POWER_ON)
         return True
 
-    def after_work(self):
-        self.ctx.wake('status')
+    def after_work(self, node_ids):
+        self.ctx.wake('status', node_ids=node_ids)

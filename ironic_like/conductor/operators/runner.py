@@ -56,12 +56,13 @@ class OperatorContext(object):
         except exception.NoValidHost:
             return False
 
-    def wake(self, *names):
-        """Wake operators of this conductor (all when none named)."""
+    def wake(self, *names, node_ids=None):
+        """Wake operators of this conductor (all when none named); for
+        ``node_ids`` only, where the operator can do that."""
         for name in names or list(self.operators):
             operator = self.operators.get(name)
             if operator is not None:
-                operator.wake()
+                operator.wake(node_ids)
 
     def wake_everywhere(self, *names):
         """Wake operators here and, by RPC, on every other conductor."""
@@ -93,9 +94,10 @@ class BootOperators(object):
         for operator in self.ctx.operators.values():
             operator.join(timeout=30)
 
-    def wake(self, names=None):
-        self.ctx.wake(*(names or ()))
+    def wake(self, names=None, node_ids=None):
+        self.ctx.wake(*(names or ()), node_ids=node_ids)
 
     def stats(self):
-        return {name: {'loops': op.loops, 'cpu_seconds': op.cpu_seconds}
+        return {name: {'loops': op.loops, 'targeted_loops': op.targeted_loops,
+                       'cpu_seconds': op.cpu_seconds}
                 for name, op in self.ctx.operators.items()}

@@ -15,7 +15,7 @@ LOG = log.getLogger(__name__)
 class SessionCleanupOperator(base.Operator):
     name = 'session_cleanup'
 
-    def run_once(self, options, now=None):
+    def run_once(self, options, node_ids=None, now=None):
         ttl = boot_options.ttl_seconds(
             options['cleanup_completed_session_ttl'])
         if not ttl or not self.ctx.owns_session(self.name):

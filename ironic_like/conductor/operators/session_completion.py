@@ -15,7 +15,7 @@ LOG = log.getLogger(__name__)
 class SessionCompletionOperator(base.Operator):
     name = 'session_completion'
 
-    def run_once(self, options):
+    def run_once(self, options, node_ids=None):
         db = self.ctx.db
         for name in db.list_boot_session_names(sessions.RUNNING):
             if self._stop.is_set():

@@ -67,7 +67,7 @@ def boot_artifacts(boot_set, operation, options):
 class SessionSetupOperator(base.Operator):
     name = 'session_setup'
 
-    def run_once(self, options):
+    def run_once(self, options, node_ids=None):
         for name in self.ctx.db.list_boot_session_names(sessions.PENDING):
             if self._stop.is_set():
                 break

@@ -50,27 +50,25 @@ def to_columns(component, patch):
 
 class StatusOperator(base.NodeOperator):
     name = 'status'
+    # Woken for the nodes something happened to (a power request sent, a
+    # boot reported), it looks at those only; the full pass over every
+    # enabled component is the safety net, every polling_frequency.
+    targeted = True
 
-    def select(self, options):
-        return self.ctx.db.list_boot_components({'enabled': True})
+    def select(self, options, node_ids=None):
+        filters = {'enabled': True}
+        if node_ids is not None:
+            filters['node_ids'] = sorted(node_ids)
+        return self.ctx.db.list_boot_components(filters)
 
-    def run_once(self, options):
-        self._again = None
-        self._woken = set()
+    def run_once(self, options, node_ids=None):
         self._finished_sessions = set()
-        super().run_once(options)
-        for name in self._woken:
-            self.ctx.wake(name)
+        again = super().run_once(options, node_ids)
         if self._finished_sessions:
             # Once per loop, not per node: the sessions' owners (any
             # conductor) check whether they are complete.
             self.ctx.wake_everywhere('session_completion')
-        return self._again
-
-    def _soon(self, seconds):
-        seconds = max(seconds, base.MIN_LOOP_INTERVAL)
-        self._again = seconds if self._again is None else min(self._again,
-                                                              seconds)
+        return again
 
     def _power_state(self, node):
         try:
@@ -96,8 +94,8 @@ class StatusOperator(base.NodeOperator):
         decision = cs.decide(doc, power, now, options,
                              power_error=power_error)
         patch = cs.changes(doc, decision)
-        self._plan_recheck(component, power, options)
         if not patch:
+            self._plan_recheck(component, power, options)
             return False
         values = to_columns(component, patch)
         if (values.get('phase') == cs.PHASE_NONE
@@ -105,31 +103,37 @@ class StatusOperator(base.NodeOperator):
             values['error'] = None  # it got there: old causes are moot
         written = self.ctx.db.update_boot_component(
             component.node_id, values, expected={'status': component.status})
+        self._plan_recheck(written, power, options)
         self._note_change(component, written)
         return True
 
     def _plan_recheck(self, component, power, options):
+        """Look at the node again when something may have changed that
+        nobody will tell us about: a power state reached, a deadline."""
         status = component.status
         if (status in _WAITING_FOR_ON and power == cs.POWER_OFF) or (
                 status in _WAITING_FOR_OFF and power == cs.POWER_ON):
-            self._soon(CONF.boot.power_recheck_interval)
-        if status == cs.POWER_ON_CALLED and power == cs.POWER_ON:
-            waited = base.seconds_since(
-                (component.last_action or {}).get('last_updated'))
-            if waited is not None:
-                self._soon(options['max_boot_wait_time'] - waited + 0.5)
-        if status in _WAITING_FOR_OFF:
-            waited = base.seconds_since(
-                (component.last_action or {}).get('last_updated'))
-            if waited is not None:
-                self._soon(options['max_power_off_wait_time'] - waited
-                           + 0.5)
+            self.schedule(component.node_id,
+                          CONF.boot.power_recheck_interval)
+        waited = base.seconds_since(
+            (component.last_action or {}).get('last_updated'))
+        if waited is None:
+            return
+        if status == cs.POWER_ON_CALLED:
+            wait = (options['max_boot_wait_time'] if power == cs.POWER_ON
+                    else options['max_power_on_wait_time'])
+            self.schedule(component.node_id, wait - waited + 0.5)
+        elif status in _WAITING_FOR_OFF:
+            self.schedule(component.node_id,
+                          options['max_power_off_wait_time'] - waited + 0.5)
 
     def _note_change(self, before, after):
         follow = {cs.POWER_ON_PENDING: 'power_on',
                   cs.POWER_OFF_PENDING: 'power_off_graceful',
                   cs.CONFIGURING: 'configuration'}.get(after.status)
         if follow and after.enabled:
-            self._woken.add(follow)
+            # At once, not at the end of this pass: the next operator
+            # starts on this node while we look at the others.
+            self.ctx.wake(follow)
         if before.enabled and not after.enabled and after.session:
             self._finished_sessions.add(after.session)

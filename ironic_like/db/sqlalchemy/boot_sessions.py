@@ -321,6 +321,14 @@ class BootSessionsMixin(object):
         with _sa_api()._reader() as session:
             return session.execute(query).scalar()
 
+    def boot_driven_node_ids(self):
+        """Ids of the nodes a boot session drives now (enabled
+        components)."""
+        c = models.BootComponent
+        with _sa_api()._reader() as session:
+            return {row[0] for row in session.execute(
+                sa.select(c.node_id).where(c.enabled.is_(True)))}
+
     def has_session_work(self, session_name):
         """BOS's completion test: an enabled component of the session, or
         one staged for it."""

@@ -3,9 +3,10 @@ name ``ironic_like``).
 
 tempest loads it at start: its options are registered into tempest's
 configuration, its tests are found under this package, and its service
-client is registered, so that a test reaches it through any credentials'
+clients are registered, so that a test reaches them through any credentials'
 client manager, e.g.
-``cls.os_system_admin.baremetal_like.BaremetalLikeClient()``.
+``cls.os_system_admin.baremetal_like.BaremetalLikeClient()`` (and the
+boot sessions client, ``baremetal_like_boot.BootClient()``).
 """
 
 import os
@@ -47,4 +48,14 @@ class IronicLikeTempestPlugin(plugins.TempestPlugin):
                            'baremetal_client',
             'client_names': ['BaremetalLikeClient'],
         })
-        return [params]
+        # The boot sessions API (/v1/boot) on the same endpoint, e.g.
+        # ``cls.os_system_admin.baremetal_like_boot.BootClient()``.
+        boot_params = config.service_client_config(
+            project_config.group.name)
+        boot_params.update({
+            'name': 'baremetal_like_boot',
+            'service_version': 'baremetal_like_boot.v1',
+            'module_path': 'ironic_like.tests.tempest.services.boot_client',
+            'client_names': ['BootClient'],
+        })
+        return [params, boot_params]

@@ -15,6 +15,7 @@ from ironic_like.conductor.boot import session_status
 from ironic_like.conductor.boot import sessions
 from ironic_like.conductor.boot import staged
 from ironic_like.conductor import hash_ring
+from ironic_like.conductor.operators import base as base_operator
 from ironic_like.conductor.operators import runner
 from ironic_like.drivers.modules import fake
 from ironic_like.tests import base
@@ -487,3 +488,32 @@ class TestWakeUps(base.TestCase):
         # Woken, not polled: each ran a handful of loops, not one per
         # hour.
         self.assertGreaterEqual(loops['power_on']['loops'], 2)
+
+
+class TestTargetedWakeUps(OperatorTestCase):
+
+    def test_status_woken_for_some_nodes_looks_at_those_only(self):
+        self.create(limit='n0,n1')
+        self.run_op('session_setup')
+        status = self.operators.ctx.operators['status']
+        status.run_once(self.options(), {self.nodes['n0'].id})
+        self.assertEqual(cs.POWER_OFF_PENDING, self.component('n0').status)
+        self.assertEqual(cs.ON_HOLD, self.component('n1').status)
+
+    def test_wake_and_schedule_queue_targets(self):
+        status = self.operators.ctx.operators['status']
+        status._take_work(15)  # the first loop is a full pass
+        status.wake([7])
+        self.assertEqual((False, {7}), status._take_work(15))
+        status.schedule(8, 0)
+        with mock.patch.object(base_operator.time, 'monotonic',
+                               return_value=base_operator.time.monotonic()
+                               + 1):
+            self.assertEqual((False, {8}), status._take_work(15))
+        status.wake()
+        self.assertTrue(status._take_work(15)[0])
+        # Operators that are not targeted make a full pass on any wake.
+        power_on = self.operators.ctx.operators['power_on']
+        power_on._take_work(15)
+        power_on.wake([7])
+        self.assertEqual((True, set()), power_on._take_work(15))

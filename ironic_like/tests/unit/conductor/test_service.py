@@ -233,8 +233,14 @@ class TestServiceLifecycle(base.TestCase):
         maint = utils.create_test_node(power_state=states.POWER_OFF,
                                        driver_internal_info=info,
                                        maintenance=True)
+        booting = utils.create_test_node(power_state=states.POWER_OFF,
+                                         driver_internal_info=info)
+        # A boot session drives it: its status operator reads the power.
+        self.db.update_boot_component(booting.id, {'enabled': True})
         svc.sync_power_states()
         self.assertEqual(states.POWER_ON,
                          self.db.get_node_by_id(node.id).power_state)
         self.assertEqual(states.POWER_OFF,
                          self.db.get_node_by_id(maint.id).power_state)
+        self.assertEqual(states.POWER_OFF,
+                         self.db.get_node_by_id(booting.id).power_state)

@@ -93,17 +93,19 @@ def component_dict(component, node):
     return records.component_dict(component, node)
 
 
-def wake(*operators, context=None):
+def wake(*operators, context=None, node_ids=None):
     """Ask the boot operators of every conductor to act now rather than at
     their next poll (after a session is created or aborted, a component
     written, a staged session applied, a boot reported).
 
     Best effort: the change is stored already and the operators poll for
     it anyway, so a message bus that cannot take the cast does not fail
-    the request. ``operators``: the ones that act next (all if none)."""
+    the request. ``operators``: the ones that act next (all if none);
+    ``node_ids``: the nodes concerned, if known (a targeted wake)."""
     try:
         utils.rpcapi().wake_boot_operators(context or utils.context(),
-                                           list(operators) or None)
+                                           list(operators) or None,
+                                           node_ids=node_ids)
     except Exception:
         LOG.warning('Could not wake the boot operators; they act at their '
                     'next poll.', exc_info=True)

@@ -138,11 +138,13 @@ class ComponentReportController(rest.RestController):
         utils.validate(_REPORT_VALIDATOR, body)
         db = utils.dbapi()
         try:
-            component_writes.report(db, self.ident, body['bss_token'])
+            node_id = component_writes.report(db, self.ident,
+                                              body['bss_token'])
         except exception.BootComponentNotFound:
             # Unauthenticated callers do not learn which ids exist.
             raise component_writes.TokenNotIssued(id=self.ident)
-        common.wake('status', context=common.anonymous_context())
+        common.wake('status', context=common.anonymous_context(),
+                    node_ids=[node_id])
         utils.set_status(204)
 
 
