@@ -756,22 +756,6 @@ def print_figures(f):
 
 # -- main -------------------------------------------------------------------
 
-def start_boot_file_server(http_root):
-    http_port = lab_mod.free_port()
-    http_url = 'http://127.0.0.1:%d' % http_port
-    files = subprocess.Popen(
-        [sys.executable, '-m', 'ironic_like.common.boot_file_server',
-         '--root', http_root, '--port', str(http_port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        lab_mod.wait_http(http_url + '/', process=files)
-    except BaseException:
-        files.kill()
-        files.wait(20)
-        raise
-    return files, http_port, http_url
-
-
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ['--conductor-stats']:
@@ -802,7 +786,7 @@ def main(argv=None):
     workdir = tempfile.mkdtemp(prefix='ironic-like-bench-boot-')
     http_root = os.path.join(workdir, 'httpboot')
     os.makedirs(http_root)
-    files, http_port, http_url = start_boot_file_server(http_root)
+    files, http_port, http_url = bench_deploy.start_boot_file_server(http_root)
     conf = {section: dict(values)
             for section, values in common.SERVICE_TIMINGS.items()}
     conf['conductor']['enabled_hardware_types'] = 'redfish,fake-hardware'

@@ -315,6 +315,24 @@ def run_heartbeats(args, client, cluster, lab, memory):
 
 # -- main -------------------------------------------------------------------
 
+def start_boot_file_server(http_root):
+    """A boot file server publishing ``http_root`` in a process of its
+    own: (process, port, URL)."""
+    http_port = lab_mod.free_port()
+    http_url = 'http://127.0.0.1:%d' % http_port
+    files = subprocess.Popen(
+        [sys.executable, '-m', 'ironic_like.common.boot_file_server',
+         '--root', http_root, '--port', str(http_port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        lab_mod.wait_http(http_url + '/', process=files)
+    except BaseException:
+        files.kill()
+        files.wait(20)
+        raise
+    return files, http_port, http_url
+
+
 def main(argv=None):
     parser = common.cluster_parser(__doc__)
     parser.add_argument('--image-mb', type=int, default=1,
@@ -333,18 +351,7 @@ def main(argv=None):
     # One boot file server for both conductors, as a cluster would have,
     # in a process of its own (not competing with this one for the GIL).
     os.makedirs(http_root)
-    http_port = lab_mod.free_port()
-    http_url = 'http://127.0.0.1:%d' % http_port
-    files = subprocess.Popen(
-        [sys.executable, '-m', 'ironic_like.common.boot_file_server',
-         '--root', http_root, '--port', str(http_port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        lab_mod.wait_http(http_url + '/', process=files)
-    except BaseException:
-        files.kill()
-        files.wait()
-        raise
+    files, http_port, http_url = start_boot_file_server(http_root)
     conf = {section: dict(values)
             for section, values in common.SERVICE_TIMINGS.items()}
     conf['conductor']['enabled_hardware_types'] = 'redfish,fake-hardware'
