@@ -12,6 +12,8 @@ reporter), with BOS's server-side rules (bos-v2.md section 1,
   off, or anything else but booting it: it would look booted too early.
 """
 
+import functools
+
 from oslo_log import log
 from oslo_utils import timeutils
 
@@ -120,10 +122,13 @@ def patch_component(db, ident, patch):
     """PATCH one component; returns (component, node)."""
     node_id = _node_id(db, ident)
     component, node = db.get_boot_component(node_id)
+    check = None
     if 'actual_state' in patch:
-        _check_accepts_actual_state(component, ident)
+        _check_accepts_actual_state(component, ident)  # before any work
+        # Again under the row lock: an operator may move it meanwhile.
+        check = functools.partial(_check_accepts_actual_state, ident=ident)
     values = to_values(db, component, patch)
-    component = db.update_boot_component(node_id, values)
+    component = db.update_boot_component(node_id, values, check=check)
     return component, node
 
 
@@ -160,15 +165,17 @@ def report(db, ident, token):
     artifacts = db.get_boot_artifacts(token)
     if artifacts is None or artifacts.node_id != node_id:
         raise TokenNotIssued(id=ident)
-    component, _node = db.get_boot_component(node_id)
-    if not _accepts_actual_state(component):
-        raise exception.BootSessionConflict(
-            reason='Component %s is %s: the report is not taken now; try '
-                   'again later.' % (ident, component.status))
+
+    def check(component):
+        # Under the row lock: no operator changes the status meanwhile.
+        if not _accepts_actual_state(component):
+            raise exception.BootSessionConflict(
+                reason='Component %s is %s: the report is not taken now; '
+                       'try again later.' % (ident, component.status))
     db.update_boot_component(node_id, {
         'actual_state': {'boot_artifacts': artifacts_dict(artifacts),
                          'bss_token': token, 'last_updated': now_iso()},
-        'actual_updated_at': timeutils.utcnow()})
+        'actual_updated_at': timeutils.utcnow()}, check=check)
     return node_id
 
 

@@ -112,8 +112,9 @@ def build(db, boot_session):
     }
 
 
-def freeze(db, name, values):
-    """Complete a session with its status computed one last time."""
+def freeze(db, name, values, expected_status=None):
+    """Complete a session with its status computed one last time (only
+    while it still has ``expected_status``, if given)."""
     values = dict(values)
     values['end_time'] = values.get('end_time') or timeutils.utcnow()
     boot_session = db.get_boot_session(name)
@@ -122,4 +123,5 @@ def freeze(db, name, values):
     boot_session.error = values.get('error', boot_session.error)
     values['status'] = 'complete'
     values['final_status'] = build(db, boot_session)
-    return db.update_boot_session(name, values)
+    return db.update_boot_session(name, values,
+                                  expected_status=expected_status)

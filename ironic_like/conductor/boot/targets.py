@@ -63,8 +63,9 @@ class Inventory(object):
         return None
 
     def enabled(self, node_id):
-        node = self.nodes[node_id]
-        return not node.maintenance and not getattr(node, 'retired', False)
+        # HSM's "enabled". Nodes have no `retired` field yet (issue 13);
+        # when they do, a retired node is disabled too.
+        return not self.nodes[node_id].maintenance
 
     def name_of(self, node_id):
         return records.component_id(self.nodes[node_id])

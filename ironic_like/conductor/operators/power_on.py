@@ -26,27 +26,22 @@ class PowerOnOperator(base.NodeOperator):
             {'enabled': True, 'status': [cs.POWER_ON_PENDING]})
 
     def run_once(self, options, node_ids=None):
-        self._room = self._room_left(options)
-        self._room_lock = threading.Lock()
-        return super().run_once(options, node_ids)
-
-    def _room_left(self, options):
-        """How many more nodes may start booting: per session and in all
-        (None: no cap)."""
+        # How many more nodes may start booting this pass, in all and per
+        # session (None: no cap).
         fleet_cap = CONF.boot.max_concurrent_power_on
-        room = {None: (fleet_cap - self.ctx.db.count_powering_on()
-                       if fleet_cap else None)}
+        self._fleet_room = (fleet_cap - self.ctx.db.count_powering_on()
+                            if fleet_cap else None)
         self._session_cap = options.get('session_max_concurrent_power_on')
         self._session_room = {}
-        return room
+        self._room_lock = threading.Lock()
+        return super().run_once(options, node_ids)
 
     def _admitted(self, session_name):
         with self._room_lock:
             return self._take_room(session_name)
 
     def _take_room(self, session_name):
-        fleet = self._room[None]
-        if fleet is not None and fleet <= 0:
+        if self._fleet_room is not None and self._fleet_room <= 0:
             return False
         if self._session_cap:
             if session_name not in self._session_room:
@@ -56,8 +51,8 @@ class PowerOnOperator(base.NodeOperator):
             if self._session_room[session_name] <= 0:
                 return False
             self._session_room[session_name] -= 1
-        if fleet is not None:
-            self._room[None] -= 1
+        if self._fleet_room is not None:
+            self._fleet_room -= 1
         return True
 
     def act(self, component, node, options):

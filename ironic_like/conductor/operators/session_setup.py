@@ -7,7 +7,6 @@ operators of every conductor are woken."""
 import json
 
 from oslo_log import log
-from oslo_utils import timeutils
 import requests
 
 from ironic_like.common.boot import component_status as cs
@@ -167,10 +166,7 @@ class SessionSetupOperator(base.Operator):
     def _fail(self, name, error):
         LOG.warning('Boot session %s could not start: %s', name, error)
         try:
-            self.ctx.db.update_boot_session(
-                name, {'status': sessions.COMPLETE, 'error': error,
-                       'end_time': timeutils.utcnow()},
-                expected_status=sessions.PENDING)
-            session_status.freeze(self.ctx.db, name, {'error': error})
+            session_status.freeze(self.ctx.db, name, {'error': error},
+                                  expected_status=sessions.PENDING)
         except exception.IronicLikeException:
             pass

@@ -55,6 +55,15 @@ def new_component(node_id):
     return component
 
 
+def _get_by_name(model, name, not_found):
+    with _sa_api()._reader() as session:
+        row = session.scalars(
+            sa.select(model).where(model.name == name)).first()
+    if row is None:
+        raise not_found(name=name)
+    return row
+
+
 def _recompute_status(component):
     component.status = component_status.computed_status(
         component.phase or '', component.status_override,
@@ -83,13 +92,8 @@ class BootSessionsMixin(object):
         return template
 
     def get_boot_template(self, name):
-        with _sa_api()._reader() as session:
-            template = session.scalars(
-                sa.select(models.BootTemplate)
-                .where(models.BootTemplate.name == name)).first()
-        if template is None:
-            raise exception.BootTemplateNotFound(name=name)
-        return template
+        return _get_by_name(models.BootTemplate, name,
+                            exception.BootTemplateNotFound)
 
     def list_boot_templates(self):
         with _sa_api()._reader() as session:
@@ -128,13 +132,8 @@ class BootSessionsMixin(object):
         return boot_session
 
     def get_boot_session(self, name):
-        with _sa_api()._reader() as session:
-            boot_session = session.scalars(
-                sa.select(models.BootSession)
-                .where(models.BootSession.name == name)).first()
-        if boot_session is None:
-            raise exception.BootSessionNotFound(name=name)
-        return boot_session
+        return _get_by_name(models.BootSession, name,
+                            exception.BootSessionNotFound)
 
     @staticmethod
     def _session_filters(status=None, min_age=None, max_age=None):
@@ -263,10 +262,12 @@ class BootSessionsMixin(object):
             return [(row[0], _node_info(row[1:]))
                     for row in session.execute(query)]
 
-    def update_boot_component(self, node_id, values, expected=None):
+    def update_boot_component(self, node_id, values, expected=None,
+                              check=None):
         """Write ``values`` into a component; ``expected`` maps column names
-        to the values they must still have (else BootComponentChanged).
-        Returns the component as written."""
+        to the values they must still have (else BootComponentChanged);
+        ``check(component)``, called under the row lock, may raise to
+        refuse the write. Returns the component as written."""
         with _sa_api()._writer() as session:
             component = session.scalars(
                 sa.select(models.BootComponent)
@@ -277,6 +278,8 @@ class BootSessionsMixin(object):
             for key, value in (expected or {}).items():
                 if getattr(component, key) != value:
                     raise exception.BootComponentChanged(id=node_id)
+            if check is not None:
+                check(component)
             for key, value in values.items():
                 setattr(component, key, value)
             _recompute_status(component)
