@@ -99,6 +99,10 @@ class TestCase(testtools.TestCase):
         self.config_fixture = self.useFixture(config_fixture.Config(CONF))
         self.config(host='test-conductor')
         self.config(heartbeat_interval=1, group='conductor')
+        # A conductor started by a test runs no boot-session operators
+        # (ten threads polling the database at start) unless the test
+        # asks for them.
+        self.config(operators_enabled=False, group='boot')
         self.useFixture(fixtures.NestedTempfile())
         self.db_fixture = self.useFixture(DatabaseFixture())
         self.useFixture(RPCFixture())

@@ -93,9 +93,7 @@ class FuzzTestBase(base.APITestCase):
                      'check_orphaned_work_interval'):
             self.config(**{name: 0, 'group': 'conductor'})
         self.config(check_heartbeat_interval=0, group='agent')
-        # Nor the boot-session operators (a component a request enabled
-        # is theirs to change).
-        self.config(operators_enabled=False, group='boot')
+        # (Nor the boot-session operators: tests/base.py turns them off.)
         # Nor a take-over of the nodes written straight to the database.
         self.config(takeover_check_interval=3600, group='conductor')
         # Generated requests are many: no lookup rate limit.

@@ -456,6 +456,7 @@ class TestWakeUps(base.TestCase):
         from ironic_like.tests import utils as test_utils
         self.config(takeover_check_interval=3600,
                     sync_power_state_interval=0, group='conductor')
+        self.config(operators_enabled=True, group='boot')
         self.db.set_boot_options({'polling_frequency': 3600,
                                   'discovery_frequency': 3600})
         conductor = self.useFixture(cond_utils.RunningConductor())
