@@ -296,3 +296,42 @@ class BootComponentChanged(Conflict):
 
 class BootSessionConflict(Conflict):
     msg_fmt = '%(reason)s'
+
+
+# Host OS configuration.
+class HostOSModuleNotFound(NotFound):
+    msg_fmt = 'Module %(name)s version %(version)s could not be found.'
+
+
+class HostOSModuleExists(Conflict):
+    msg_fmt = 'Module %(name)s version %(version)s already exists.'
+
+
+class HostOSModuleInUse(Conflict):
+    msg_fmt = ('Module %(name)s version %(version)s is used by '
+               'configuration(s) %(configurations)s: change or delete '
+               'them first.')
+
+
+class HostOSModuleUnusable(Conflict):
+    msg_fmt = ('Module %(name)s version %(version)s is %(state)s, not '
+               'available%(error)s.')
+
+
+class HostOSConfigurationNotFound(NotFound):
+    msg_fmt = 'Configuration %(name)s could not be found.'
+
+
+class HostOSConfigurationExists(Conflict):
+    msg_fmt = 'A configuration named %(name)s already exists.'
+
+
+class HostOSConfigurationDeleting(Conflict):
+    msg_fmt = ('Configuration %(name)s is being deleted; it cannot be '
+               'changed.')
+
+
+class HostOSAgentTokenInvalid(Unauthorized):
+    msg_fmt = ('Invalid or missing host agent token for node %(node)s. '
+               'A host agent that lost its token needs the operator to '
+               'reset it (openstack baremetal hostos agent reset).')

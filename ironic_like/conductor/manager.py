@@ -86,6 +86,10 @@ class ConductorManager(object):
     def wake_boot_operators(self, context, operators=None, node_ids=None):
         self.service.wake_boot_operators(operators, node_ids)
 
+    # host OS configuration
+    def verify_hostos_module(self, context, module_id):
+        self._executor().submit(self.service.verify_hostos_module, module_id)
+
     # ports
     def create_port(self, context, node_id, values):
         return ports.create_port(context, node_id, values)

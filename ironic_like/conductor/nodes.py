@@ -40,8 +40,12 @@ def create_node(context, values):
     # conductor. Claiming it now spares the take-over pass the work.
     values['conductor_affinity'] = CONF.host
     values.setdefault('power_state', states.NOSTATE)
-    node = db_api.get_instance().create_node(values)
+    dbapi = db_api.get_instance()
+    node = dbapi.create_node(values)
     LOG.info('Node %s created with driver %s', node.uuid, node.driver)
+    if node.labels:
+        # Host OS configurations selecting the new node get their items.
+        dbapi.sync_hostos_items(node_ids=[node.id])
     return node.uuid
 
 
@@ -86,6 +90,10 @@ def update_node(context, node_id, values, reset_interfaces=False):
             values.pop('instance_uuid')
             values.pop('instance_info', None)
         task.update_node(values)
+        if 'labels' in values:
+            # Only this node is evaluated against the configurations (the
+            # label index spares the others): it gains or loses items.
+            db_api.get_instance().sync_hostos_items(node_ids=[node.id])
     return node.uuid
 
 

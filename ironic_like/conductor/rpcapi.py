@@ -35,7 +35,7 @@ from ironic_like.db import api as db_api
 LOG = log.getLogger(__name__)
 
 TOPIC = 'ironic_like.conductor_manager'
-RPC_API_VERSION = '1.4'
+RPC_API_VERSION = '1.5'
 
 
 # Clock difference tolerated between this process and the conductor that
@@ -284,6 +284,23 @@ class ConductorAPI(object):
         cctxt = self.client.prepare(topic=TOPIC, fanout=True, version='1.4')
         cctxt.cast(context, 'wake_boot_operators', operators=operators,
                    node_ids=node_ids)
+        return True
+
+    # -- host OS configuration --------------------------------------------
+
+    def verify_hostos_module(self, context, module_id, module_name):
+        """Have the conductor owning the module's name verify it (a
+        cast: the module shows ``verifying`` until it is done). False if
+        no conductor can take it now; the owner's periodic pass verifies
+        it later anyway."""
+        if not self.client.can_send_version('1.5'):
+            return False
+        try:
+            host = self.ring.owner_of_key('hostos-module:%s' % module_name)
+        except exception.NoValidHost:
+            return False
+        cctxt = self.client.prepare(topic=TOPIC, server=host, version='1.5')
+        cctxt.cast(context, 'verify_hostos_module', module_id=module_id)
         return True
 
     # -- ports -----------------------------------------------------------

@@ -20,6 +20,8 @@ from ironic_like.conductor import allocations
 from ironic_like.conductor import fencing
 from ironic_like.conductor.flows import runner as flow_runner
 from ironic_like.conductor import hash_ring
+from ironic_like.conductor.hostos import modules as hostos_modules
+from ironic_like.conductor.hostos import reconcile as hostos_reconcile
 from ironic_like.conductor import locks
 from ironic_like.conductor import manager
 from ironic_like.conductor.operators import runner as boot_operators
@@ -190,6 +192,8 @@ class ConductorService(object):
         if CONF.conductor.sync_power_state_interval:
             callables.append(every(CONF.conductor.sync_power_state_interval,
                                    self.sync_power_states))
+        callables.append(every(CONF.hostos.reconcile_interval,
+                               self.reconcile_hostos))
         # Each periodic in its own thread: a slow power sync must never
         # delay the heartbeat that keeps this conductor in the ring.
         self._periodic = periodics.PeriodicWorker(
@@ -200,6 +204,22 @@ class ConductorService(object):
         self._periodic_thread = threading.Thread(
             target=self._periodic.start, name='periodics', daemon=True)
         self._periodic_thread.start()
+
+    def reconcile_hostos(self):
+        """Host OS configuration: see conductor/hostos/reconcile.py."""
+        if fencing.is_fenced():
+            return
+        try:
+            hostos_reconcile.run(self.db, self.ring, self.host)
+        except Exception:
+            LOG.exception('Host OS configuration reconciliation failed')
+
+    def verify_hostos_module(self, module_id):
+        try:
+            hostos_modules.verify(self.db, module_id)
+        except Exception:
+            LOG.exception('Verification of host OS module %s failed; the '
+                          'periodic reconciliation tries again', module_id)
 
     def heartbeat(self):
         try:

@@ -13,6 +13,7 @@ from ironic_like.conf import conductor
 from ironic_like.conf import database
 from ironic_like.conf import deploy
 from ironic_like.conf import default
+from ironic_like.conf import hostos
 
 CONF = cfg.CONF
 
@@ -23,3 +24,4 @@ boot.register_opts(CONF)
 conductor.register_opts(CONF)
 database.register_opts(CONF)
 deploy.register_opts(CONF)
+hostos.register_opts(CONF)

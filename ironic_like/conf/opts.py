@@ -7,6 +7,7 @@ from ironic_like.conf import conductor
 from ironic_like.conf import database
 from ironic_like.conf import deploy
 from ironic_like.conf import default
+from ironic_like.conf import hostos
 
 
 def list_opts():
@@ -18,4 +19,5 @@ def list_opts():
         ('conductor', conductor.opts),
         ('database', database.opts),
         ('deploy', deploy.opts),
+        ('hostos', hostos.opts),
     ]

@@ -14,6 +14,7 @@ from ironic_like.common.boot import component_status as cs
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor.boot import records
+from ironic_like.conductor.hostos import node_status
 from ironic_like.conductor import locks
 from ironic_like.conductor.operators import base
 from ironic_like.conf import CONF
@@ -91,7 +92,13 @@ class StatusOperator(base.NodeOperator):
             last_action, last_updated=records.parse_time(
                 last_action.get('last_updated')))
         now = timeutils.utcnow()
+        configuration = (component.desired_state or {}).get('configuration')
+        configured = None
+        if configuration:
+            configured, _ = node_status.configuration_status(
+                self.ctx.db, component.node_id, configuration)
         decision = cs.decide(doc, power, now, options,
+                             configuration_status=configured,
                              power_error=power_error)
         patch = cs.changes(doc, decision)
         if not patch:

@@ -23,6 +23,7 @@ from ironic_like.common import exception
 from ironic_like.conf import CONF
 from ironic_like.db.sqlalchemy import allocations
 from ironic_like.db.sqlalchemy import boot_sessions
+from ironic_like.db.sqlalchemy import hostos
 # Registers the per-connection settings (SQLite pragmas, idle-transaction
 # bound) on every engine.
 from ironic_like.db.sqlalchemy import connection_setup  # noqa: F401
@@ -301,7 +302,8 @@ def _check_holder(node, holder):
 
 
 class Connection(allocations.AllocationsMixin,
-                 boot_sessions.BootSessionsMixin):
+                 boot_sessions.BootSessionsMixin,
+                 hostos.HostOSMixin):
     """All database access of the service."""
 
     # -- nodes ---------------------------------------------------------
@@ -325,6 +327,7 @@ class Connection(allocations.AllocationsMixin,
                 session.flush()
                 # Every node is a boot-session component from the start.
                 session.add(boot_sessions.new_component(node.id))
+                hostos.index_labels(session, node.id, values['labels'])
                 session.flush()
         except db_exc.DBDuplicateEntry as e:
             self._raise_node_duplicate(e, values)
@@ -470,6 +473,8 @@ class Connection(allocations.AllocationsMixin,
                 node.update(values)
                 if traits is not None:
                     self._replace_traits(node, traits)
+                if 'labels' in values:
+                    hostos.index_labels(session, node.id, values['labels'])
                 session.flush()
                 session.refresh(node)
         except db_exc.DBDuplicateEntry as e:
@@ -497,6 +502,7 @@ class Connection(allocations.AllocationsMixin,
                 models.BootComponent.node_id == node_id))
             session.execute(sa.delete(models.BootArtifacts).where(
                 models.BootArtifacts.node_id == node_id))
+            hostos.destroy_node_rows(session, node_id)
             count = session.execute(sa.delete(models.Node).where(
                 models.Node.id == node_id)).rowcount
         if not count:

@@ -256,3 +256,108 @@ class BootOptions(Base):
     __tablename__ = 'boot_options'
     id = sa.Column(sa.Integer, primary_key=True)
     options = sa.Column(db_types.JsonEncodedDict)
+
+
+class NodeLabel(Base):
+    """One label of a node, repeated from nodes.labels as an index: a
+    configuration's selector finds its candidate nodes by (key, value)
+    without decoding every node's JSON."""
+    __tablename__ = 'node_labels'
+    __table_args__ = _table_args(
+        sa.Index('node_labels_key_value_idx', 'key', 'value'),
+    )
+    node_id = sa.Column(sa.Integer, sa.ForeignKey('nodes.id'),
+                        primary_key=True, nullable=False)
+    key = sa.Column(sa.String(255), primary_key=True, nullable=False)
+    value = sa.Column(sa.String(255), nullable=False)
+
+
+class HostOSModule(Base):
+    """One version of a host OS configuration module (hocm's entry)."""
+    __tablename__ = 'hostos_modules'
+    __table_args__ = _table_args(
+        sa.UniqueConstraint('name', 'version',
+                            name='uniq_hostos_modules0name0version'),
+        sa.UniqueConstraint('uuid', name='uniq_hostos_modules0uuid'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    name = sa.Column(sa.String(63), nullable=False)
+    version = sa.Column(sa.String(64), nullable=False)
+    url = sa.Column(sa.Text, nullable=False)
+    sha256sum = sa.Column(sa.String(64), nullable=False)
+    description = sa.Column(sa.Text, nullable=True)
+    state = sa.Column(sa.String(16), nullable=False)
+    error = sa.Column(sa.Text, nullable=True)
+    playbook = sa.Column(sa.String(255), nullable=True)
+    values_schema = sa.Column(db_types.JsonEncodedDict(mysql_as_long=True))
+    deprecates = sa.Column(db_types.JsonEncodedList)
+    deprecated_by = sa.Column(sa.String(64), nullable=True)
+    archive_size = sa.Column(sa.BigInteger, nullable=True)
+
+
+class HostOSConfiguration(Base):
+    """A configuration (hoc): a selector over node labels and module
+    configs. Secret values live in their own column, never rendered."""
+    __tablename__ = 'hostos_configurations'
+    __table_args__ = _table_args(
+        sa.UniqueConstraint('name', name='uniq_hostos_configurations0name'),
+        sa.UniqueConstraint('uuid', name='uniq_hostos_configurations0uuid'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    name = sa.Column(sa.String(63), nullable=False)
+    machine_selector = sa.Column(db_types.JsonEncodedDict)
+    configs = sa.Column(db_types.JsonEncodedList(mysql_as_long=True))
+    secret_values = sa.Column(db_types.JsonEncodedList(mysql_as_long=True))
+    secret_salt = sa.Column(sa.String(32), nullable=False)
+    order = sa.Column(sa.Integer, nullable=True)
+    max_concurrent = sa.Column(sa.Integer, nullable=True)
+    failure_threshold = sa.Column(sa.Integer, nullable=True)
+    status = sa.Column(sa.String(16), nullable=False)
+    status_reason = sa.Column(sa.Text, nullable=True)
+    resumed_at = sa.Column(sa.DateTime, nullable=True)
+    delete_started_at = sa.Column(sa.DateTime, nullable=True)
+
+
+class HostOSItem(Base):
+    """A state item of one node: the spec the service wants run (params,
+    spec_hash) and what the node's host agent last reported."""
+    __tablename__ = 'hostos_items'
+    __table_args__ = _table_args(
+        sa.UniqueConstraint('node_id', 'name',
+                            name='uniq_hostos_items0node_id0name'),
+        sa.Index('hostos_items_configuration_idx', 'configuration_id'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    node_id = sa.Column(sa.Integer, sa.ForeignKey('nodes.id'),
+                        nullable=False)
+    configuration_id = sa.Column(sa.Integer, nullable=False)
+    name = sa.Column(sa.String(255), nullable=False)
+    runner = sa.Column(sa.String(16), nullable=False)
+    phase = sa.Column(sa.String(16), nullable=False)
+    version = sa.Column(sa.String(16), nullable=False)
+    params = sa.Column(db_types.JsonEncodedDict(mysql_as_long=True))
+    spec_hash = sa.Column(sa.String(64), nullable=False)
+    sort_key = sa.Column(db_types.JsonEncodedList)
+    generation = sa.Column(sa.Integer, nullable=False, default=1)
+    removed = sa.Column(sa.Boolean, nullable=False, default=False)
+    released = sa.Column(sa.Boolean, nullable=False, default=False)
+    state = sa.Column(sa.String(16), nullable=True)
+    reported_hash = sa.Column(sa.String(64), nullable=True)
+    exit_code = sa.Column(sa.Integer, nullable=True)
+    attempt = sa.Column(sa.Integer, nullable=False, default=0)
+    started_at = sa.Column(sa.DateTime, nullable=True)
+    finished_at = sa.Column(sa.DateTime, nullable=True)
+    output = sa.Column(sa.Text, nullable=True)
+
+
+class HostOSAgent(Base):
+    """The host agent of a deployed node: its token (a hash of it) and
+    when it was last heard of."""
+    __tablename__ = 'hostos_agents'
+    node_id = sa.Column(sa.Integer, sa.ForeignKey('nodes.id'),
+                        primary_key=True, nullable=False)
+    token_hash = sa.Column(sa.String(64), nullable=False)
+    agent_version = sa.Column(sa.String(32), nullable=True)
+    last_heartbeat = sa.Column(sa.DateTime, nullable=True)

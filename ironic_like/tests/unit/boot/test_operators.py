@@ -241,17 +241,50 @@ class TestFailures(OperatorTestCase):
         self.assertIn('no power budget', component.error)
         self.assertIn('powering_on failed', component.error)
 
-    def test_configuration_stays_configuring_without_host_os_config(self):
+    def test_a_configuration_that_does_not_exist_fails_the_component(self):
+        self.db.update_boot_template('compute', {
+            'enable_cfs': True, 'cfs': {'configuration': 'site-config'}})
+        self.create(limit='n0')
+        for _ in range(3):
+            self.cycle()
+        component = self.component('n0')
+        self.assertEqual(cs.FAILED, component.status)
+        self.assertIn("host OS configuration 'site-config' failed",
+                      component.error)
+
+    def test_configured_when_the_host_os_configuration_is_ok(self):
+        self.db.create_hostos_module({
+            'name': 'motd', 'version': '1.0.0', 'url': 'http://x/m.tgz',
+            'sha256sum': 'a' * 64, 'state': 'available',
+            'playbook': 'main.yaml'})
+        configuration = self.db.create_hostos_configuration({
+            'name': 'site-config',
+            'machine_selector': {'match_labels': {'role': 'Compute'}},
+            'configs': [{'module': 'motd', 'module_version': '1.0.0',
+                         'values': {}}],
+            'secret_values': [None]})
+        self.db.sync_hostos_items([configuration.id])
         self.db.update_boot_template('compute', {
             'enable_cfs': True, 'cfs': {'configuration': 'site-config'}})
         self.create(limit='n0')
         self.cycle()
         component = self.component('n0')
         self.assertEqual(cs.CONFIGURING, component.status)
-        self.assertTrue(component.enabled)
-        self.assertIn('host OS configuration is not available yet',
+        self.assertIn('waiting for host OS configuration site-config',
                       component.error)
-        self.assertEqual(sessions.RUNNING,
+        # The node's host agent reports every item done.
+        items = self.db.list_hostos_items(configuration.id,
+                                          [self.nodes['n0'].id])
+        _, token, _, _, _ = self.db.hostos_heartbeat(
+            self.nodes['n0'].uuid, None, '1', [], [])
+        self.db.hostos_heartbeat(
+            self.nodes['n0'].uuid, token, '1',
+            [{'name': row.name, 'hash': row.spec_hash, 'state': 'ok',
+              'exit_code': 0} for row, _, _ in items], [])
+        for name in ('configuration', 'status', 'session_completion'):
+            self.run_op(name)
+        self.assertEqual(cs.STABLE, self.component('n0').status)
+        self.assertEqual(sessions.COMPLETE,
                          self.db.get_boot_session('s1').status)
 
 

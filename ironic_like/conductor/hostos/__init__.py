@@ -1,0 +1,1 @@
+"""Host OS configuration on the conductor side (doc/hostos.md)."""
