@@ -28,6 +28,7 @@ from ironic_like_lab.commands import COMMANDS
 from ironic_like_lab.commands import FAILED
 from ironic_like_lab.commands import RUNNING
 from ironic_like_lab.commands import UnknownCommand
+from ironic_like_lab import host_agents
 
 LOG = logging.getLogger(__name__)
 
@@ -130,6 +131,13 @@ DEFAULT_OPTIONS = {
     'never_report': False,
     'ignore_graceful_shutdown': False,
     'fail_power_on': False,
+    # The instance booted from disk runs the real host agent (host OS
+    # configuration, ironic_like_hostagent) for the node last deployed
+    # on the machine, in the root directory host_root; it heartbeats
+    # every host_agent_interval s, or when unset as often as the service
+    # says. Read when the instance boots.
+    'host_agent': True,
+    'host_agent_interval': None,
 }
 
 
@@ -275,6 +283,12 @@ class VirtualAgent(object):
         base = os.path.join(sim.state_dir, _file_name(agent_id))
         self.disk_path = base + '.disk'
         self.configdrive_path = base + '.configdrive'
+        # The instance's filesystem, for its host agent and playbooks.
+        self.host_root = base + '.root'
+        # The node the image on the disk was deployed for (in real life
+        # the instance reads it from its config drive); kept across power
+        # cycles, unlike node_uuid, which is the ramdisk's lookup.
+        self.instance_node_uuid = None
         self.url = '%s/agents/%s' % (sim.base_url, agent_id)
         self.lock = threading.RLock()
         self.state = OFF
@@ -350,6 +364,9 @@ class VirtualAgent(object):
                 'records': json.loads(json.dumps(self.records)),
                 'disk_path': self.disk_path,
                 'configdrive_path': self.configdrive_path,
+                'host_root': self.host_root,
+                'instance_node_uuid': self.instance_node_uuid,
+                'host_agent': host_agents.of(self.sim).detail(self.id),
                 'commands': [c.serialize()
                              for c in self.commands.values()],
                 'inventory': self.inventory,
@@ -406,7 +423,8 @@ class VirtualAgent(object):
                 float(self.options.get('boot_delay') or 0), first, gen)
 
     def boot_from_disk(self):
-        """Power on from the disk: the instance runs, no agent at all."""
+        """Power on from the disk: the instance runs, no IPA agent; its
+        host agent starts when the disk holds a deployed image."""
         with self.lock:
             self._stop_locked()
             self.generation += 1
@@ -415,6 +433,21 @@ class VirtualAgent(object):
             self.counters['boots'] += 1
             self.event('booted the instance from disk (image: %s)',
                        (self.records['image'] or {}).get('id'))
+            self._start_host_agent_locked()
+
+    def _start_host_agent_locked(self):
+        if not self.options.get('host_agent'):
+            return
+        if not (self.instance_node_uuid and self.api_url):
+            self.event('no host agent: %s', 'no API URL' if
+                       self.instance_node_uuid else 'no deployed node')
+            return
+        interval = self.options.get('host_agent_interval')
+        host_agents.of(self.sim).start(
+            self.id, self.api_url, self.instance_node_uuid, self.host_root,
+            interval_override=float(interval) if interval else None)
+        self.event('host agent started for node %s',
+                   self.instance_node_uuid)
 
     def powered(self):
         return self.state != OFF
@@ -428,6 +461,9 @@ class VirtualAgent(object):
             self.state = OFF
 
     def _stop_locked(self):
+        # Power off, reboot, boot: whatever the machine ran stops.
+        if getattr(self.sim, 'host_agents', None) is not None:
+            self.sim.host_agents.stop(self.id)
         for timer in (self._hb_timer, self._lookup_timer,
                       self._report_timer):
             if timer is not None:
@@ -934,6 +970,9 @@ class VirtualAgent(object):
                                'Unsupported hash algorithm %s' % algo)
         url, actual, size = self._download(urls, algo, expected,
                                            self.disk_path)
+        # A new image: a new filesystem, without the previous instance's
+        # files nor its host agent's state.
+        host_agents.wipe(self.host_root)
         root_uuid = str(uuid.uuid4())
         record = {'id': image_info.get('id'), 'url': url, 'size': size,
                   'hash_algo': algo, 'hash': actual, 'root_uuid': root_uuid}
@@ -944,6 +983,7 @@ class VirtualAgent(object):
             _remove(self.configdrive_path)
         with self.lock:
             self.root_uuid = root_uuid
+            self.instance_node_uuid = self.node_uuid or self.node_uuid_hint
             self.records['image'] = record
             self.records['configdrive'] = cd_record
         return root_uuid
@@ -985,9 +1025,13 @@ class VirtualAgent(object):
                     out.write(zeros[:n])
                     left -= n
             total += size
+        if getattr(self.sim, 'host_agents', None) is not None:
+            self.sim.host_agents.stop(self.id)
+        host_agents.wipe(self.host_root)
         with self.lock:
             self.records['erased'] += 1
             self.root_uuid = None
+            self.instance_node_uuid = None
         return total
 
 

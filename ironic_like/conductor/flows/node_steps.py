@@ -16,6 +16,7 @@ from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor.flows import failures
 from ironic_like.conductor.flows import persistence
+from ironic_like.db import api as db_api
 
 LOG = log.getLogger(__name__)
 
@@ -155,6 +156,9 @@ class PowerOn(NodeTaskBase):
         # again on a resume) is rebooted, and its successor's lookup must
         # hand out a new token.
         agent_info.wipe_agent_token(task)
+        # The ramdisk replaces the host: its host agent (and the token it
+        # held) is gone; the next deployed host's agent gets a new one.
+        db_api.get_instance().reset_hostos_agent(task.node.id)
         power = task.driver.power
         if power.get_power_state(task) == states.POWER_ON:
             power.reboot(task)

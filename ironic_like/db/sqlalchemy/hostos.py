@@ -531,6 +531,14 @@ class HostOSMixin(object):
                 agent = models.HostOSAgent(node_id=node.id,
                                            token_hash=token_hash(new_token))
                 session.add(agent)
+                # A new host agent is a new host (deployed anew): what
+                # the previous one reported says nothing about it.
+                session.execute(
+                    sa.update(models.HostOSItem)
+                    .where(models.HostOSItem.node_id == node.id)
+                    .values(state=None, reported_hash=None, exit_code=None,
+                            attempt=0, started_at=None, finished_at=None,
+                            output=None))
             elif not token or not hmac.compare_digest(
                     agent.token_hash, token_hash(token)):
                 raise exception.HostOSAgentTokenInvalid(node=node_uuid)

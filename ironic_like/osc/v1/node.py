@@ -44,6 +44,24 @@ _FIELDS.update(properties=common.DICT, extra=common.DICT,
                labels=common.STR_DICT)
 
 
+# Set and unset patch labels themselves: a label key is one JSON pointer
+# token ("example.com/role" is a key, not a path).
+_PATCH_FIELDS = {k: v for k, v in _FIELDS.items() if k != 'labels'}
+
+
+def _pointer_token(key):
+    return str(key).replace('~', '~0').replace('/', '~1')
+
+
+def _label_ops(parsed_args, remove):
+    if remove:
+        return [common.remove_op('/labels/' + _pointer_token(key))
+                for key in parsed_args.labels or ()]
+    return [common.add_op('/labels/' + _pointer_token(key), value)
+            for key, value in common.to_dict(parsed_args.labels,
+                                             deserialize=False).items()]
+
+
 def _add_interface_options(parser, verb):
     for kind in INTERFACE_KINDS:
         parser.add_argument(
@@ -108,7 +126,7 @@ class ListNode(base.ListCommand):
     LONG_FIELDS = LONG_FIELDS
     FILTERS = ('provision_state', 'driver', 'resource_class',
                'conductor_group', 'owner', 'marker', 'maintenance',
-               'associated')
+               'associated', 'label_selector')
 
     def add_paging_options(self, parser):
         super().add_paging_options(parser)
@@ -137,6 +155,10 @@ class ListNode(base.ListCommand):
                             help='Only nodes of this conductor group.')
         parser.add_argument('--owner', metavar='<owner>',
                             help='Only nodes of this owner.')
+        parser.add_argument(
+            '--label-selector', metavar='<selector>',
+            help='Only nodes whose labels match this Kubernetes '
+                 'selector, e.g. "env=prod,tier in (web,db),!legacy,gpu".')
 
 
 class ShowNode(base.ShowCommand):
@@ -148,7 +170,7 @@ class SetNode(base.SetCommand):
     """Set node fields (JSON patch "add")."""
 
     RESOURCE = NODE
-    FIELDS = _FIELDS
+    FIELDS = _PATCH_FIELDS
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -181,6 +203,7 @@ class SetNode(base.SetCommand):
 
     def build_patch(self, parsed_args):
         patch = super().build_patch(parsed_args)
+        patch += _label_ops(parsed_args, remove=False)
         if parsed_args.reset_interfaces and not parsed_args.driver:
             raise osc_exc.CommandError(
                 '--reset-interfaces can only be given with --driver.')
@@ -197,7 +220,11 @@ class UnsetNode(base.UnsetCommand):
     """Unset node fields (JSON patch "remove")."""
 
     RESOURCE = NODE
-    FIELDS = _FIELDS
+    FIELDS = _PATCH_FIELDS
+
+    def build_patch(self, parsed_args):
+        return (super().build_patch(parsed_args)
+                + _label_ops(parsed_args, remove=True))
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)

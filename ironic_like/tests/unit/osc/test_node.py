@@ -95,6 +95,12 @@ class TestListNode(base.CommandTestCase):
             'limit': 5, 'marker': fakes.NODE_UUID, 'sort_key': 'name',
             'sort_dir': 'desc'})
 
+    def test_label_selector(self):
+        self.run_command(node_cmds.ListNode, [
+            '--label-selector', 'env=prod,tier in (web,db),!legacy,gpu'])
+        self.assertRequest(self.last(), 'GET', '/v1/nodes', params={
+            'label_selector': 'env=prod,tier in (web,db),!legacy,gpu'})
+
     def test_no_maintenance_and_associated(self):
         self.run_command(node_cmds.ListNode,
                          ['--no-maintenance', '--associated'])
@@ -238,6 +244,20 @@ class TestSetUnsetNode(base.CommandTestCase):
             sorted(op['path'] for op in self.last().body))
         self.assertTrue(all(op == {'op': 'remove', 'path': op['path']}
                             for op in self.last().body))
+
+    def test_label_keys_are_one_pointer_token(self):
+        self.run_command(node_cmds.SetNode, [
+            'n', '--label', 'example.com/role=web', '--label', 'a~b=1'])
+        self.assertEqual([
+            {'op': 'add', 'path': '/labels/example.com~1role',
+             'value': 'web'},
+            {'op': 'add', 'path': '/labels/a~0b', 'value': '1'}],
+            self.last().body)
+        self.run_command(node_cmds.UnsetNode, [
+            'n', '--label', 'example.com/role', '--label', 'env'])
+        self.assertEqual([
+            {'op': 'remove', 'path': '/labels/example.com~1role'},
+            {'op': 'remove', 'path': '/labels/env'}], self.last().body)
 
     def test_unset_nothing(self):
         self.assertRaises(osc_exc.CommandError, self.run_command,
