@@ -112,11 +112,18 @@ class RPCHook(hooks.PecanHook):
 
 
 class EmptyBodyHook(hooks.PecanHook):
-    """202 and 204 answers carry no body (pecan would render "null")."""
+    """204 answers carry no body, nor do 202 answers of controllers that
+    return nothing (pecan would render "null"); a 202 with a document
+    (/v1/hostos: a module being verified, a configuration being deleted)
+    keeps it."""
 
     def after(self, state):
         response = state.response
-        if response is not None and response.status_int in (202, 204):
+        if response is None:
+            return
+        status = response.status_int
+        if status == 204 or (status == 202
+                             and response.body.strip() in (b'', b'null')):
             response.body = b''
             response.headers.pop('Content-Type', None)
 

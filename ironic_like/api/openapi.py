@@ -17,6 +17,9 @@ from ironic_like.api.controllers.v1 import allocation as allocation_ctl
 from ironic_like.api.controllers.v1.boot import components as boot_components
 from ironic_like.api.controllers.v1.boot import sessions as boot_sessions
 from ironic_like.api.controllers.v1 import conductor as conductor_ctl
+from ironic_like.api.controllers.v1.hostos import configurations as \
+    hostos_configurations
+from ironic_like.api.controllers.v1.hostos import modules as hostos_modules
 from ironic_like.api.controllers.v1 import node as node_ctl
 from ironic_like.api.controllers.v1 import port as port_ctl
 from ironic_like.api.controllers.v1 import ramdisk as ramdisk_ctl
@@ -24,6 +27,7 @@ from ironic_like.api.middleware import version as version_mw
 from ironic_like.api.schemas import allocation as allocation_schema
 from ironic_like.api.schemas import boot as boot_schema
 from ironic_like.api.schemas import common as common_schema
+from ironic_like.api.schemas import hostos as hostos_schema
 from ironic_like.api.schemas import node as node_schema
 from ironic_like.api.schemas import port as port_schema
 from ironic_like.api import validation
@@ -71,6 +75,11 @@ BOOT_TEMPLATE = BOOT + '/sessiontemplates/{template_name}'
 BOOT_SESSION = BOOT + '/sessions/{session_name}'
 # A component is a node: named by the node's name or UUID.
 BOOT_COMPONENT = BOOT + '/components/{node_ident}'
+HOSTOS = '/v1/hostos'
+HOSTOS_MODULE = HOSTOS + '/modules/{module_name}'
+HOSTOS_VERSION = HOSTOS_MODULE + '/{module_version}'
+HOSTOS_CONFIGURATION = HOSTOS + '/configurations/{configuration_name}'
+HOSTOS_HEARTBEAT = HOSTOS + '/agents/heartbeat'
 
 # The documentation-only bodies of the agent's endpoints: the controllers
 # check these field by field (ramdisk._check_strings, _check_inventory),
@@ -257,6 +266,49 @@ ROUTES = (
     _route('GET', BOOT + '/options', 'The boot options in force'),
     _route('PATCH', BOOT + '/options', 'Set boot options',
            body=boot_schema.OPTIONS_BODY),
+    # -- host OS configuration (Mirantis's shapes; no microversion)
+    _route('GET', HOSTOS, 'The host OS configuration API version'),
+    _route('GET', HOSTOS + '/modules', 'List module versions',
+           query=hostos_modules.LIST_PARAMS),
+    _route('POST', HOSTOS + '/modules',
+           'Register a module version (verified asynchronously)',
+           status=202, body=hostos_schema.MODULE_BODY),
+    _route('GET', HOSTOS_MODULE, 'List the versions of a module'),
+    _route('GET', HOSTOS_VERSION, 'Show a module version'),
+    _route('PATCH', HOSTOS_VERSION,
+           'Change a module version (JSON patch; description only)',
+           body=common_schema.JSON_PATCH,
+           patch_fields=hostos_schema.MODULE_FIELD_BODIES),
+    _route('DELETE', HOSTOS_VERSION, 'Delete an unused module version',
+           status=204),
+    _route('GET', HOSTOS + '/configurations', 'List configurations',
+           query=hostos_configurations.LIST_PARAMS),
+    _route('POST', HOSTOS + '/configurations', 'Create a configuration',
+           status=201, body=hostos_schema.CONFIGURATION_BODY),
+    _route('GET', HOSTOS_CONFIGURATION,
+           'Show a configuration with its node counts'),
+    _route('PATCH', HOSTOS_CONFIGURATION,
+           'Change a configuration (JSON patch)',
+           body=common_schema.JSON_PATCH,
+           patch_fields={
+               name: hostos_schema.CONFIGURATION_BODY
+               for name in hostos_schema.CONFIGURATION_PATCH_FIELDS}),
+    _route('DELETE', HOSTOS_CONFIGURATION,
+           'Delete a configuration (deleting until every node dropped its '
+           'items; 204 when none holds any)', status=202),
+    _route('GET', HOSTOS_CONFIGURATION + '/nodes',
+           'The state of a configuration\'s items on each node',
+           query=hostos_configurations.NODES_PARAMS),
+    _route('POST', HOSTOS_CONFIGURATION + '/reapply',
+           'Run the items of a configuration again', status=202,
+           body=hostos_schema.REAPPLY_BODY, body_required=False),
+    _route('POST', HOSTOS_CONFIGURATION + '/resume',
+           'Lift the pause of a configuration\'s rollout'),
+    _route('POST', HOSTOS_HEARTBEAT,
+           'Host agent heartbeat (its token authenticates it)',
+           body=hostos_schema.HEARTBEAT_BODY, public=True),
+    _route('DELETE', HOSTOS + '/agents/{node_ident}',
+           'Reset the host agent token of a node', status=204),
 )
 
 # -- schema conversion ------------------------------------------------------
@@ -307,6 +359,8 @@ _LOOKUP_PATHS = ('/v1/lookup',
                  '/v1/drivers/{driver_name}/vendor_passthru/lookup')
 # Public routes a token authenticates: a token not issued is a 403.
 _TOKEN_PATHS = (BOOT_COMPONENT + '/report',)
+# Public routes answering 401 to a missing or wrong token.
+_UNAUTHORIZED_PATHS = (HOSTOS_HEARTBEAT,)
 _SUCCESS = {200: 'OK', 201: 'Created', 202: 'Accepted',
             204: 'No content'}
 
@@ -340,7 +394,16 @@ _QUERY_SCHEMAS = {
             'Comma-separated component ids (node names or UUIDs)'},
     'status': {'type': 'string', 'description':
                'A session status; for components, comma-separated '
-               'statuses'},
+               'statuses; for host OS configurations, one of theirs'},
+    # Host OS configuration.
+    'name': {'type': 'string', 'description': 'A module name'},
+    'state': {'type': 'string', 'description':
+              'A module state; for the nodes of a configuration, the '
+              'state of the configuration on the node'},
+    'node': {'type': 'string', 'description': 'A node name or UUID'},
+    'label_selector': {'type': 'string', 'minLength': 1, 'description':
+                       'A Kubernetes label selector over node labels: '
+                       'env=prod,tier in (web,db),!legacy,gpu'},
 }
 
 
@@ -378,6 +441,8 @@ def _responses(route):
         codes = tuple(codes) + (429,)
     if route.path in _TOKEN_PATHS:
         codes = sorted(tuple(codes) + (403,))
+    if route.path in _UNAUTHORIZED_PATHS:
+        codes = sorted(tuple(codes) + (401,))
     for code in codes:
         responses[str(code)] = {'$ref': '#/components/responses/Error'}
     return responses

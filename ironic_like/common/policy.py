@@ -130,6 +130,9 @@ _NODE = '/nodes/{node_ident}'
 _BOOT_TEMPLATE = '/boot/sessiontemplates/{template_name}'
 _BOOT_SESSION = '/boot/sessions/{session_name}'
 _BOOT_COMPONENT = '/boot/components/{node_ident}'
+_HOSTOS_MODULE = '/hostos/modules/{module_name}'
+_HOSTOS_VERSION = _HOSTOS_MODULE + '/{module_version}'
+_HOSTOS_CONFIGURATION = '/hostos/configurations/{configuration_name}'
 
 _API_RULES = [
     _op('baremetal:node:list', _ANY_READER,
@@ -238,6 +241,29 @@ _API_RULES = [
          ('PATCH', '/boot/components'), ('PUT', '/boot/components'),
          ('PATCH', _BOOT_COMPONENT), ('PUT', _BOOT_COMPONENT),
          ('POST', '/boot/applystaged'), ('PATCH', '/boot/options')]),
+    # Host OS configuration (/v1/hostos). The host agent's heartbeat
+    # (POST /hostos/agents/heartbeat) is a public route: the host agent
+    # token authenticates it, no rule applies.
+    _op('baremetal:hostos:get', _ALL_READER,
+        'Read host OS configuration: modules, configurations and the '
+        'state of their items on each node.',
+        [('GET', '/hostos'), ('GET', '/hostos/modules'),
+         ('GET', _HOSTOS_MODULE), ('GET', _HOSTOS_VERSION),
+         ('GET', '/hostos/configurations'), ('GET', _HOSTOS_CONFIGURATION),
+         ('GET', _HOSTOS_CONFIGURATION + '/nodes')]),
+    _op('baremetal:hostos:write', _ADMIN,
+        'Change host OS configuration: register, change and delete '
+        'modules; create, change, delete, reapply and resume '
+        'configurations; reset the host agent token of a node.',
+        [('POST', '/hostos/modules'),
+         ('PATCH', _HOSTOS_VERSION),
+         ('DELETE', _HOSTOS_VERSION),
+         ('POST', '/hostos/configurations'),
+         ('PATCH', _HOSTOS_CONFIGURATION),
+         ('DELETE', _HOSTOS_CONFIGURATION),
+         ('POST', _HOSTOS_CONFIGURATION + '/reapply'),
+         ('POST', _HOSTOS_CONFIGURATION + '/resume'),
+         ('DELETE', '/hostos/agents/{node_ident}')]),
 ]
 
 

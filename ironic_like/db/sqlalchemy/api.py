@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from sqlalchemy import event
 
 from ironic_like.common import exception
+from ironic_like.common.hostos import selector as hostos_selector
 from ironic_like.conf import CONF
 from ironic_like.db.sqlalchemy import allocations
 from ironic_like.db.sqlalchemy import boot_sessions
@@ -267,7 +268,42 @@ def _apply_node_filters(query, filters):
         query = query.where(model.target_power_state.is_not(None))
     if filters.get('id_in') is not None:
         query = query.where(model.id.in_(list(filters['id_in'])))
+    if filters.get('label_selector') is not None:
+        query = query.where(_label_selector_clause(
+            filters['label_selector']))
     return query
+
+
+def _label_selector_clause(selector):
+    """A WHERE clause selecting the nodes a label selector (normalized,
+    see common/hostos/selector.py) matches, through the node_labels index
+    (one sub-query per term). An empty selector selects no node."""
+    if hostos_selector.is_empty(selector):
+        return sa.false()
+    node_id = models.Node.id
+    label = models.NodeLabel
+
+    def having(key, values=None):
+        sub = sa.select(label.node_id).where(label.key == key)
+        if values is not None:
+            sub = sub.where(label.value.in_(list(values)))
+        return node_id.in_(sub)
+
+    clauses = [having(key, [value]) for key, value
+               in (selector.get('match_labels') or {}).items()]
+    for expr in selector.get('match_expressions') or ():
+        key, operator = expr['key'], expr['operator']
+        values = expr.get('values') or []
+        if operator == hostos_selector.IN:
+            clauses.append(having(key, values))
+        elif operator == hostos_selector.NOT_IN:
+            # A node without the key is not in any value set.
+            clauses.append(sa.not_(having(key, values)))
+        elif operator == hostos_selector.EXISTS:
+            clauses.append(having(key))
+        else:
+            clauses.append(sa.not_(having(key)))
+    return sa.and_(*clauses)
 
 
 class TraitView(object):

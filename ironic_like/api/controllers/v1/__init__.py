@@ -7,6 +7,7 @@ from ironic_like.api.controllers.v1 import allocation
 from ironic_like.api.controllers.v1.boot import version as boot
 from ironic_like.api.controllers.v1 import conductor
 from ironic_like.api.controllers.v1 import driver
+from ironic_like.api.controllers.v1.hostos import version as hostos
 from ironic_like.api.controllers.v1 import node
 from ironic_like.api.controllers.v1 import port
 from ironic_like.api.controllers.v1 import ramdisk
@@ -57,6 +58,7 @@ class Controller(rest.RestController):
     drivers = driver.DriversController()
     allocations = allocation.AllocationsController()
     boot = boot.BootController()
+    hostos = hostos.HostOSController()
     # The deploy agent's (public routes; see ramdisk.py).
     lookup = ramdisk.LookupController()
     heartbeat = ramdisk.HeartbeatController()

@@ -24,6 +24,7 @@ from ironic_like.api import versions
 from ironic_like.api.views import base as view_base
 from ironic_like.api.views import node as node_view
 from ironic_like.common import exception
+from ironic_like.common.hostos import selector as hostos_selector
 from ironic_like.common import policy
 from ironic_like.common import states
 from ironic_like.db.sqlalchemy import api as sa_api
@@ -40,7 +41,7 @@ FILTERS = {
     'owner': versions.OWNER,
 }
 LIST_PARAMS = frozenset(utils.PAGING_PARAMS + ('fields', 'detail')
-                        + tuple(FILTERS))
+                        + tuple(FILTERS) + ('label_selector',))
 _BOOL_FILTERS = ('maintenance', 'associated')
 # Stored forms: empty dicts, not null; lower-case conductor groups (Ironic
 # matches them case-insensitively).
@@ -70,6 +71,16 @@ def _filters(params):
         elif name == 'conductor_group':
             value = value.lower()
         filters[name] = value
+    text = params.get('label_selector')
+    if text is not None:
+        # Ours (no microversion): a Kubernetes selector over the labels.
+        if not text.strip():
+            raise exception.InvalidParameterValue(
+                err='label_selector is empty: give a selector such as '
+                    '"env=prod,tier in (web,db),!legacy".',
+                field='label_selector')
+        filters['label_selector'] = hostos_selector.parse(
+            text, 'label_selector')
     return filters
 
 

@@ -25,6 +25,7 @@ from schemathesis import GenerationMode
 
 from ironic_like.api import openapi
 from ironic_like.common import states
+from ironic_like.conductor import rpcapi
 from ironic_like.tests import base as test_base
 from ironic_like.tests.unit.api import base
 
@@ -42,6 +43,9 @@ NODE_NAME = 'fuzz-node'
 TRAIT = 'CUSTOM_FUZZ'
 TEMPLATE_NAME = 'fuzz-template'
 SESSION_NAME = 'fuzz-session'
+MODULE_NAME = 'fuzz-module'
+MODULE_VERSION = '1.0.0'
+CONFIGURATION_NAME = 'fuzz-configuration'
 # Path parameters naming resources that exist, so that requests reach
 # validation instead of stopping at 404.
 PATH_PARAMETERS = {
@@ -53,6 +57,9 @@ PATH_PARAMETERS = {
     'trait': TRAIT,
     'template_name': TEMPLATE_NAME,
     'session_name': SESSION_NAME,
+    'module_name': MODULE_NAME,
+    'module_version': MODULE_VERSION,
+    'configuration_name': CONFIGURATION_NAME,
 }
 
 
@@ -73,10 +80,19 @@ def _snapshot(db):
                       for s in db.list_boot_sessions())
     components = sorted((c.node_id, str(c.updated_at), c.status, c.enabled)
                         for c, _node in db.list_boot_components())
+    # Module versions registered by accepted requests are verified in the
+    # background: their state is left out.
+    modules = sorted((m.name, m.version, m.description,
+                      m.state if m.name == MODULE_NAME else None)
+                     for m in db.list_hostos_modules())
+    configurations = sorted((c.name, str(c.updated_at), c.status)
+                            for c in db.list_hostos_configurations())
     return {'nodes': nodes, 'ports': ports, 'allocations': allocations,
             'boot_templates': templates, 'boot_sessions': sessions,
             'boot_components': components,
-            'boot_options': db.get_boot_options()}
+            'boot_options': db.get_boot_options(),
+            'hostos_modules': modules,
+            'hostos_configurations': configurations}
 
 
 class FuzzTestBase(base.APITestCase):
@@ -99,6 +115,10 @@ class FuzzTestBase(base.APITestCase):
         # Generated requests are many: no lookup rate limit.
         self.config(lookup_failures_per_minute=0, group='agent')
         self.useFixture(test_base.ConductorFixture())
+        # Module versions registered are not downloaded (the conductor's
+        # verification is not what is fuzzed here).
+        self.useFixture(fixtures.MockPatchObject(
+            rpcapi.ConductorAPI, 'verify_hostos_module', return_value=True))
         # No traceback in the logs either (pecan used to log one for each
         # body that was not UTF-8).
         self.logs = self.useFixture(fixtures.FakeLogger(level='ERROR'))
@@ -146,6 +166,24 @@ class FuzzTestBase(base.APITestCase):
                 'name': SESSION_NAME, 'operation': 'boot',
                 'template_name': TEMPLATE_NAME, 'components': [],
                 'status': 'complete'})
+        try:
+            db.get_hostos_module(MODULE_NAME, MODULE_VERSION)
+        except Exception:
+            db.create_hostos_module({
+                'name': MODULE_NAME, 'version': MODULE_VERSION,
+                'url': 'https://modules.example.com/fuzz.tgz',
+                'sha256sum': 'a' * 64, 'state': 'available',
+                'playbook': 'main.yaml'})
+        try:
+            db.get_hostos_configuration(CONFIGURATION_NAME)
+        except Exception:
+            db.create_hostos_configuration({
+                'name': CONFIGURATION_NAME,
+                'machine_selector': {'match_labels': {'fuzz': 'yes'}},
+                'configs': [{'module': MODULE_NAME,
+                             'module_version': MODULE_VERSION,
+                             'values': {}}],
+                'secret_values': [None]})
 
     def _quiesce(self, timeout=5.0):
         """Wait until no conductor holds or changes a node."""
@@ -239,6 +277,9 @@ _GROUPS = (
     ('boot-sessions', ('/v1/boot/sessions',)),
     ('boot-components', ('/v1/boot/components',)),
     ('boot-other', ('/v1/boot',)),
+    ('hostos-modules', ('/v1/hostos/modules',)),
+    ('hostos-configurations', ('/v1/hostos/configurations',)),
+    ('hostos-other', ('/v1/hostos',)),
     ('other', ('/',)),
 )
 
@@ -310,6 +351,25 @@ class TestFuzzBootOther(FuzzTestBase):
 
     def test_fuzz(self):
         self._fuzz_group('boot-other')
+
+
+class TestFuzzHostOSModules(FuzzTestBase):
+
+    def test_fuzz(self):
+        self._fuzz_group('hostos-modules')
+
+
+class TestFuzzHostOSConfigurations(FuzzTestBase):
+
+    def test_fuzz(self):
+        self._fuzz_group('hostos-configurations')
+
+
+class TestFuzzHostOSOther(FuzzTestBase):
+    """The host OS API's version and the host agents'."""
+
+    def test_fuzz(self):
+        self._fuzz_group('hostos-other')
 
 
 class TestFuzzOther(FuzzTestBase):

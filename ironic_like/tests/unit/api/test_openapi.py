@@ -16,6 +16,11 @@ from ironic_like.api.controllers.v1.boot import components as boot_components
 from ironic_like.api.controllers.v1.boot import options as boot_options
 from ironic_like.api.controllers.v1.boot import sessions as boot_sessions
 from ironic_like.api.controllers.v1.boot import templates as boot_templates
+from ironic_like.api.controllers.v1.hostos import agents as hostos_agents
+from ironic_like.api.controllers.v1.hostos import common as hostos_common
+from ironic_like.api.controllers.v1.hostos import configurations as \
+    hostos_configurations
+from ironic_like.api.controllers.v1.hostos import modules as hostos_modules
 from ironic_like.api.controllers.v1 import node as node_ctl
 from ironic_like.api.controllers.v1 import node_maintenance
 from ironic_like.api.controllers.v1 import node_states
@@ -35,7 +40,8 @@ METHODS = ('GET', 'POST', 'PUT', 'PATCH', 'DELETE')
 _VALIDATOR_MODULES = (node_ctl, node_states, node_maintenance, node_traits,
                       port_ctl, allocation_ctl, patching, boot_templates,
                       boot_sessions, boot_components, boot_staged,
-                      boot_options)
+                      boot_options, hostos_common, hostos_modules,
+                      hostos_configurations, hostos_agents)
 
 
 def _validators():
