@@ -88,7 +88,7 @@ class ConductorManager(object):
 
     # host OS configuration
     def verify_hostos_module(self, context, module_id):
-        self._executor().submit(self.service.verify_hostos_module, module_id)
+        self._executor.submit(self.service.verify_hostos_module, module_id)
 
     # ports
     def create_port(self, context, node_id, values):

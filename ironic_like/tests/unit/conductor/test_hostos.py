@@ -17,7 +17,9 @@ from ironic_like.conductor.hostos import node_status
 from ironic_like.conductor.hostos import reconcile
 from ironic_like.conductor.hostos import rollout
 from ironic_like.conductor import nodes
+from ironic_like.conductor import rpcapi
 from ironic_like.db.sqlalchemy import hostos as hostos_db
+from ironic_like.tests import base
 from ironic_like.tests.unit.db import test_hostos as db_test
 
 
@@ -121,6 +123,20 @@ class TestVerification(db_test.HostOSTestCase):
         modules.verify(self.db, self.register('2.0.0', self.v2).id)
         old = modules.verify(self.db, self.register('1.0.0', self.v1).id)
         self.assertEqual(hostos_db.MODULE_DEPRECATED, old.state)
+
+    def test_verified_through_rpc_by_the_owning_conductor(self):
+        conductor = self.useFixture(base.ConductorFixture())
+        module = self.register('1.0.0', self.v1)
+        api = rpcapi.ConductorAPI(conductor.service.ring)
+        self.assertTrue(api.verify_hostos_module(
+            context.get_admin_context(), module.id, module.name))
+        found = None
+        for _ in range(200):
+            found = self.db.get_hostos_module('ntp', '1.0.0')
+            if found.state != hostos_db.MODULE_VERIFYING:
+                break
+            threading.Event().wait(0.05)
+        self.assertEqual(hostos_db.MODULE_AVAILABLE, found.state)
 
     def test_the_periodic_pass_verifies_a_lost_verification(self):
         module = self.register('1.0.0', self.v1)
