@@ -266,6 +266,13 @@ class HostOSMixin(object):
                 .where(models.HostOSConfiguration.id == configuration_id)
                 .values(status=DELETING, delete_started_at=now,
                         status_reason=None, updated_at=now))
+            # Items no agent received go at once; the others when their
+            # node's agent no longer holds them.
+            session.execute(
+                sa.delete(models.HostOSItem)
+                .where(models.HostOSItem.configuration_id
+                       == configuration_id,
+                       models.HostOSItem.released.is_(False)))
             session.execute(
                 sa.update(models.HostOSItem)
                 .where(models.HostOSItem.configuration_id
@@ -406,8 +413,12 @@ class HostOSMixin(object):
                             'removed': False, 'updated_at': now})
                         counts['changed'] += 1
                 elif not row.removed:
-                    row.update({'removed': True, 'updated_at': now})
                     counts['removed'] += 1
+                    if not row.released:
+                        # No agent ever received it: nothing to wait for.
+                        session.delete(row)
+                    else:
+                        row.update({'removed': True, 'updated_at': now})
             for (node_id, name), (config_id, template) in sorted(
                     wanted.items(), key=lambda kv: kv[0]):
                 item = hostos_items.for_node(template, 1)
@@ -641,8 +652,16 @@ class HostOSMixin(object):
 
     def reset_hostos_agent(self, node_id):
         """Forget a node's host agent (its token): the next heartbeat of
-        the node gets a new one."""
+        the node gets a new one. The host it ran on is gone with it: the
+        items it was still to drop go, and the others wait to be released
+        to the next host (a rollout's max_concurrent counts it again)."""
+        item = models.HostOSItem
         with _sa_api()._writer() as session:
+            session.execute(sa.delete(item).where(
+                item.node_id == node_id, item.removed.is_(True)))
+            session.execute(sa.update(item).where(
+                item.node_id == node_id, item.released.is_(True)
+            ).values(released=False))
             return session.execute(sa.delete(models.HostOSAgent).where(
                 models.HostOSAgent.node_id == node_id)).rowcount
 

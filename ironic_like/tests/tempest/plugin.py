@@ -6,7 +6,8 @@ configuration, its tests are found under this package, and its service
 clients are registered, so that a test reaches them through any credentials'
 client manager, e.g.
 ``cls.os_system_admin.baremetal_like.BaremetalLikeClient()`` (and the
-boot sessions client, ``baremetal_like_boot.BootClient()``).
+boot sessions client, ``baremetal_like_boot.BootClient()``, and the host
+OS configuration client, ``baremetal_like_hostos.HostOSClient()``).
 """
 
 import os
@@ -58,4 +59,15 @@ class IronicLikeTempestPlugin(plugins.TempestPlugin):
             'module_path': 'ironic_like.tests.tempest.services.boot_client',
             'client_names': ['BootClient'],
         })
-        return [params, boot_params]
+        # The host OS configuration API (/v1/hostos) on the same endpoint,
+        # e.g. ``cls.os_system_admin.baremetal_like_hostos.HostOSClient()``.
+        hostos_params = config.service_client_config(
+            project_config.group.name)
+        hostos_params.update({
+            'name': 'baremetal_like_hostos',
+            'service_version': 'baremetal_like_hostos.v1',
+            'module_path': 'ironic_like.tests.tempest.services.'
+                           'hostos_client',
+            'client_names': ['HostOSClient'],
+        })
+        return [params, boot_params, hostos_params]

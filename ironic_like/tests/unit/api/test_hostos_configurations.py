@@ -18,6 +18,7 @@ from ironic_like.db.sqlalchemy import api as sa_api
 from ironic_like.db.sqlalchemy import models
 from ironic_like.tests.unit.api import test_auth
 from ironic_like.tests.unit.api import test_hostos_modules as hostos_base
+from ironic_like.tests.unit.db import test_hostos as db_test
 
 URL = '/v1/hostos/configurations'
 SENTINEL = 'Sentinel-s3cret-0f9a2c'
@@ -285,6 +286,7 @@ class TestPatch(ConfigurationTestCase):
         self.create_configuration()
 
     def test_selector_moves_items(self):
+        db_test.release_all()
         doc = self.patch(URL + '/c1', [
             {'op': 'replace', 'path': '/machine_selector/match_labels/role',
              'value': 'storage'}]).json
@@ -462,6 +464,7 @@ class TestDelete(ConfigurationTestCase):
     def test_with_items_deleting_then_delete_failed(self):
         self.config(delete_timeout=60, group='hostos')
         self.create_configuration()
+        db_test.release_all()
         r = self.delete(URL + '/c1', status=202)
         self.assertEqual('deleting', r.json['status'])
         self.assertEqual(2, r.json['nodes']['removing'])
@@ -548,6 +551,7 @@ class TestNodeLabels(ConfigurationTestCase):
 
     def test_label_patch_moves_items(self):
         self.create_configuration()
+        db_test.release_all()
         self.patch('/v1/nodes/n1', [
             {'op': 'replace', 'path': '/labels/role', 'value': 'storage'}])
         self.assertEqual(

@@ -163,6 +163,7 @@ class TestDeletionAndRollout(db_test.HostOSTestCase):
         self.config(delete_timeout=1, group='hostos')
         self.node('n1', {'role': 'web'})
         configuration = db_test.create_configuration(self.db)
+        db_test.release_all()
         self.db.start_hostos_configuration_delete(configuration.id)
         configuration = self.db.get_hostos_configuration('web')
         self.assertFalse(reconcile.finish_delete(self.db, configuration))

@@ -22,6 +22,12 @@ def _rows(model):
         return list(session.scalars(sa.select(model)))
 
 
+def release_all():
+    """As if every node's agent had received its items (heartbeats)."""
+    with sa_api._writer() as session:
+        session.execute(sa.update(models.HostOSItem).values(released=True))
+
+
 def create_module(db, name='sysctl', version='1.0.0', **kwargs):
     values = {'name': name, 'version': version,
               'url': 'http://example.test/%s-%s.tgz' % (name, version),
@@ -97,6 +103,7 @@ class TestSync(HostOSTestCase):
         n1 = self.node('n1', {'role': 'web'})
         n2 = self.node('n2', {'role': 'web'})
         create_configuration(self.db)
+        release_all()
         before = {r.id: r.updated_at for r in _rows(models.HostOSItem)
                   if r.node_id == n2.id}
         self.db.update_node(n1.id, {'labels': {'role': 'db'}})
@@ -110,6 +117,28 @@ class TestSync(HostOSTestCase):
         counts = self.db.sync_hostos_items(node_ids=[n1.id])
         self.assertEqual({'created': 0, 'changed': 2, 'removed': 0}, counts)
         self.assertEqual(2, len(self.names(n1.id)))
+
+    def test_items_no_agent_received_go_at_once(self):
+        node = self.node('n1', {'role': 'web'})
+        configuration = create_configuration(self.db)
+        self.db.update_node(node.id, {'labels': {}})
+        self.db.sync_hostos_items(node_ids=[node.id])
+        self.assertEqual([], _rows(models.HostOSItem))
+        self.db.update_node(node.id, {'labels': {'role': 'web'}})
+        self.db.sync_hostos_items(node_ids=[node.id])
+        self.db.start_hostos_configuration_delete(configuration.id)
+        self.assertTrue(self.db.finish_hostos_configuration_delete(
+            configuration.id))
+
+    def test_a_reset_agent_drops_what_its_host_was_to_drop(self):
+        node = self.node('n1', {'role': 'web'})
+        create_configuration(self.db)
+        release_all()
+        self.db.update_node(node.id, {'labels': {}})
+        self.db.sync_hostos_items(node_ids=[node.id])
+        self.assertEqual(2, len(_rows(models.HostOSItem)))
+        self.db.reset_hostos_agent(node.id)
+        self.assertEqual([], _rows(models.HostOSItem))
 
     def test_an_unchanged_sync_touches_nothing(self):
         self.node('n1', {'role': 'web'})
@@ -158,6 +187,7 @@ class TestSync(HostOSTestCase):
     def test_a_recreated_configuration_takes_over_held_items(self):
         node = self.node('n1', {'role': 'web'})
         old = create_configuration(self.db)
+        release_all()
         self.db.start_hostos_configuration_delete(old.id)
         self.assertFalse(self.db.finish_hostos_configuration_delete(old.id))
         self.db.update_hostos_configuration(old.id, {'name': 'web-old'})
