@@ -8,10 +8,12 @@ machine on) and, unless --api-url points at a running deployment, the
 embedded service (ironic-like-all: API + conductor, SQLite, its own boot
 file server). Then it enrols the machines as ``redfish`` nodes with the
 ``agent`` deploy and ``ipxe`` boot interfaces and, with --cycle, takes
-them through manage -> provide (cleaning) -> deploy -> undeploy, then
-reboots them all into an OS with a boot session (/v1/boot; alone with
---boot-session), printing how long each stage took. The processes keep
-running until Ctrl-C (unless --exit).
+them through manage -> provide (cleaning) -> deploy -> host OS
+configuration (/v1/hostos while they are active, see hostos_stage.py;
+not with --no-hostos) -> undeploy, then reboots them all into an OS with
+a boot session (/v1/boot; alone with --boot-session), printing how long
+each stage took. The processes keep running until Ctrl-C (unless
+--exit).
 """
 
 import argparse
@@ -28,6 +30,7 @@ from urllib import parse as urlparse
 
 import requests
 
+from ironic_like_lab import hostos_stage
 from ironic_like_lab import redfish_emulator
 
 HEADERS = {'X-OpenStack-Ironic-API-Version': 'latest'}
@@ -40,6 +43,8 @@ BOOT_FILE_BYTES = 256 * 1024
 BOOT_TEMPLATE = 'lab'
 BOOT_SESSION_BASE = 120.0
 BOOT_SESSION_PER_NODE = 2.0
+# The host OS configuration stage's name (took, the lines printed).
+HOSTOS_STAGE = 'host OS configuration'
 
 
 def free_port():
@@ -98,18 +103,21 @@ class Lab(object):
 
     def __init__(self, workdir, nodes, api_url=None, image_mb=4,
                  python=sys.executable, log=print, api_port=None,
-                 http_port=None):
+                 http_port=None, hostos=True):
         """``api_port``: port of the embedded service's API (default: a
         free one); ignored with ``api_url``. ``http_port``: port at which
         the boot files (``http_root``) and the image are served on
         127.0.0.1 (default: a free one, served by the embedded service);
-        with ``api_url`` whoever runs that deployment serves it there."""
+        with ``api_url`` whoever runs that deployment serves it there.
+        ``hostos``: whether cycle() runs the host OS configuration stage
+        between deploy and undeploy."""
         self.workdir = os.path.abspath(workdir)
         self.count = nodes
         self.api_url = api_url
         self.api_port = api_port
         self.http_port = http_port
         self.image_mb = image_mb
+        self.hostos = hostos
         self.python = python
         self.log = log
         self.processes = []
@@ -180,7 +188,10 @@ class Lab(object):
                     '[agent]\ncommand_token_in_query = false\n'
                     '[database]\nconnection = sqlite:///%s\n'
                     '[deploy]\nhttp_root = %s\nhttp_url = %s\n'
-                    'http_server_port = %d\n%s\n'
+                    'http_server_port = %d\n'
+                    # Host agents heartbeat (and so hear of new items)
+                    # every 2 s: the host OS stage takes seconds.
+                    '[hostos]\nagent_heartbeat_interval = 2\n%s\n'
                     % (api_port, os.path.join(self.workdir, 'lab.sqlite'),
                        self.http_root, 'http://127.0.0.1:%d' % http_port,
                        http_port, extra))
@@ -311,13 +322,16 @@ class Lab(object):
         return bad
 
     def cycle(self, timeout):
-        """manage, provide, deploy, undeploy; returns {stage: seconds}."""
+        """manage, provide, deploy, host OS configuration (unless
+        ``self.hostos`` is false), undeploy; returns {stage: seconds}."""
         took = {}
         for stage, target, wanted in (
                 ('manage', 'manage', 'manageable'),
                 ('provide (clean)', 'provide', 'available'),
                 ('deploy', 'active', 'active'),
                 ('undeploy (clean)', 'deleted', 'available')):
+            if target == 'deleted' and self.hostos:
+                took[HOSTOS_STAGE] = self.host_os_configuration(timeout)
             if target == 'active':
                 self.set_image()
             self.log('%s %d nodes...' % (stage, len(self.nodes)))
@@ -339,6 +353,14 @@ class Lab(object):
                     raise RuntimeError('disks of %s do not hold the image'
                                        % bad[:5])
         return took
+
+    # -- the host OS configuration stage ------------------------------------
+    def host_os_configuration(self, timeout):
+        """The active nodes configured by their host agents with a module
+        the lab builds (hostos_stage.py); answers the seconds from the
+        configuration's creation to every node ok. Raises unless every
+        node is ok within ``timeout`` s and holds the value."""
+        return hostos_stage.run(self, timeout)
 
     # -- the boot-session stage ---------------------------------------------
     def write_boot_files(self):
@@ -486,9 +508,17 @@ def parse_args(argv):
     parser.add_argument('--image-mb', type=int, default=4)
     parser.add_argument('--cycle', action='store_true',
                         help='manage, provide, deploy and undeploy every '
-                             'node, then reboot them into an OS with a boot '
-                             'session (as --boot-session), printing the time '
-                             'each stage took')
+                             'node (configuring their host OS while they '
+                             'are active, unless --no-hostos), then reboot '
+                             'them into an OS with a boot session (as '
+                             '--boot-session), printing the time each stage '
+                             'took')
+    parser.add_argument('--no-hostos', action='store_true',
+                        help='skip --cycle\'s host OS configuration stage '
+                             '(/v1/hostos: a module "motd" the lab builds, '
+                             'a configuration selecting every node, run by '
+                             'their host agents between deploy and '
+                             'undeploy)')
     parser.add_argument('--boot-session', action='store_true',
                         help='reboot every node into an OS with a boot '
                              'session (/v1/boot: template "lab", boot sets '
@@ -529,7 +559,7 @@ def main(argv=None):
     os.makedirs(args.workdir, exist_ok=True)
     lab = Lab(args.workdir, args.nodes, api_url=args.api_url,
               image_mb=args.image_mb, api_port=args.api_port,
-              http_port=args.http_port)
+              http_port=args.http_port, hostos=not args.no_hostos)
     status = 0
     try:
         lab.start()
@@ -544,10 +574,11 @@ def main(argv=None):
             if args.cycle or args.boot_session:
                 took['boot session'] = lab.boot_session()
         finally:
+            width = max([18] + [len(stage) for stage in took])
             for stage, seconds in took.items():
                 rate = 60.0 * len(lab.nodes) / max(seconds, 0.001)
-                print('%-18s %7.1f s  (%.1f nodes/min)'
-                      % (stage, seconds, rate))
+                print('%-*s %7.1f s  (%.1f nodes/min)'
+                      % (width, stage, seconds, rate))
         if not args.exit:
             print(TRY_IT % {'api': lab.api_url, 'sim': lab.sim_url,
                             'node': lab.systems[0]['name']})

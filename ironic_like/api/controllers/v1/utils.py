@@ -303,3 +303,14 @@ def owner_lookup():
         hosts = ring.get_nodes(node.uuid.encode('utf-8'), replicas=1)
         return next(iter(hosts), None)
     return owner_of
+
+
+def sub_lookup(subcontrollers, ident, remainder):
+    """pecan's _lookup for ``/<ident>/<action>``: the controller class
+    ``subcontrollers[action]`` built for ``ident``, or None (404)."""
+    if len(remainder) != 1:
+        return None
+    sub = subcontrollers.get(remainder[0])
+    if sub is None:
+        return None
+    return sub(ident), []

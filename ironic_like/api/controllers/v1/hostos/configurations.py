@@ -335,12 +335,7 @@ class ConfigurationsController(rest.RestController):
 
     @pecan.expose()
     def _lookup(self, name, *remainder):
-        if len(remainder) != 1:
-            return None
-        sub = self._subcontrollers.get(remainder[0])
-        if sub is None:
-            return None
-        return sub(name), []
+        return utils.sub_lookup(self._subcontrollers, name, remainder)
 
     @pecan.expose('json')
     def get_all(self, **kwargs):
