@@ -208,10 +208,12 @@ class Client(object):
             raise osc_exc.CommandError(one_line(e))
 
     def request(self, method, path, params=None, body=None,
-                versioned=True):
+                versioned=True, log=True):
         """JSON document of ``method`` on /v1/``path`` (None if the answer
         has no body); HTTPError on an error status. ``versioned``: send
-        the Ironic microversion (paths outside Ironic's API take none)."""
+        the Ironic microversion (paths outside Ironic's API take none).
+        ``log=False``: keystoneauth does not log the request, not even
+        with --debug (its body holds secrets)."""
         headers = {'Accept': 'application/json'}
         if versioned:
             headers[VERSION_HEADER] = version_string(self.version)
@@ -220,6 +222,8 @@ class Client(object):
             kwargs['params'] = params
         if body is not None:
             kwargs['json'] = body
+        if not log:
+            kwargs['log'] = False
         url = '%s/v1/%s' % (self.endpoint, path.lstrip('/'))
         response = self._send(method, url, headers, **kwargs)
         if response.status_code >= 400:
@@ -254,20 +258,32 @@ class Client(object):
         params = dict(params or {})
         if limit:
             params['limit'] = limit
-        items = []
-        seen = set()
-        for _page in range(MAX_PAGES):
-            doc = self.get(path, params) or {}
-            page = doc.get(key) or []
-            items.extend(page)
-            if limit and len(items) >= limit:
-                return items[:limit]
-            marker = _next_marker(doc.get('next'))
-            if not page or not marker or marker in seen:
-                break
-            seen.add(marker)
-            params['marker'] = marker
-        return items
+        return paginate(lambda page_params: self.get(path, page_params) or {},
+                        lambda doc: doc.get(key) or [], params, limit=limit)
+
+
+def paginate(fetch, items_of, params, limit=None, max_pages=MAX_PAGES):
+    """Items of a collection read a page at a time: ``fetch(params)`` is
+    the document of a page, ``items_of(document)`` its items; the
+    ``next`` link of an object document gives the marker of the next
+    page. Stops at a page without items or without a new marker, or once
+    ``limit`` items (if given and > 0) are collected."""
+    params = dict(params)
+    items = []
+    seen = set()
+    for _page in range(max_pages):
+        doc = fetch(params)
+        page = items_of(doc)
+        items.extend(page)
+        if limit and len(items) >= limit:
+            return items[:limit]
+        marker = (_next_marker(doc.get('next')) if isinstance(doc, dict)
+                  else None)
+        if not page or not marker or marker in seen:
+            break
+        seen.add(marker)
+        params['marker'] = marker
+    return items
 
 
 def _next_marker(next_url):
@@ -278,3 +294,28 @@ def _next_marker(next_url):
     query = urllib.parse.urlparse(next_url).query
     values = urllib.parse.parse_qs(query).get('marker')
     return values[-1] if values else None
+
+
+class ServiceAPI(object):
+    """Requests to /v1/``PREFIX``/``path`` through a Client (its session,
+    endpoint, authentication and error handling), without the
+    microversion header: these paths are outside Ironic's versioned API
+    (they have a version document of their own)."""
+
+    PREFIX = None
+
+    def __init__(self, client):
+        self.client = client
+
+    def request(self, method, path, params=None, body=None, log=True):
+        """JSON document of the answer (None if it has no body);
+        HTTPError (a CommandError) on an error status. Parameters whose
+        value is None are left out; ``log=False``: the request is not
+        logged, not even with --debug."""
+        params = {k: v for k, v in (params or {}).items() if v is not None}
+        return self.client.request(
+            method, '%s/%s' % (self.PREFIX, path.lstrip('/')),
+            params=params, body=body, versioned=False, log=log)
+
+    def get(self, path, params=None):
+        return self.request('GET', path, params=params)

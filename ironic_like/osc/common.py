@@ -1,5 +1,6 @@
-"""Helpers the command modules share: KEY=VALUE options, request bodies
-and JSON patches of options, output columns and the --wait loop."""
+"""Helpers the command modules share: KEY=VALUE options, reading an input
+file, request bodies and JSON patches of options, output columns and the
+--wait loop."""
 
 import argparse
 import json
@@ -105,6 +106,21 @@ def add_fields_option(parser, what):
         action='append', default=[],
         help='One or more %s fields to show (repeatable; the API names, '
              'e.g. uuid name).' % what)
+
+
+# -- input ------------------------------------------------------------------
+
+def read_text(name, stdin=None):
+    """The text of file ``name`` ('-': standard input, or ``stdin``);
+    CommandError when it cannot be read."""
+    try:
+        if name == '-':
+            return (stdin if stdin is not None else sys.stdin).read()
+        with open(name) as f:
+            return f.read()
+    except OSError as e:
+        raise osc_exc.CommandError('Cannot read %s: %s'
+                                   % (name, e.strerror or e))
 
 
 # -- request bodies and JSON patches ---------------------------------------

@@ -12,7 +12,6 @@ version header, so a boot command never negotiates one either.
 """
 
 import json
-import sys
 
 from cliff import columns
 from osc_lib.command import command
@@ -24,24 +23,10 @@ from ironic_like.osc import common
 PREFIX = 'boot'
 
 
-class BootAPI(object):
-    """Requests to /v1/boot/``path`` through the baremetal client's
-    session (its endpoint, authentication and error handling), without
-    the microversion header."""
+class BootAPI(http.ServiceAPI):
+    """Requests to /v1/boot/``path`` (no microversion header)."""
 
-    def __init__(self, client):
-        self.client = client
-
-    def request(self, method, path, params=None, body=None):
-        """JSON document of the answer (None if it has no body);
-        HTTPError (a CommandError) on an error status."""
-        params = {k: v for k, v in (params or {}).items() if v is not None}
-        return self.client.request(method, '%s/%s' % (PREFIX,
-                                                      path.lstrip('/')),
-                                   params=params, body=body, versioned=False)
-
-    def get(self, path, params=None):
-        return self.request('GET', path, params=params)
+    PREFIX = PREFIX
 
     def list(self, path, params=None):
         """Items of a list endpoint: BOS answers a plain JSON array."""
@@ -87,15 +72,7 @@ def path(*parts):
 
 def read_json_file(name, stdin=None):
     """The JSON object in file ``name`` ('-': standard input)."""
-    try:
-        if name == '-':
-            text = (stdin if stdin is not None else sys.stdin).read()
-        else:
-            with open(name) as f:
-                text = f.read()
-    except OSError as e:
-        raise osc_exc.CommandError('Cannot read %s: %s'
-                                   % (name, e.strerror or e))
+    text = common.read_text(name, stdin)
     try:
         doc = json.loads(text)
     except ValueError as e:

@@ -10,6 +10,7 @@ from ironic_like.osc import client as http
 from ironic_like.osc import common
 from ironic_like.osc.v1 import boot
 from ironic_like.osc.v1 import boot_status
+from ironic_like.osc.v1 import progress
 
 COLLECTION = 'sessions'
 OPERATIONS = ('boot', 'reboot', 'shutdown')
@@ -159,15 +160,15 @@ class CreateBootSession(boot.BootMixin, command.ShowOne):
         """Poll the session's status every POLL_INTERVAL seconds until it
         is complete (``timeout`` seconds at most, if not 0 or None),
         showing the progress on stderr; the last status."""
-        progress = boot_status.SessionProgress(self.app.stderr, name,
-                                               width)
+        progress_bar = progress.CountsProgress(
+            self.app.stderr, name, boot_status.PROGRESS_VIEW, width)
         status_path = boot.path(COLLECTION, name, 'status')
         start = clock()
         try:
             while True:
                 status = self.boot.get(status_path) or {}
                 elapsed = clock() - start
-                progress.update(status, elapsed)
+                progress_bar.update(status, elapsed)
                 if boot_status.state_of(status) == boot_status.COMPLETE:
                     return status
                 if timeout and elapsed >= timeout:
@@ -182,13 +183,13 @@ class CreateBootSession(boot.BootMixin, command.ShowOne):
                     delay = max(0, min(delay, timeout - elapsed))
                 sleep(delay)
         except KeyboardInterrupt:
-            progress.finish()
+            progress_bar.finish()
             self.app.stderr.write(
                 'Stopped waiting; session %s goes on (see: openstack '
                 'baremetal boot session status %s).\n' % (name, name))
             raise
         finally:
-            progress.finish()
+            progress_bar.finish()
 
 
 class ListBootSession(boot.BootMixin, command.Lister):

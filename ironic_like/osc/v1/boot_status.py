@@ -1,11 +1,10 @@
 """How the boot commands read and print a session's status: the counts
 of its nodes, the ``session status`` breakdown, the ``--preview`` answer
-and the ``session create --wait`` progress line."""
-
-import shutil
+and what the ``session create --wait`` progress line shows."""
 
 from ironic_like.osc import common
 from ironic_like.osc.v1 import boot
+from ironic_like.osc.v1 import progress
 
 # The counts the progress line shows, in its order.
 COUNT_KEYS = ('powering_off', 'powering_on', 'configuring', 'stable',
@@ -28,11 +27,6 @@ PERCENT_FIELDS = {'powering_off': 'phases.percent_powering_off',
                   'stable': 'percent_successful',
                   'failed': 'percent_failed'}
 COMPLETE = 'complete'
-BAR_WIDTH = 20
-
-
-def _is_number(value):
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def state_of(doc):
@@ -53,9 +47,9 @@ def flat_counts(counts):
     for key, value in counts.items():
         if isinstance(value, dict):
             for inner, number in value.items():
-                if _is_number(number):
+                if progress.is_number(number):
                     flat.setdefault(inner, number)
-        elif _is_number(value):
+        elif progress.is_number(value):
             flat.setdefault(key, value)
     return flat
 
@@ -89,68 +83,25 @@ def session_counts(status):
                 value = (sum(flat[s] for s in statuses) if statuses
                          else flat.get(key, 0))
             counts[key] = int(value)
-        if not _is_number(total):
+        if not progress.is_number(total):
             total = flat.get('total')
     else:
         for key, field in PERCENT_FIELDS.items():
             value = boot.dig(status, field)
             counts[key] = (int(round(value * (total or 0) / 100.0))
-                           if _is_number(value) else 0)
-    if not _is_number(total):
+                           if progress.is_number(value) else 0)
+    if not progress.is_number(total):
         total = sum(counts.values())
     counts['total'] = int(total)
     counts['done'] = counts['stable'] + counts['failed']
     percent = boot.dig(status, 'phases.percent_complete')
     if not total and state_of(status) == COMPLETE:
         percent = 100.0
-    elif not _is_number(percent):
+    elif not progress.is_number(percent):
         percent = (100.0 * counts['done'] / total if total
                    else (100.0 if state_of(status) == COMPLETE else 0.0))
     counts['percent'] = max(0.0, min(100.0, float(percent)))
     return counts
-
-
-def duration(seconds):
-    """'1:05' (m:ss), or '2:01:05' (h:mm:ss) from an hour."""
-    seconds = int(max(0, seconds))
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    if hours:
-        return '%d:%02d:%02d' % (hours, minutes, secs)
-    return '%d:%02d' % (minutes, secs)
-
-
-def eta(counts, elapsed, base=(0.0, 0)):
-    """Seconds left at the rate of completion so far: nodes done since
-    ``base`` (elapsed, done: the first poll) over the time since (None:
-    no rate yet)."""
-    done, total = counts['done'], counts['total']
-    if total and done >= total:
-        return 0
-    base_elapsed, base_done = base
-    if done <= base_done or elapsed <= base_elapsed:
-        return None
-    return (total - done) * (elapsed - base_elapsed) / float(done
-                                                             - base_done)
-
-
-def format_eta(counts, elapsed, base=(0.0, 0)):
-    left = eta(counts, elapsed, base)
-    return '?' if left is None else duration(left)
-
-
-def bar(percent, width=BAR_WIDTH):
-    filled = int(width * percent / 100.0)
-    return '[%s%s]' % ('#' * filled, '-' * (width - filled))
-
-
-def tty_line(counts, elapsed, base=(0.0, 0)):
-    """The progress line redrawn on a terminal."""
-    return '%s %3d%% %s  %s ETA %s' % (
-        bar(counts['percent']), int(counts['percent']),
-        ' '.join('%s:%d' % (SHORT_LABELS[k], counts[k])
-                 for k in COUNT_KEYS),
-        duration(elapsed), format_eta(counts, elapsed, base))
 
 
 def plain_line(name, state, counts, elapsed, base=(0.0, 0)):
@@ -160,55 +111,14 @@ def plain_line(name, state, counts, elapsed, base=(0.0, 0)):
             'ETA %s' % (name, state or 'unknown', int(counts['percent']),
                         ', '.join('%s %d' % (COUNT_LABELS[k], counts[k])
                                   for k in COUNT_KEYS),
-                        counts['total'], duration(elapsed),
-                        format_eta(counts, elapsed, base)))
+                        counts['total'], progress.duration(elapsed),
+                        progress.format_eta(counts, elapsed, base)))
 
 
-class SessionProgress(object):
-    """Progress of a session on ``stream``: on a terminal one line redrawn
-    in place (kept when done); elsewhere a plain line each time the state
-    or the counts change."""
-
-    def __init__(self, stream, name, width=None):
-        self.stream = stream
-        self.name = name
-        try:
-            self.tty = bool(stream.isatty())
-        except (AttributeError, ValueError):
-            self.tty = False
-        if width is None:
-            width = shutil.get_terminal_size((80, 24)).columns
-        self.width = max(20, width)
-        self._drawn = 0
-        self._last = None
-        self._base = None
-
-    def update(self, status, elapsed):
-        counts = session_counts(status)
-        if self._base is None:
-            self._base = (elapsed, counts['done'])
-        if self.tty:
-            text = tty_line(counts, elapsed, self._base)[:self.width - 1]
-            padding = ' ' * max(0, self._drawn - len(text))
-            self.stream.write('\r' + text + padding)
-            self._drawn = len(text)
-        else:
-            state = state_of(status)
-            key = (state, counts['total']) + tuple(counts[k]
-                                                   for k in COUNT_KEYS)
-            if key == self._last:
-                return
-            self._last = key
-            self.stream.write(plain_line(self.name, state, counts, elapsed,
-                                         self._base) + '\n')
-        self.stream.flush()
-
-    def finish(self):
-        """End the redrawn line (it stays on the screen)."""
-        if self.tty and self._drawn:
-            self.stream.write('\n')
-            self.stream.flush()
-        self._drawn = 0
+# What the progress of a session shows.
+PROGRESS_VIEW = progress.View(
+    counts=session_counts, state=state_of, keys=COUNT_KEYS,
+    short_labels=SHORT_LABELS, plain_line=plain_line, fraction=False)
 
 
 # -- session status ---------------------------------------------------------

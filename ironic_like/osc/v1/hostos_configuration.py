@@ -7,6 +7,7 @@ their keys with the value ``******``, and the output of these commands
 masks them again before printing.
 """
 
+import json
 import re
 
 from osc_lib.command import command
@@ -14,10 +15,18 @@ from osc_lib import exceptions as osc_exc
 
 from ironic_like.osc import client as http
 from ironic_like.osc import common
+from ironic_like.osc.v1 import base
 from ironic_like.osc.v1 import boot
+from ironic_like.osc.v1 import hostos
+from ironic_like.osc.v1 import hostos_selector as selectors
 from ironic_like.osc.v1 import hostos_status as hs
 
 COLLECTION = 'configurations'
+# What the API shows instead of a secret value.
+SECRET_MASK = '******'
+CONFIGURATION_STATUSES = ('active', 'paused', 'deleting', 'delete_failed')
+# States of an item as the service shows it.
+ITEM_STATES = ('waiting', 'pending', 'running', 'ok', 'failed', 'removing')
 # Fields the server sets itself: dropped from a --file body, so the output
 # of "configuration show -f json" can be sent back.
 READ_ONLY = ('uuid', 'status', 'status_reason', 'nodes', 'created_at',
@@ -72,8 +81,52 @@ LONG_STATUS_TITLES = STATUS_TITLES + ('Started At', 'Output')
 LONG_STATUS_FIELDS = STATUS_FIELDS + ('started_at', 'output')
 
 
-def config_path(name, *sub):
-    return hs.path(COLLECTION, name, *sub)
+CONFIGURATION = base.Resource('configuration', COLLECTION,
+                              'Name of the configuration.')
+
+
+# -- secret values ---------------------------------------------------------
+
+def check_secrets(secret_values, what):
+    """Refuse secret values that are the API's mask (the output of a show
+    sent back would overwrite every secret with it)."""
+    for key, value in (secret_values or {}).items():
+        if value == SECRET_MASK:
+            raise osc_exc.CommandError(
+                '%s: the value of "%s" is the mask %s the API shows in '
+                'place of secrets; give the real value.'
+                % (what, key, SECRET_MASK))
+
+
+def has_secrets(value):
+    """Whether a request body holds secret values (at any depth)."""
+    if isinstance(value, dict):
+        if value.get('secret_values'):
+            return True
+        path = value.get('path')
+        if isinstance(path, str) and path.endswith('/secret_values'):
+            return True
+        return any(has_secrets(v) for v in value.values())
+    if isinstance(value, list):
+        return any(has_secrets(v) for v in value)
+    return False
+
+
+def mask_secrets(doc):
+    """A copy of a configuration with every secret value masked (the API
+    masks them already: this is a second guard, never printed)."""
+    if not isinstance(doc, dict) or not isinstance(doc.get('configs'), list):
+        return doc
+    doc = dict(doc)
+    configs = []
+    for config in doc['configs']:
+        if isinstance(config, dict) and isinstance(
+                config.get('secret_values'), dict):
+            config = dict(config, secret_values=dict.fromkeys(
+                config['secret_values'], SECRET_MASK))
+        configs.append(config)
+    doc['configs'] = configs
+    return doc
 
 
 # -- input ------------------------------------------------------------------
@@ -108,15 +161,15 @@ def parse_config(text):
                     'Invalid order "%s" in --config: give an integer.'
                     % value)
         elif field in ('values', 'secret_values'):
-            value = hs.json_or_file(value, '%s of --config' % field,
-                                    secret=field == 'secret_values')
+            value = hostos.json_or_file(value, '%s of --config' % field,
+                                        secret=field == 'secret_values')
         config[field] = value
     missing = [k for k in ('module', 'module_version') if not config.get(k)]
     if missing:
         raise osc_exc.CommandError(
             '--config needs module=<module> and version=<version>: "%s" '
             'has no %s.' % (_masked(text), ' or '.join(missing)))
-    hs.check_secrets(config.get('secret_values'), '--config secret_values')
+    check_secrets(config.get('secret_values'), '--config secret_values')
     return config
 
 
@@ -125,7 +178,7 @@ def _masked(text):
     return re.sub(r'(secret[_-]values=)(?!@).*?(?=,\s*(?:%s)=|$)'
                   % '|'.join(re.escape(k) for k in CONFIG_KEYS
                              if 'values' not in k),
-                  r'\1' + hs.SECRET_MASK, text)
+                  r'\1' + SECRET_MASK, text)
 
 
 def _renamed(doc):
@@ -153,10 +206,16 @@ def from_file(doc, name):
         for index, config in enumerate(body['configs']):
             if isinstance(config, dict) and isinstance(
                     config.get('secret_values'), dict):
-                hs.check_secrets(config['secret_values'],
-                                 '%s: configs/%d/secret_values'
-                                 % (name, index))
+                check_secrets(config['secret_values'],
+                              '%s: configs/%d/secret_values'
+                              % (name, index))
     return body
+
+
+def pointer_token(key):
+    """A key as one JSON pointer token (RFC 6901: '~' and '/'
+    escaped)."""
+    return str(key).replace('~', '~0').replace('/', '~1')
 
 
 def add_rollout_options(parser):
@@ -171,24 +230,6 @@ def add_rollout_options(parser):
                              'failed (since the last resume).')
 
 
-def add_selector_options(parser, verb):
-    parser.add_argument(
-        '--selector', metavar='<selector>',
-        help='%s the machine selector as a Kubernetes selector string, '
-             'e.g. "env=prod,tier in (web,db),!legacy" (nodes: '
-             'openstack baremetal node list --label-selector).' % verb)
-    parser.add_argument(
-        '--selector-label', dest='selector_labels', action='append',
-        metavar='<key=value>',
-        help='Select nodes with this label (match_labels; repeatable).')
-    parser.add_argument(
-        '--selector-expression', dest='selector_expressions',
-        action='append', metavar='<key op values>',
-        help='A match expression (repeatable): "KEY In V1,V2", "KEY NotIn '
-             'V1", "KEY Exists", "KEY DoesNotExist" (operators in any '
-             'case; "tier in (web,db)", "!KEY" also work).')
-
-
 def rollout_wait_option(parser, what):
     common.add_wait_option(
         parser, '%s (each selected node ok or failed, or the rollout '
@@ -198,20 +239,65 @@ def rollout_wait_option(parser, what):
 
 # -- output -----------------------------------------------------------------
 
+def format_config(index, config):
+    """One line of a module config: '0: sysctl 1.2.0, order 1, values
+    {...}, secret values password=******'."""
+    if not isinstance(config, dict):
+        return '%d: %s' % (index, config)
+    text = '%d: %s %s' % (index, config.get('module'),
+                          config.get('module_version'))
+    extras = []
+    for key in ('order', 'phase', 'description'):
+        if config.get(key) is not None:
+            extras.append('%s %s' % (key, config[key]))
+    if config.get('values'):
+        extras.append('values %s' % json.dumps(config['values'],
+                                               sort_keys=True))
+    if config.get('secret_values'):
+        extras.append('secret values %s' % ', '.join(
+            '%s=%s' % (k, SECRET_MASK)
+            for k in sorted(config['secret_values'])))
+    return text + (', ' + ', '.join(extras) if extras else '')
+
+
+def format_configs(configs):
+    return '\n'.join(format_config(i, c)
+                     for i, c in enumerate(configs or ())) or '-'
+
+
+def short_configs(configs):
+    return ', '.join('%s %s' % (c.get('module'), c.get('module_version'))
+                     if isinstance(c, dict) else str(c)
+                     for c in configs or ()) or '-'
+
+
+def format_node_counts(nodes):
+    """'selected 5: ok 3, failed 1, running 1' (zeros left out)."""
+    if not isinstance(nodes, dict):
+        return str(nodes)
+    counts = hs.rollout_counts({'nodes': nodes})
+    keys = list(hs.NODE_STATES) + sorted(k for k in nodes
+                                         if k not in hs.NODE_STATES
+                                         and k != 'selected')
+    parts = ['%s %s' % (k, nodes[k]) for k in keys if nodes.get(k)]
+    return 'selected %d%s' % (counts['total'],
+                              ': ' + ', '.join(parts) if parts else '')
+
+
 def _column(field, value):
     if field == 'machine_selector':
-        return hs.selector_column(value)
+        return selectors.selector_column(value)
     if field == 'configs' and isinstance(value, list):
-        return boot.TextColumn(value, hs.format_configs(value))
+        return boot.TextColumn(value, format_configs(value))
     if field == 'nodes' and isinstance(value, dict):
-        return boot.TextColumn(value, hs.format_node_counts(value))
+        return boot.TextColumn(value, format_node_counts(value))
     return common.formatted(value)
 
 
 def configuration_output(doc):
     """(names, values) of one configuration: the known fields in a
     readable order and form, then any other by name."""
-    doc = hs.mask_secrets(doc or {})
+    doc = mask_secrets(doc or {})
     names = [k for k in SHOW_FIELDS if k in doc]
     names += sorted(k for k in doc if k not in SHOW_FIELDS
                     and k not in common.LINK_FIELDS)
@@ -220,26 +306,19 @@ def configuration_output(doc):
 
 def _list_column(field, value):
     if field == 'configs' and isinstance(value, list):
-        return boot.TextColumn(value, hs.short_configs(value))
+        return boot.TextColumn(value, short_configs(value))
     return _column(field, value)
 
 
-class ConfigurationCommand(hs.HostosMixin):
+class ConfigurationCommand(base.ResourceCommand, hostos.HostosMixin):
     """A command on one configuration (``<configuration>``)."""
 
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        parser.add_argument('configuration', metavar='<configuration>',
-                            help='Name of the configuration.')
-        return parser
-
-    def path(self, parsed_args, *sub):
-        return config_path(parsed_args.configuration, *sub)
+    RESOURCE = CONFIGURATION
 
 
 # -- commands ---------------------------------------------------------------
 
-class CreateHostosConfiguration(hs.HostosMixin, command.ShowOne):
+class CreateHostosConfiguration(hostos.HostosMixin, command.ShowOne):
     """Create a host OS configuration: which nodes (a selector over their
     labels) run which module versions, with which values."""
 
@@ -256,7 +335,7 @@ class CreateHostosConfiguration(hs.HostosMixin, command.ShowOne):
                  'standard input), instead of the selector and --config '
                  'options. --order, --max-concurrent and '
                  '--failure-threshold override it.')
-        add_selector_options(parser, 'Set')
+        selectors.add_selector_options(parser, 'Set')
         parser.add_argument(
             '--config', dest='configs', action='append',
             metavar='module=<module>,version=<version>[,...]',
@@ -277,7 +356,7 @@ class CreateHostosConfiguration(hs.HostosMixin, command.ShowOne):
                     '--file gives the whole configuration: give the '
                     'selector and the configs in it, or leave --file '
                     'out.')
-            body = from_file(hs.load_document(parsed_args.file),
+            body = from_file(hostos.load_document(parsed_args.file),
                              parsed_args.file)
         else:
             if not parsed_args.configs:
@@ -285,7 +364,7 @@ class CreateHostosConfiguration(hs.HostosMixin, command.ShowOne):
                     'A configuration needs module configs: give --config '
                     '(or --file).')
             body = {}
-            selector = hs.selector_of_options(parsed_args)
+            selector = selectors.selector_of_options(parsed_args)
             if selector:
                 body['machine_selector'] = selector
             body['configs'] = [parse_config(c) for c in parsed_args.configs]
@@ -303,40 +382,34 @@ class CreateHostosConfiguration(hs.HostosMixin, command.ShowOne):
     def take_action(self, parsed_args):
         body = self.body(parsed_args)
         name = body['name']
-        if parsed_args.wait_timeout is None and not hs.format_selector(
+        if parsed_args.wait_timeout is None and not selectors.format_selector(
                 body.get('machine_selector')):
             self.app.stderr.write(
                 'Warning: configuration %s has an empty selector: it '
                 'selects no node.\n' % name)
         doc = self.hostos.post(COLLECTION, body,
-                               secret=hs.has_secrets(body))
+                               secret=has_secrets(body))
         if parsed_args.wait_timeout is not None:
             doc = hs.wait_rollout(self, name, parsed_args.wait_timeout)
             hs.finish_rollout(self, name, doc)
         elif not isinstance(doc, dict):
             # Never print the body sent: it holds the secret values.
-            doc = self.hostos.get(config_path(name))
+            doc = self.hostos.get(CONFIGURATION.path(name))
         return configuration_output(doc)
 
 
-class ListHostosConfiguration(hs.HostosMixin, command.Lister):
+class ListHostosConfiguration(hostos.ListCommand):
     """List host OS configurations."""
 
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        parser.add_argument('--status', choices=hs.CONFIGURATION_STATUSES,
-                            help='Only configurations with this status.')
-        parser.add_argument('--long', action='store_true', default=False,
-                            help='Show more fields.')
-        return parser
+    COLLECTION = COLLECTION
+    FILTERS = (('status', {'choices': CONFIGURATION_STATUSES,
+                           'help': 'Only configurations with this status.'}),)
 
-    def take_action(self, parsed_args):
-        items = self.hostos.list(COLLECTION, COLLECTION,
-                                 {'status': parsed_args.status})
+    def listing(self, items, long):
         fields, titles = SHORT_FIELDS, SHORT_TITLES
-        if parsed_args.long:
+        if long:
             fields, titles = LONG_FIELDS, LONG_TITLES
-        items = [hs.mask_secrets(i) for i in items]
+        items = [mask_secrets(i) for i in items]
         return titles, [tuple(_list_column(f, item.get(f)) for f in fields)
                         for item in items]
 
@@ -356,7 +429,7 @@ class SetHostosConfiguration(ConfigurationCommand, command.Command):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        add_selector_options(parser, 'Replace')
+        selectors.add_selector_options(parser, 'Replace')
         add_rollout_options(parser)
         parser.add_argument(
             '--config-values', action='append',
@@ -393,7 +466,7 @@ class SetHostosConfiguration(ConfigurationCommand, command.Command):
             raise osc_exc.CommandError(
                 'Nothing to set: give at least one option.')
         self.hostos.patch(self.path(parsed_args), patch,
-                          secret=hs.has_secrets(patch))
+                          secret=has_secrets(patch))
 
     def current(self, parsed_args):
         """The configuration as it is (fetched once, when a change needs
@@ -425,21 +498,21 @@ class SetHostosConfiguration(ConfigurationCommand, command.Command):
     def selector_ops(self, parsed_args):
         if parsed_args.selector is not None:
             return [common.add_op('/machine_selector',
-                                  hs.selector_of_options(parsed_args))]
+                                  selectors.selector_of_options(parsed_args))]
         labels = common.to_dict(parsed_args.selector_labels,
                                 deserialize=False)
-        expressions = [hs.parse_expression(e)
+        expressions = [selectors.parse_expression(e)
                        for e in parsed_args.selector_expressions or ()]
         if not labels and not expressions:
             return []
         selector = self.current(parsed_args).get('machine_selector')
         if not isinstance(selector, dict):
             return [common.add_op('/machine_selector',
-                                  hs.selector_of_options(parsed_args))]
+                                  selectors.selector_of_options(parsed_args))]
         ops = []
         if isinstance(selector.get('match_labels'), dict):
             ops += [common.add_op('/machine_selector/match_labels/%s'
-                                  % hs.pointer_token(k), v)
+                                  % pointer_token(k), v)
                     for k, v in labels.items()]
         elif labels:
             ops.append(common.add_op('/machine_selector/match_labels',
@@ -469,11 +542,11 @@ class SetHostosConfiguration(ConfigurationCommand, command.Command):
                         % (option.replace('_', '-'),
                            text if field != 'secret_values' else index))
                 if field != 'module_version':
-                    value = hs.json_or_file(
+                    value = hostos.json_or_file(
                         value, '--%s' % option.replace('_', '-'),
                         secret=field == 'secret_values')
                 if field == 'secret_values':
-                    hs.check_secrets(value, '--config-secret-values')
+                    check_secrets(value, '--config-secret-values')
                 patch.append(common.add_op('/configs/%d/%s' % (
                     self.config_index(parsed_args, index), field), value))
         removed = sorted({self.config_index(parsed_args, text)
@@ -485,7 +558,7 @@ class SetHostosConfiguration(ConfigurationCommand, command.Command):
         return patch
 
 
-class DeleteHostosConfiguration(hs.HostosMixin, command.Command):
+class DeleteHostosConfiguration(hostos.HostosMixin, command.Command):
     """Delete host OS configurations: each goes once every node's agent
     dropped its items (nothing is rolled back on the hosts)."""
 
@@ -503,7 +576,7 @@ class DeleteHostosConfiguration(hs.HostosMixin, command.Command):
         accepted, failures = [], []
         for name in parsed_args.configurations:
             try:
-                self.hostos.delete(config_path(name))
+                self.hostos.delete(CONFIGURATION.path(name))
             except osc_exc.CommandError as e:
                 failures.append('configuration %s: %s' % (name, e))
             else:
@@ -531,7 +604,7 @@ class DeleteHostosConfiguration(hs.HostosMixin, command.Command):
             while True:
                 for name in list(remaining):
                     try:
-                        doc = self.hostos.get(config_path(name)) or {}
+                        doc = self.hostos.get(CONFIGURATION.path(name)) or {}
                     except http.HTTPError as e:
                         if e.status != 404:
                             raise
@@ -566,7 +639,7 @@ class DeleteHostosConfiguration(hs.HostosMixin, command.Command):
                 if timeout:
                     delay = max(0, min(delay, timeout - elapsed))
                 self.sleep(delay)
-                interval = min(interval * 2, hs.POLL_INTERVAL)
+                interval = min(interval * 2, hostos.POLL_INTERVAL)
         finally:
             progress.finish()
 
@@ -623,7 +696,7 @@ class StatusHostosConfiguration(ConfigurationCommand, command.Lister):
         parser = super().get_parser(prog_name)
         parser.add_argument('--node', metavar='<node>',
                             help='Only this node (name or UUID).')
-        parser.add_argument('--state', choices=hs.ITEM_STATES,
+        parser.add_argument('--state', choices=ITEM_STATES,
                             help='Only items in this state.')
         parser.add_argument('--long', action='store_true', default=False,
                             help='Also show the start time and the tail '

@@ -14,9 +14,11 @@ from osc_lib import exceptions as osc_exc
 
 from ironic_like.osc import client as http
 from ironic_like.osc import common
-from ironic_like.osc.v1 import hostos_status as hs
+from ironic_like.osc.v1 import boot
+from ironic_like.osc.v1 import hostos
 
 COLLECTION = 'modules'
+MODULE_STATES = ('verifying', 'available', 'deprecated', 'error')
 SHORT_FIELDS = ('name', 'version', 'state', 'deprecated_by', 'used_by',
                 'description')
 LONG_FIELDS = SHORT_FIELDS + ('error', 'url', 'sha256sum', 'playbook',
@@ -28,7 +30,7 @@ _SHA256_RE = re.compile(r'^[0-9a-fA-F]{64}$')
 
 
 def module_path(name, version):
-    return hs.path(COLLECTION, name, version)
+    return boot.path(COLLECTION, name, version)
 
 
 def sha256_arg(value):
@@ -62,7 +64,7 @@ def verification_check(name, version):
     return check
 
 
-class ModuleCommand(hs.HostosMixin):
+class ModuleCommand(hostos.HostosMixin):
     """A command on one module version (``<name> <version>``)."""
 
     def get_parser(self, prog_name):
@@ -118,26 +120,21 @@ class CreateHostosModule(ModuleCommand, command.ShowOne):
             verification_check(name, version), describe, timeout,
             clock=self.clock, sleep=self.sleep,
             progress=common.Progress(self.app.stderr),
-            max_interval=hs.POLL_INTERVAL)
+            max_interval=hostos.POLL_INTERVAL)
 
 
-class ListHostosModule(hs.HostosMixin, command.Lister):
+class ListHostosModule(hostos.ListCommand):
     """List module versions (every version of every module)."""
 
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        parser.add_argument('--name', metavar='<name>',
-                            help='Only the versions of this module.')
-        parser.add_argument('--state', choices=hs.MODULE_STATES,
-                            help='Only versions in this state.')
-        parser.add_argument('--long', action='store_true', default=False,
-                            help='Show every field.')
-        return parser
+    COLLECTION = COLLECTION
+    FILTERS = (('name', {'metavar': '<name>',
+                         'help': 'Only the versions of this module.'}),
+               ('state', {'choices': MODULE_STATES,
+                          'help': 'Only versions in this state.'}))
+    LONG_HELP = 'Show every field.'
 
-    def take_action(self, parsed_args):
-        items = self.hostos.list(COLLECTION, COLLECTION, {
-            'name': parsed_args.name, 'state': parsed_args.state})
-        if parsed_args.long:
+    def listing(self, items, long):
+        if long:
             fields = common.long_fields(items, LONG_FIELDS)
         else:
             fields = SHORT_FIELDS
@@ -167,7 +164,7 @@ class SetHostosModule(ModuleCommand, command.Command):
             '/description', parsed_args.description)])
 
 
-class DeleteHostosModule(hs.HostosMixin, command.Command):
+class DeleteHostosModule(hostos.HostosMixin, command.Command):
     """Delete module versions (refused while a configuration uses
     one)."""
 

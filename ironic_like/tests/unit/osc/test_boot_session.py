@@ -10,6 +10,7 @@ from osc_lib import exceptions as osc_exc
 from ironic_like.osc import common
 from ironic_like.osc.v1 import boot_session as bs
 from ironic_like.osc.v1 import boot_status
+from ironic_like.osc.v1 import progress
 from ironic_like.tests.unit.osc import base
 from ironic_like.tests.unit.osc import fakes
 
@@ -354,16 +355,16 @@ class TestSessionCounts(base.CommandTestCase):
 
     def test_eta_and_duration(self):
         counts = {'done': 25, 'total': 100}
-        self.assertEqual(30.0, boot_status.eta(counts, 10))
+        self.assertEqual(30.0, progress.eta(counts, 10))
         # The rate counts from the first poll: nodes already done then
         # say nothing of it.
-        self.assertEqual(75.0, boot_status.eta(counts, 10, (5.0, 20)))
-        self.assertIsNone(boot_status.eta(counts, 10, (10.0, 0)))
-        self.assertIsNone(boot_status.eta(counts, 10, (1.0, 25)))
-        self.assertIsNone(boot_status.eta({'done': 0, 'total': 5}, 10))
-        self.assertEqual(0, boot_status.eta({'done': 5, 'total': 5}, 0))
-        self.assertEqual('1:02:03', boot_status.duration(3723))
-        self.assertEqual('2:03', boot_status.duration(123.9))
+        self.assertEqual(75.0, progress.eta(counts, 10, (5.0, 20)))
+        self.assertIsNone(progress.eta(counts, 10, (10.0, 0)))
+        self.assertIsNone(progress.eta(counts, 10, (1.0, 25)))
+        self.assertIsNone(progress.eta({'done': 0, 'total': 5}, 10))
+        self.assertEqual(0, progress.eta({'done': 5, 'total': 5}, 0))
+        self.assertEqual('1:02:03', progress.duration(3723))
+        self.assertEqual('2:03', progress.duration(123.9))
 
 
 class TestListShowDeleteAbort(base.CommandTestCase):

@@ -11,6 +11,7 @@ from osc_lib import exceptions as osc_exc
 
 from ironic_like.osc import common
 from ironic_like.osc.v1 import hostos_configuration as hc
+from ironic_like.osc.v1 import hostos_selector as selectors
 from ironic_like.osc.v1 import hostos_status as hs
 from ironic_like.tests.unit.osc import fakes
 from ironic_like.tests.unit.osc import test_hostos_module
@@ -174,7 +175,7 @@ class TestParsing(ConfigurationTestCase):
         self.assertIn('the mask ******', str(e))
 
     def test_expressions(self):
-        parse = hs.parse_expression
+        parse = selectors.parse_expression
         self.assertEqual({'key': 'tier', 'operator': 'In',
                           'values': ['web', 'db']}, parse('tier In web,db'))
         self.assertEqual({'key': 'tier', 'operator': 'In',
@@ -198,7 +199,7 @@ class TestParsing(ConfigurationTestCase):
             self.assertRaises(osc_exc.CommandError, parse, bad)
 
     def test_selector_string(self):
-        selector = hs.parse_selector(
+        selector = selectors.parse_selector(
             'env=prod, tier in (web,db),!legacy,gpu,zone!=b,role==x')
         self.assertEqual({
             'match_labels': {'env': 'prod', 'role': 'x'},
@@ -209,9 +210,9 @@ class TestParsing(ConfigurationTestCase):
                 {'key': 'zone', 'operator': 'NotIn', 'values': ['b']}]},
             selector)
         self.assertEqual('env=prod,role=x,tier in (web,db),!legacy,gpu,'
-                         'zone notin (b)', hs.format_selector(selector))
-        self.assertEqual('', hs.format_selector({}))
-        self.assertEqual('', hs.format_selector(None))
+                         'zone notin (b)', selectors.format_selector(selector))
+        self.assertEqual('', selectors.format_selector({}))
+        self.assertEqual('', selectors.format_selector(None))
 
     def test_status_shapes(self):
         nested = node_status(('n1', [item(DOWNLOAD, 'ok', 0),
@@ -319,10 +320,10 @@ class TestCreateConfiguration(ConfigurationTestCase):
                        'value': {'a': 'b'}}],
                      [{'op': 'add', 'path': '/configs/-', 'value': {
                          'module': 'm', 'secret_values': {'a': 'b'}}}]):
-            self.assertTrue(hs.has_secrets(body))
-        self.assertFalse(hs.has_secrets([{'op': 'add', 'path': '/order',
+            self.assertTrue(hc.has_secrets(body))
+        self.assertFalse(hc.has_secrets([{'op': 'add', 'path': '/order',
                                           'value': 1}]))
-        self.assertFalse(hs.has_secrets({'configs': [
+        self.assertFalse(hc.has_secrets({'configs': [
             {'module': 'm', 'secret_values': {}}]}))
 
     def test_secret_request_errors(self):
