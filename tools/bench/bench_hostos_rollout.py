@@ -79,8 +79,6 @@ with open(path, 'w') as f:
 print('ok=1 changed=1')
 """
 
-INTERVAL = 2
-
 
 class ArchiveServer(object):
     def __init__(self, data):
@@ -119,13 +117,13 @@ class Fleet(object):
     """N host agents driven by a thread pool: each runs one loop
     (heartbeat, items, report) when due, then waits its interval."""
 
-    def __init__(self, api_url, uuids, root, ansible, workers):
+    def __init__(self, api_url, uuids, root, ansible, workers, interval):
         self.agents = []
         for uuid in uuids:
             agent = host_agent.HostAgent(
                 api_url, uuid, root=os.path.join(root, uuid),
                 ansible_playbook=ansible)
-            agent.interval_override = INTERVAL
+            agent.interval_override = interval
             self.agents.append(agent)
         self.pool = concurrent.futures.ThreadPoolExecutor(workers)
         self.stop = threading.Event()
@@ -187,9 +185,12 @@ def main(argv=None):
     parser.add_argument('--agent-workers', type=int, default=8)
     parser.add_argument('--fake-ansible', action='store_true')
     parser.add_argument('--timeout', type=int, default=3600)
+    parser.add_argument('--heartbeat-interval', type=int, default=10,
+                        help='Seconds between two heartbeats of each host '
+                             'agent (the service\'s default is 10).')
     args = parser.parse_args(argv)
     conf = {'conductor': {'sync_power_state_interval': 600},
-            'hostos': {'agent_heartbeat_interval': INTERVAL}}
+            'hostos': {'agent_heartbeat_interval': args.heartbeat_interval}}
     work = tempfile.mkdtemp(prefix='bench-hostos-')
     data = archive.make_module('motd', '1.0.0', PLAYBOOK)
     server = ArchiveServer(data)
@@ -209,7 +210,7 @@ def main(argv=None):
         print('%d nodes enrolled in %.1f s' % (len(uuids),
                                                time.monotonic() - t0))
         fleet = Fleet(cluster.url, uuids, os.path.join(work, 'hosts'),
-                      ansible, args.agent_workers)
+                      ansible, args.agent_workers, args.heartbeat_interval)
         fleet.start()
         client.request('POST', '/v1/hostos/modules', {
             'name': 'motd', 'version': '1.0.0', 'url': server.url,
@@ -245,7 +246,8 @@ def main(argv=None):
         print('rollout of one configuration to %d nodes (%s, %d agent '
               'threads, heartbeat every %d s), POST %d in %.2f s:'
               % (args.nodes, 'fake ansible' if args.fake_ansible
-                 else 'ansible-playbook', args.agent_workers, INTERVAL,
+                 else 'ansible-playbook', args.agent_workers,
+                 args.heartbeat_interval,
                  resp.status_code, created))
         print('  first node ok after %.1f s; every node ok after %.1f s'
               % (first or -1, done))

@@ -639,10 +639,15 @@ class HostOSMixin(object):
             models.HostOSConfiguration.id == configuration.id
         ).with_for_update()).all()
         item = models.HostOSItem
+        # A locking read: it sees what other heartbeats released and
+        # committed, where a plain read of a REPEATABLE READ transaction
+        # (MariaDB's default) would see the snapshot taken at its first
+        # read, before it waited for the configuration's lock.
         rows = session.execute(
             sa.select(*_STATUS_COLUMNS).where(
                 item.configuration_id == configuration.id,
-                item.released.is_(True), item.removed.is_(False))).all()
+                item.released.is_(True), item.removed.is_(False)
+            ).with_for_update(read=True)).all()
         by_node = collections.defaultdict(list)
         for row in rows:
             by_node[row[1]].append(item_state(ItemStatus(*row)))

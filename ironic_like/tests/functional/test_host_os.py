@@ -56,7 +56,8 @@ GREETING_PLAYBOOK = """\
     - name: "the secret arrived (its length only, never print it)"
       copy:
         dest: "{{ host_os_root }}/etc/greeting.secret-length"
-        content: "{{ secret_values.token | length }}\\n"
+        content: "{{ (secret_values | default({})).token | default('')
+                     | length }}\\n"
 """
 
 FAILING_PLAYBOOK = """\
