@@ -170,10 +170,16 @@ def enrol(client, database, count):
     uuids = []
 
     def post(index):
-        resp = client.request('POST', '/v1/nodes', {
-            'name': 'hostos-%04d' % index, 'driver': 'fake-hardware',
-            'labels': {'bench': 'hostos'}})
-        return resp.json()['uuid']
+        # Bounded retries: a 503 can happen while a ring is rebuilt.
+        for _attempt in range(5):
+            resp = client.request('POST', '/v1/nodes', {
+                'name': 'hostos-%04d' % index, 'driver': 'fake-hardware',
+                'labels': {'bench': 'hostos'}})
+            if resp.status_code == 201:
+                return resp.json()['uuid']
+            time.sleep(1)
+        raise RuntimeError('POST /v1/nodes: %s %s'
+                           % (resp.status_code, resp.text[:300]))
     with concurrent.futures.ThreadPoolExecutor(16) as pool:
         uuids = list(pool.map(post, range(count)))
     database.execute("UPDATE nodes SET provision_state = 'active'")

@@ -210,8 +210,8 @@ class TestItems(AgentTestCase):
         self.assertEqual('PLAY RECAP ok=1', by_name[DOWNLOAD]['output'])
         self.assertEqual('2026-01-02T03:04:05+00:00',
                          by_name[DOWNLOAD]['started_at'])
-        self.wake.assert_called_with(mock.ANY, ['configuration'],
-                                     node_ids=[self.n1.id])
+        # No boot session waits for this node: no cast.
+        self.wake.assert_not_called()
         self.beat(self.n1, reports=[self.report(items[ANSIBLE])])
         self.assertEqual('ok', self.node_entry(self.n1)['state'])
         doc = self.get(CONFIGURATIONS + '/c1').json
@@ -221,11 +221,26 @@ class TestItems(AgentTestCase):
                                                 hash='0' * 64)])
         self.assertEqual('pending', self.node_entry(self.n1)['state'])
 
+    def configuring(self, node):
+        component = self.db.update_boot_component(
+            node.id, {'phase': 'configuring', 'enabled': True})
+        self.assertEqual('configuring', component.status)
+
+    def test_a_boot_session_waiting_for_the_node_is_woken(self):
+        self.create_configuration()
+        self.configuring(self.n1)
+        items = self.items(self.n1)
+        self.beat(self.n1, reports=[self.report(items[DOWNLOAD])])
+        self.wake.assert_called_with(mock.ANY, ['configuration'],
+                                     node_ids=[self.n1.id])
+
     def test_wake_failure_ignored(self):
         self.create_configuration()
+        self.configuring(self.n1)
         items = self.items(self.n1)
         self.wake.side_effect = RuntimeError('no bus')
         self.beat(self.n1, reports=[self.report(items[DOWNLOAD])])
+        self.assertTrue(self.wake.called)
 
     def test_reapply_changes_hashes(self):
         self.create_configuration()

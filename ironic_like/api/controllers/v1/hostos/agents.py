@@ -16,6 +16,7 @@ from ironic_like.api.controllers.v1.hostos import common
 from ironic_like.api.controllers.v1 import utils
 from ironic_like.api.schemas import hostos as schema
 from ironic_like.api import validation
+from ironic_like.common.boot import component_status as cs
 from ironic_like.common import exception
 from ironic_like.common.hostos import items as hostos_items
 from ironic_like.conductor.hostos import reconcile
@@ -87,8 +88,15 @@ def _after(db, changed, node):
         if configuration.status in (hostos_db.DELETING,
                                     hostos_db.DELETE_FAILED):
             reconcile.finish_delete(db, configuration)
-    common.wake_configuration([node.id],
-                              context=common.anonymous_context())
+    try:
+        component, _ = db.get_boot_component(node.id)
+    except exception.NotFound:
+        return
+    if component.status == cs.CONFIGURING:
+        # Only a boot session waiting for this node's configuration
+        # cares: no fanout cast for every report of a plain rollout.
+        common.wake_configuration([node.id],
+                                  context=common.anonymous_context())
 
 
 class AgentsController(rest.RestController):
