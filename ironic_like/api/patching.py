@@ -25,13 +25,10 @@ def root_of(path):
     return first.replace('~1', '/').replace('~0', '~')
 
 
-def check(patch, fields, version, writable, mandatory=()):
-    """Validate a patch document against a resource's fields.
-
-    :param fields: the resource's field registry (name -> views Field).
-    :param writable: names a patch may change.
-    :param mandatory: names that cannot be removed.
-    """
+def check_shape(patch):
+    """Check what every JSON patch must be (at most
+    [api]max_patch_operations operations, RFC 6902's shape, a value for
+    add and replace); (operation, path, root attribute) of each."""
     limit = CONF.api.max_patch_operations
     if isinstance(patch, list) and len(patch) > limit:
         raise exception.InvalidParameterValue(
@@ -39,13 +36,26 @@ def check(patch, fields, version, writable, mandatory=()):
                 'at most %d ([api]max_patch_operations).'
                 % (len(patch), limit))
     validation.validate(_PATCH_VALIDATOR, patch)
+    checked = []
     for op in patch:
         path = op['path']
         root = root_of(path)
         if op['op'] in ('add', 'replace') and 'value' not in op:
             raise exception.InvalidParameterValue(
                 err="'add' and 'replace' operations need a value "
-                    "(path %s)." % path, field=root)
+                    "(path %s)." % path[:255], field=root)
+        checked.append((op, path, root))
+    return checked
+
+
+def check(patch, fields, version, writable, mandatory=()):
+    """Validate a patch document against a resource's fields.
+
+    :param fields: the resource's field registry (name -> views Field).
+    :param writable: names a patch may change.
+    :param mandatory: names that cannot be removed.
+    """
+    for op, path, root in check_shape(patch):
         field = fields.get(root)
         if field is None:
             raise exception.InvalidParameterValue(

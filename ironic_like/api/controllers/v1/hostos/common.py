@@ -10,7 +10,6 @@ from oslo_log import log
 from ironic_like.api.controllers.v1 import utils
 from ironic_like.api import errors
 from ironic_like.api import patching
-from ironic_like.api.schemas import common as common_schema
 from ironic_like.api import validation
 from ironic_like.api.views import base as view_base
 from ironic_like.common import context as ctx_module
@@ -20,7 +19,6 @@ from ironic_like.common.hostos import semver
 from ironic_like.common.hostos import values as hostos_values
 from ironic_like.common import masking
 from ironic_like.common import policy
-from ironic_like.conf import CONF
 from ironic_like.db.sqlalchemy import hostos as hostos_db
 
 LOG = log.getLogger(__name__)
@@ -29,10 +27,6 @@ READ_RULE = 'baremetal:hostos:get'
 WRITE_RULE = 'baremetal:hostos:write'
 
 SECRET_MASK = masking.MASK
-
-# JSON patches of modules and configurations (the schema the node and
-# port patches are checked with).
-PATCH_VALIDATOR = validation.make_validator(common_schema.JSON_PATCH)
 
 
 def authorize_read():
@@ -125,19 +119,7 @@ def validate(validator, instance, secrets=()):
 def check_patch(patch, fields, writable):
     """Check a JSON patch of a resource whose attributes are ``fields``,
     of which ``writable`` may change: 400 naming the attribute."""
-    limit = CONF.api.max_patch_operations
-    if isinstance(patch, list) and len(patch) > limit:
-        raise exception.InvalidParameterValue(
-            err='The JSON patch has %d operations; one request may hold '
-                'at most %d ([api]max_patch_operations).'
-                % (len(patch), limit))
-    validation.validate(PATCH_VALIDATOR, patch)
-    for op in patch:
-        path = op['path']
-        root = patching.root_of(path)
-        if op['op'] in ('add', 'replace') and 'value' not in op:
-            invalid(root, "'add' and 'replace' operations need a value "
-                          "(path %s)." % path[:255])
+    for _op, path, root in patching.check_shape(patch):
         if root not in fields:
             invalid(root, "Cannot patch %s: the resource has no attribute "
                           "'%s'." % (path[:255], root[:255]))
