@@ -56,6 +56,9 @@ PLAYBOOK = """\
 - hosts: all
   gather_facts: false
   tasks:
+    - file:
+        path: "{{ host_os_root }}/etc"
+        state: directory
     - copy:
         dest: "{{ host_os_root }}/etc/motd"
         content: "{{ values.motd }}\\n"
