@@ -268,7 +268,11 @@ class TestConductorKilledMidSession(BootSessionTestCase):
         # failed this soon, and retried by the survivor.
         # A machine whose boot failed on a busy machine (a download cut
         # short) is power-cycled within the test's bound, not BOS's 20 min.
+        # Likewise a graceful power-off the victim had recorded but not
+        # sent: forced off after 20 s, not BOS's 300 s (the test's whole
+        # bound).
         lab.api('PATCH', '/v1/boot/options', {'max_power_on_wait_time': 20,
+                                              'max_power_off_wait_time': 20,
                                               'max_boot_wait_time': 60})
         lab.api('POST', '/v1/boot/sessions', {
             'name': 'kill', 'operation': 'reboot', 'template_name': 'all'},
