@@ -1,8 +1,10 @@
 """The IPA commands a virtual agent runs, and their result documents.
 
 Handlers take the agent and the command's parameters and return the
-command result; disk work is the agent's (VirtualAgent.write_image,
-erase). COMMANDS maps IPA's command names to (handler, asynchronous).
+command result; disk and accelerator work is the agent's
+(VirtualAgent.write_image, erase, program_accelerator,
+erase_accelerator). COMMANDS maps IPA's command names to (handler,
+asynchronous).
 """
 
 import base64
@@ -194,6 +196,18 @@ def _collect_system_logs(agent, params):
     return {'system_logs': base64.b64encode(buf.getvalue()).decode()}
 
 
+def _get_hardware_info(agent, params):
+    return agent.current_inventory()
+
+
+def _program_accelerator(agent, params):
+    return agent.program_accelerator(params)
+
+
+def _erase_accelerator(agent, params):
+    return agent.erase_accelerator(params)
+
+
 # name -> (handler, asynchronous)
 COMMANDS = {
     'standby.prepare_image': (_prepare_image, True),
@@ -207,4 +221,9 @@ COMMANDS = {
     'deploy.get_deploy_steps': (_get_deploy_steps, False),
     'deploy.execute_deploy_step': (_execute_deploy_step, True),
     'log.collect_system_logs': (_collect_system_logs, False),
+    'poll.get_hardware_info': (_get_hardware_info, False),
+    # Synchronous, as the conductor programs an FPGA while the image is
+    # being written (standby.prepare_image running).
+    'accelerator.program': (_program_accelerator, False),
+    'accelerator.erase': (_erase_accelerator, False),
 }

@@ -140,8 +140,12 @@ class Simulator(object):
             inventory=spec.get('inventory'))
         extra = spec.get('inventory_extra')
         if isinstance(extra, dict):
-            # e.g. {"pci_devices": [...]} for accelerators.
+            # e.g. {"pci_devices": [...]}.
             agent.inventory.update(extra)
+            if (extra.get('accelerators') is not None
+                    and agent.options.get('accelerators') is None):
+                # Accelerators there too (the option wins): live state.
+                agent.replace_accelerators(extra['accelerators'])
         with self.lock:
             if agent.id in self.agents:
                 raise KeyError(agent.id)
@@ -228,7 +232,12 @@ class Handler(http_server.BaseHTTPRequestHandler):
       agent ``{id, macs, node_uuid?, api_url?, options?, powered?}`` or
       ``{"agents": [...]}``: 201.
     * ``GET|DELETE /control/agents/<id>``: details (inventory, commands,
-      records of firmware/BIOS steps, disk path) / remove.
+      records of firmware/BIOS steps and of accelerator programs and
+      erases, current ``accelerators``, disk path) / remove.
+    * ``GET /control/agents/<id>/accelerators``: ``{"accelerators":
+      [...]}`` as they are now; ``GET /control/agents/<id>/accelerators/
+      <pci address>/<region index>/bitstream``: the raw bytes last
+      programmed in that FPGA region (404 if none).
     * ``POST /control/agents/<id>/boot|poweroff|reboot``; boot and reboot
       take an optional ``{"agent_token", "api_url", "node_uuid"}`` (what
       the boot configuration would put on the kernel command line).
@@ -403,6 +412,8 @@ class Handler(http_server.BaseHTTPRequestHandler):
         if agent is None:
             return self._error(404, 'NotFound', 'No agent %s' % rest[1])
         action = rest[2] if len(rest) == 3 else None
+        if rest[2:3] == ['accelerators'] and len(rest) in (3, 6):
+            return self._accelerators(method, agent, rest[3:])
         if len(rest) > 3:
             return self._error(404, 'NotFound', 'No such resource')
         if action is None:
@@ -420,7 +431,10 @@ class Handler(http_server.BaseHTTPRequestHandler):
             if not isinstance(body, dict):
                 return self._error(400, 'InvalidContentError',
                                    'options are a JSON object')
-            agent.set_options(body)
+            try:
+                agent.set_options(body)
+            except ValueError as exc:
+                return self._error(400, 'InvalidContentError', str(exc))
             return self._reply(200, {'options': agent.detail()['options']})
         if method != 'POST':
             return self._error(405, 'MethodNotAllowed', method)
@@ -435,6 +449,27 @@ class Handler(http_server.BaseHTTPRequestHandler):
             return self._error(404, 'NotFound', 'Unknown action %s'
                                % action)
         return self._reply(202, agent.summary())
+
+    def _accelerators(self, method, agent, rest):
+        if method != 'GET':
+            return self._error(405, 'MethodNotAllowed', method)
+        if not rest:
+            with agent.lock:
+                devices = json.loads(json.dumps(agent.accelerators))
+            return self._reply(200, {'accelerators': devices})
+        address, index, what = rest
+        if what != 'bitstream' or not index.isdigit():
+            return self._error(404, 'NotFound', 'No such resource')
+        data = agent.bitstream(address, int(index))
+        if data is None:
+            return self._error(404, 'NotFound',
+                               'Nothing programmed in region %s of %s'
+                               % (index, address))
+        self.send_response(200)
+        self.send_header('Content-Type', 'application/octet-stream')
+        self.send_header('Content-Length', str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
     def _create(self, body):
         specs = body.get('agents') if isinstance(body, dict) and \

@@ -7,6 +7,8 @@ delays) and the pools that run blocking work. Nothing here owns a thread.
 
 import base64
 import collections
+import copy
+import datetime
 import gzip
 import hashlib
 import json
@@ -21,6 +23,7 @@ from urllib import parse as urlparse
 
 import requests
 
+from ironic_like_lab import accelerators as accel
 from ironic_like_lab.commands import BusyError
 from ironic_like_lab.commands import Command
 from ironic_like_lab.commands import CommandError
@@ -138,6 +141,16 @@ DEFAULT_OPTIONS = {
     # says. Read when the instance boots.
     'host_agent': True,
     'host_agent_interval': None,
+    # PCI accelerators: a list of entries in the inventory format of
+    # doc/accelerators.md, reported in the inventory (``accelerators``).
+    # accelerator.program changes the function a region holds; setting
+    # the option again replaces the device list (a card vanishing or
+    # appearing), keeping what was programmed on devices still listed.
+    # Programming waits program_delay s; fail_program (a message) makes
+    # it fail with FPGAProgramError.
+    'accelerators': None,
+    'program_delay': 0.0,
+    'fail_program': None,
 }
 
 
@@ -146,8 +159,14 @@ def _file_name(agent_id):
                    for c in agent_id)
 
 
-def make_inventory(agent_id, macs, options):
-    """A plausible IPA inventory (version 2 layout of the seed)."""
+def make_inventory(agent_id, macs, options, accelerators=None):
+    """A plausible IPA inventory (version 2 layout of the seed).
+
+    ``accelerators``: the machine's current accelerator entries (default:
+    the option ``accelerators``); the inventory carries a deep copy.
+    """
+    if accelerators is None:
+        accelerators = options.get('accelerators')
     interfaces = []
     for index, mac in enumerate(macs):
         interfaces.append({
@@ -179,6 +198,7 @@ def make_inventory(agent_id, macs, options):
         'boot': {'current_boot_mode': 'uefi',
                  'pxe_interface': macs[0].lower() if macs else None},
         'hostname': 'sim-%s' % agent_id,
+        'accelerators': copy.deepcopy(accelerators or []),
     }
 
 
@@ -278,9 +298,23 @@ class VirtualAgent(object):
         self.node_uuid_hint = node_uuid
         self.options = dict(DEFAULT_OPTIONS)
         self.options.update(options or {})
-        self.inventory = inventory or make_inventory(agent_id, self.macs,
-                                                     self.options)
+        # Live accelerator state (which function each region holds) and
+        # what the agent itself programmed or erased: region key ->
+        # function.
+        devices = self.options.get('accelerators')
+        if devices is None and inventory:
+            devices = inventory.get('accelerators')
+        accel.check_devices(devices)
+        self.accelerators = copy.deepcopy(devices or [])
+        self._programmed = {}
+        # region key -> {path, sha256, size} of the last bitstream.
+        self._bitstreams = {}
+        # The generation a command runs for, per running thread.
+        self._command_ctx = threading.local()
+        self.inventory = inventory or make_inventory(
+            agent_id, self.macs, self.options, self.accelerators)
         base = os.path.join(sim.state_dir, _file_name(agent_id))
+        self._state_base = base
         self.disk_path = base + '.disk'
         self.configdrive_path = base + '.configdrive'
         # The instance's filesystem, for its host agent and playbooks.
@@ -303,6 +337,8 @@ class VirtualAgent(object):
         self.records = {'firmware': [], 'bios': [], 'erased': 0,
                         'image': None, 'configdrive': None}
         self.records['os_boot'] = None
+        self.records['accelerators'] = []
+        self.records['accelerator_erases'] = []
         self.counters = {'boots': 0, 'lookups': 0, 'heartbeats': 0,
                          'heartbeat_errors': 0, 'os_boots': 0,
                          'os_boot_failures': 0, 'reports': 0,
@@ -331,6 +367,9 @@ class VirtualAgent(object):
         LOG.debug('agent %s: %s', self.id, line)
 
     def set_options(self, options):
+        """:raises ValueError: ``accelerators`` is not a list."""
+        if 'accelerators' in options:
+            accel.check_devices(options['accelerators'])
         with self.lock:
             for key, value in options.items():
                 if value is None and key not in DEFAULT_OPTIONS:
@@ -339,6 +378,25 @@ class VirtualAgent(object):
                     self.options[key] = DEFAULT_OPTIONS[key]
                 else:
                     self.options[key] = value
+            if 'accelerators' in options:
+                self.replace_accelerators(self.options['accelerators'])
+
+    def replace_accelerators(self, devices):
+        """New accelerator entries (a card vanished or appeared): what
+        this agent programmed stays on devices whose address is still
+        listed."""
+        with self.lock:
+            self.accelerators, self._programmed = accel.replace(
+                devices, self._programmed)
+            self.event('accelerators replaced: %d entries',
+                       len(self.accelerators))
+
+    def current_inventory(self):
+        """The inventory with the accelerators as they are now."""
+        with self.lock:
+            inventory = copy.deepcopy(self.inventory)
+            inventory['accelerators'] = copy.deepcopy(self.accelerators)
+            return inventory
 
     def summary(self):
         with self.lock:
@@ -369,7 +427,8 @@ class VirtualAgent(object):
                 'host_agent': host_agents.of(self.sim).detail(self.id),
                 'commands': [c.serialize()
                              for c in self.commands.values()],
-                'inventory': self.inventory,
+                'inventory': self.current_inventory(),
+                'accelerators': copy.deepcopy(self.accelerators),
             })
             return doc
 
@@ -703,7 +762,7 @@ class VirtualAgent(object):
             resp = session.post(
                 '%s/v1/drivers/agent/vendor_passthru/lookup' % self.api_url,
                 data=json.dumps({'version': 2,
-                                 'inventory': self.inventory}),
+                                 'inventory': self.current_inventory()}),
                 headers=self._headers(), timeout=timeout)
         else:
             params = {'addresses': ','.join(self.macs)}
@@ -874,6 +933,7 @@ class VirtualAgent(object):
     def _run(self, cmd, handler, gen, heartbeat=True):
         if cmd.done.is_set():
             return  # abandoned (power off)
+        self._command_ctx.generation = gen
         try:
             if gen != self.generation:
                 raise CommandError('AgentPoweredOff',
@@ -891,6 +951,8 @@ class VirtualAgent(object):
             cmd.finish(error=CommandError(type(exc).__name__, str(exc)))
         else:
             cmd.finish(result=result)
+        finally:
+            self._command_ctx.generation = None
         with self.lock:
             self.event('command %s finished: %s%s', cmd.name, cmd.status,
                        ' (%s)' % cmd.error['message'] if cmd.error else '')
@@ -1033,6 +1095,167 @@ class VirtualAgent(object):
             self.root_uuid = None
             self.instance_node_uuid = None
         return total
+
+    # ---------------------------------------------------------- accelerators
+    def _command_generation(self):
+        """The generation the running command was started in."""
+        gen = getattr(self._command_ctx, 'generation', None)
+        if gen is None:
+            with self.lock:
+                gen = self.generation
+        return gen
+
+    def _check_generation_locked(self, gen):
+        if gen != self.generation:
+            raise CommandError('AgentPoweredOff',
+                               'The machine was powered off')
+
+    def _region_locked(self, key):
+        try:
+            return accel.find_region(self.accelerators, key)
+        except accel.NotFound as exc:
+            raise CommandError('AcceleratorNotFound', str(exc), 404)
+
+    def _region_target(self, params):
+        address = params.get('pci_address')
+        if not address or not isinstance(address, str):
+            raise CommandError('InvalidCommandParamsError',
+                               'pci_address is required', 400)
+        index = params.get('region_index', 0)
+        if index is None:
+            index = 0
+        if isinstance(index, str) and index.strip().isdigit():
+            index = int(index)
+        try:
+            return accel.region_key(address, index)
+        except accel.NotFound as exc:
+            raise CommandError('AcceleratorNotFound', str(exc), 404)
+
+    def bitstream_path(self, key):
+        return '%s.%s' % (self._state_base,
+                          accel.bitstream_file_name(*key))
+
+    def bitstream(self, address, region_index):
+        """The bytes last programmed in a region, or None."""
+        try:
+            key = accel.region_key(address, region_index)
+        except accel.NotFound:
+            return None
+        with self.lock:
+            entry = self._bitstreams.get(key)
+        if entry is None:
+            return None
+        try:
+            with open(entry['path'], 'rb') as f:
+                return f.read()
+        except OSError:
+            return None
+
+    def _program_wait(self, gen):
+        """Wait program_delay s (without the lock); stop at a power off."""
+        delay = float(self.options.get('program_delay') or 0)
+        deadline = time.monotonic() + delay
+        while True:
+            with self.lock:
+                self._check_generation_locked(gen)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            time.sleep(min(left, 0.05))
+
+    def program_accelerator(self, params):
+        """accelerator.program: download, verify and load a bitstream into
+        an FPGA region; answers ``{pci_address, region_index, sha256,
+        size}``."""
+        gen = self._command_generation()
+        key = self._region_target(params)
+        image = params.get('image')
+        if not isinstance(image, dict):
+            raise CommandError('InvalidCommandParamsError',
+                               'image is required', 400)
+        function = params.get('function')
+        if function is not None and not isinstance(function, dict):
+            raise CommandError('InvalidCommandParamsError',
+                               'function must be an object or null', 400)
+        urls = image.get('urls') or (
+            [image['url']] if image.get('url') else [])
+        if isinstance(urls, str):
+            urls = [urls]
+        algo = image.get('os_hash_algo') or 'sha256'
+        expected = image.get('os_hash_value')
+        if not expected:
+            raise CommandError('ImageChecksumError',
+                               'No os_hash_value for bitstream %s'
+                               % image.get('id'))
+        try:
+            hashlib.new(algo)
+        except ValueError:
+            raise CommandError('ImageChecksumError',
+                               'Unsupported hash algorithm %s' % algo)
+        with self.lock:
+            self._region_locked(key)
+        dest = self.bitstream_path(key)
+        tmp = dest + '.new'
+        try:
+            url, actual, size = self._download(urls, algo, str(expected),
+                                               tmp)
+            sha256 = actual.lower() if algo == 'sha256' else _sha256(tmp)
+            self._program_wait(gen)
+            fail = self.options.get('fail_program')
+            if fail:
+                raise CommandError(
+                    'FPGAProgramError', fail if isinstance(fail, str) else
+                    'Simulated failure programming %s region %d'
+                    % key)
+            with self.lock:
+                self._check_generation_locked(gen)
+                # The card may have vanished meanwhile.
+                region = self._region_locked(key)
+                os.replace(tmp, dest)
+                region['function'] = copy.deepcopy(function)
+                self._programmed[key] = copy.deepcopy(function)
+                self._bitstreams[key] = {'path': dest, 'sha256': sha256,
+                                         'size': size}
+                self.records['accelerators'].append({
+                    'pci_address': key[0], 'region_index': key[1],
+                    'image_id': image.get('id'), 'url': url,
+                    'sha256': sha256, 'size': size,
+                    'programmed_at': _now(),
+                    'function': copy.deepcopy(function)})
+                self.event('programmed %s region %d with %s (%d bytes, '
+                           'function %s)', key[0], key[1], image.get('id'),
+                           size, (function or {}).get('name'))
+        finally:
+            _remove(tmp)
+        return {'pci_address': key[0], 'region_index': key[1],
+                'sha256': sha256, 'size': size}
+
+    def erase_accelerator(self, params):
+        """accelerator.erase: unload an FPGA region's function."""
+        gen = self._command_generation()
+        key = self._region_target(params)
+        with self.lock:
+            self._check_generation_locked(gen)
+            region = self._region_locked(key)
+            region['function'] = None
+            self._programmed[key] = None
+            self.records['accelerator_erases'].append({
+                'pci_address': key[0], 'region_index': key[1],
+                'erased_at': _now()})
+            self.event('erased %s region %d', key[0], key[1])
+        return {'erased': True}
+
+
+def _now():
+    return datetime.datetime.now(datetime.timezone.utc).isoformat()
+
+
+def _sha256(path):
+    digest = hashlib.sha256()
+    with open(path, 'rb') as f:
+        for chunk in iter(lambda: f.read(CHUNK), b''):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def _remove(path):
