@@ -13,6 +13,10 @@ keyword becomes ``x-max-json-size``. The JSON Schema dialect of OpenAPI
 import collections
 import copy
 
+from ironic_like.api.controllers.v1.accelerators import common as \
+    accelerators_common
+from ironic_like.api.controllers.v1.accelerators import resources as \
+    accelerators_ctl
 from ironic_like.api.controllers.v1 import allocation as allocation_ctl
 from ironic_like.api.controllers.v1.boot import components as boot_components
 from ironic_like.api.controllers.v1.boot import sessions as boot_sessions
@@ -80,6 +84,7 @@ HOSTOS_MODULE = HOSTOS + '/modules/{module_name}'
 HOSTOS_VERSION = HOSTOS_MODULE + '/{module_version}'
 HOSTOS_CONFIGURATION = HOSTOS + '/configurations/{configuration_name}'
 HOSTOS_HEARTBEAT = HOSTOS + '/agents/heartbeat'
+ACCELERATORS = '/v1/accelerators'
 
 # The documentation-only bodies of the agent's endpoints: the controllers
 # check these field by field (ramdisk._check_strings, _check_inventory),
@@ -309,6 +314,26 @@ ROUTES = (
            body=hostos_schema.HEARTBEAT_BODY, public=True),
     _route('DELETE', HOSTOS + '/agents/{node_ident}',
            'Reset the host agent token of a node', status=204),
+    # -- accelerators (read-only; no microversion)
+    _route('GET', ACCELERATORS, 'The accelerators API version'),
+    _route('GET', ACCELERATORS + '/devices', 'List accelerator devices',
+           query=accelerators_ctl.DEVICE_PARAMS),
+    _route('GET', ACCELERATORS + '/devices/{device_uuid}',
+           'Show an accelerator device'),
+    _route('GET', ACCELERATORS + '/deployables', 'List deployables',
+           query=accelerators_ctl.DEPLOYABLE_PARAMS),
+    _route('GET', ACCELERATORS + '/deployables/{deployable_uuid}',
+           'Show a deployable'),
+    _route('GET', ACCELERATORS + '/attach_handles', 'List attach handles',
+           query=accelerators_ctl.ATTACH_HANDLE_PARAMS),
+    _route('GET', ACCELERATORS + '/attach_handles/{attach_handle_uuid}',
+           'Show an attach handle'),
+    _route('GET', NODE + '/accelerators',
+           'The accelerators of a node: devices, deployables, attach '
+           'handles, attachments, traits with total and free counts'),
+    _route('POST', NODE + '/accelerators/discover',
+           'Take the inventory of a node\'s accelerators from its agent '
+           'now (409 when no agent is up)', status=202),
 )
 
 # -- schema conversion ------------------------------------------------------
@@ -404,6 +429,23 @@ _QUERY_SCHEMAS = {
     'label_selector': {'type': 'string', 'minLength': 1, 'description':
                        'A Kubernetes label selector over node labels: '
                        'env=prod,tier in (web,db),!legacy,gpu'},
+    # Accelerators.
+    'device': {'type': 'string', 'format': 'uuid'},
+    'vendor': {'type': 'string', 'minLength': 1,
+               'maxLength': accelerators_common.MAX_VENDOR_LENGTH,
+               'description': 'A PCI vendor id (8086) or vendor name'},
+    'in_use': {'type': 'string', 'enum': ['true', 'false']},
+}
+# Query parameters whose schema depends on the route (the same name means
+# something else elsewhere).
+_ACCELERATOR_TYPE = {
+    'type': 'string', 'pattern': '^%s$' % accelerators_common.TYPE_PATTERN,
+    'description': 'An accelerator type: FPGA, GPU, ...'}
+_ROUTE_QUERY_SCHEMAS = {
+    (ACCELERATORS + '/devices', 'type'): _ACCELERATOR_TYPE,
+    (ACCELERATORS + '/deployables', 'type'): _ACCELERATOR_TYPE,
+    (ACCELERATORS + '/devices', 'status'): {
+        'type': 'string', 'enum': list(accelerators_common.DEVICE_STATUSES)},
 }
 
 
@@ -423,7 +465,9 @@ def _parameters(route):
                            'required': True,
                            'schema': {'type': 'string', 'minLength': 1}})
     for name in route.query:
-        schema = convert(_QUERY_SCHEMAS.get(name, {'type': 'string'}))
+        schema = _ROUTE_QUERY_SCHEMAS.get(
+            (route.path, name), _QUERY_SCHEMAS.get(name, {'type': 'string'}))
+        schema = convert(schema)
         params.append({'name': name, 'in': 'query', 'required': False,
                        'schema': schema})
     return params

@@ -335,3 +335,45 @@ class HostOSAgentTokenInvalid(Unauthorized):
     msg_fmt = ('Invalid or missing host agent token for node %(node)s. '
                'A host agent that lost its token needs the operator to '
                'reset it (openstack baremetal hostos agent reset).')
+
+
+# Accelerators.
+class AcceleratorNotFound(NotFound):
+    msg_fmt = 'Accelerator %(kind)s %(uuid)s could not be found.'
+
+
+class NoFreeAcceleratorHandle(Conflict):
+    msg_fmt = ('No free accelerator on node %(node)s matches the request '
+               '%(request)s.')
+
+
+class AcceleratorPlugInProgress(Conflict):
+    msg_fmt = ('Accelerators of instance %(instance)s are being plugged by '
+               'conductor %(conductor)s until %(deadline)s.')
+
+
+class BitstreamSelectionError(Conflict):
+    msg_fmt = '%(err)s'
+
+
+class AcceleratorProgramFailed(IronicLikeException):
+    msg_fmt = ('Programming %(image)s into %(deployable)s on node %(node)s '
+               'failed: %(error)s')
+
+
+class AgentUnavailable(IronicLikeException):
+    msg_fmt = ('The agent of node %(node)s cannot be reached: %(reason)s')
+    code = 503
+
+
+class BitstreamNotFound(NotFound):
+    msg_fmt = 'Bitstream image %(image)s could not be found%(detail)s.'
+
+    def __init__(self, message=None, **kwargs):
+        kwargs.setdefault('detail', '')
+        super().__init__(message, **kwargs)
+
+
+class ImageServiceUnavailable(IronicLikeException):
+    msg_fmt = 'The image service %(service)s is unavailable: %(reason)s'
+    code = http_client.SERVICE_UNAVAILABLE

@@ -133,6 +133,7 @@ _BOOT_COMPONENT = '/boot/components/{node_ident}'
 _HOSTOS_MODULE = '/hostos/modules/{module_name}'
 _HOSTOS_VERSION = _HOSTOS_MODULE + '/{module_version}'
 _HOSTOS_CONFIGURATION = '/hostos/configurations/{configuration_name}'
+_ACCELERATORS = '/accelerators'
 
 _API_RULES = [
     _op('baremetal:node:list', _ANY_READER,
@@ -264,6 +265,23 @@ _API_RULES = [
          ('POST', _HOSTOS_CONFIGURATION + '/reapply'),
          ('POST', _HOSTOS_CONFIGURATION + '/resume'),
          ('DELETE', '/hostos/agents/{node_ident}')]),
+    # Accelerators (/v1/accelerators, doc/accelerators.md). A project
+    # reader sees the devices of the nodes its project owns or leases
+    # (lists are narrowed to them; another project's are not found).
+    _op('baremetal:accelerator:get', _NODE_READER,
+        'Read accelerators: devices, deployables and attach handles, and '
+        'the accelerators of a node (attachments, traits, discovery).',
+        [('GET', _ACCELERATORS),
+         ('GET', _ACCELERATORS + '/devices'),
+         ('GET', _ACCELERATORS + '/devices/{device_uuid}'),
+         ('GET', _ACCELERATORS + '/deployables'),
+         ('GET', _ACCELERATORS + '/deployables/{deployable_uuid}'),
+         ('GET', _ACCELERATORS + '/attach_handles'),
+         ('GET', _ACCELERATORS + '/attach_handles/{attach_handle_uuid}'),
+         ('GET', _NODE + '/accelerators')]),
+    _op('baremetal:accelerator:discover', _ADMIN,
+        'Take the inventory of a node\'s accelerators from its agent now.',
+        [('POST', _NODE + '/accelerators/discover')]),
 ]
 
 

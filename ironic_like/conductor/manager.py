@@ -10,6 +10,7 @@ import oslo_messaging as messaging
 
 from ironic_like.common import exception
 
+from ironic_like.conductor import accelerators
 from ironic_like.conductor import agent_heartbeat
 from ironic_like.conductor import allocations
 from ironic_like.conductor import nodes
@@ -89,6 +90,10 @@ class ConductorManager(object):
     # host OS configuration
     def verify_hostos_module(self, context, module_id):
         self._executor.submit(self.service.verify_hostos_module, module_id)
+
+    # accelerators
+    def discover_accelerators(self, context, node_id):
+        return accelerators.discover(context, node_id)
 
     # ports
     def create_port(self, context, node_id, values):

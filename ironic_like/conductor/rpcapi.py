@@ -13,6 +13,8 @@ Version history:
     1.3 - heartbeat(forwarded=...): a conductor hands a heartbeat to the
           conductor holding the node's lock (a cast)
     1.4 - wake_boot_operators (a fanout cast: boot-session work is there)
+    1.5 - verify_hostos_module (a cast to the module name's owner)
+    1.6 - discover_accelerators (the node's inventory, taken now)
 """
 
 import datetime
@@ -35,7 +37,7 @@ from ironic_like.db import api as db_api
 LOG = log.getLogger(__name__)
 
 TOPIC = 'ironic_like.conductor_manager'
-RPC_API_VERSION = '1.5'
+RPC_API_VERSION = '1.6'
 
 
 # Clock difference tolerated between this process and the conductor that
@@ -302,6 +304,14 @@ class ConductorAPI(object):
         cctxt = self.client.prepare(topic=TOPIC, server=host, version='1.5')
         cctxt.cast(context, 'verify_hostos_module', module_id=module_id)
         return True
+
+    # -- accelerators ----------------------------------------------------
+
+    def discover_accelerators(self, context, node):
+        """Take the node's accelerator inventory from its agent now (a
+        call to the node's conductor; InvalidState when no agent is up)."""
+        return self._call_node(context, node, 'discover_accelerators',
+                               version='1.6', node_id=node.id)
 
     # -- ports -----------------------------------------------------------
 

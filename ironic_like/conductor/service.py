@@ -14,6 +14,7 @@ from ironic_like.common import boot_file_server
 from ironic_like.common import context as ctx
 from ironic_like.common import rpc
 from ironic_like.common import states
+from ironic_like.conductor import accelerators
 from ironic_like.conductor import agent_timeouts
 from ironic_like.conductor import allocation_runner
 from ironic_like.conductor import allocations
@@ -194,6 +195,8 @@ class ConductorService(object):
                                    self.sync_power_states))
         callables.append(every(CONF.hostos.reconcile_interval,
                                self.reconcile_hostos))
+        callables.append(every(CONF.accelerators.reconcile_interval,
+                               self.reconcile_accelerators))
         # Each periodic in its own thread: a slow power sync must never
         # delay the heartbeat that keeps this conductor in the ring.
         self._periodic = periodics.PeriodicWorker(
@@ -213,6 +216,17 @@ class ConductorService(object):
             hostos_reconcile.run(self.db, self.ring, self.host)
         except Exception:
             LOG.exception('Host OS configuration reconciliation failed')
+
+    def reconcile_accelerators(self):
+        """Attachments left half done, and the periodic re-inventory: see
+        conductor/accelerators.py."""
+        if fencing.is_fenced():
+            return
+        try:
+            accelerators.reconcile(self.db, self.ring, self.host)
+            accelerators.reinventory(self.db, self.ring, self.host)
+        except Exception:
+            LOG.exception('Accelerator reconciliation failed')
 
     def verify_hostos_module(self, module_id):
         try:

@@ -6,6 +6,7 @@ oslo.messaging registers some of its options there only.
 
 from oslo_config import cfg
 
+from ironic_like.conf import accelerators
 from ironic_like.conf import agent
 from ironic_like.conf import api
 from ironic_like.conf import boot
@@ -18,6 +19,7 @@ from ironic_like.conf import hostos
 CONF = cfg.CONF
 
 default.register_opts(CONF)
+accelerators.register_opts(CONF)
 agent.register_opts(CONF)
 api.register_opts(CONF)
 boot.register_opts(CONF)

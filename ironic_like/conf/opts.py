@@ -1,5 +1,6 @@
 """Options listed for oslo-config-generator (etc/ironic_like/*.conf)."""
 
+from ironic_like.conf import accelerators
 from ironic_like.conf import agent
 from ironic_like.conf import api
 from ironic_like.conf import boot
@@ -13,6 +14,7 @@ from ironic_like.conf import hostos
 def list_opts():
     return [
         ('DEFAULT', default.opts),
+        ('accelerators', accelerators.opts),
         ('agent', agent.opts),
         ('api', api.opts),
         ('boot', boot.opts),

@@ -1,11 +1,13 @@
 """Tear-down and cleaning through the agent, one flow per phase:
 
     teardown:            teardown-fail-on-revert -> teardown-power-off
+                         (and unplug accelerators meanwhile)
                          -> teardown-release-instance   (then cleaning)
     clean-boot-ramdisk:  clean-fail-on-revert -> clean-prepare-ramdisk
                          -> clean-power-on -> clean-await-agent
     (first heartbeat in "clean wait") clean-start-steps:
-                         clean-fail-on-revert -> clean-get-steps
+                         clean-fail-on-revert -> clean-accelerators
+                         -> clean-get-steps
     then, per step, clean-next-step:
                          clean-fail-on-revert -> clean-execute-step
                          -> clean-await-step
@@ -21,15 +23,25 @@ Steps, their order and the next one to run live in driver_internal_info,
 so any conductor can carry on.
 """
 
+from concurrent import futures
+
+from oslo_log import log
 from taskflow.patterns import linear_flow
 
+from ironic_like.accelerators import discovery
+from ironic_like.accelerators import drivers as acc_drivers
+from ironic_like.accelerators import os_acc
 from ironic_like.common import agent_info
 from ironic_like.common import exception
 from ironic_like.common import states
+from ironic_like.conductor.flows import deploy
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import persistence
 from ironic_like.conf import CONF
+from ironic_like.db import api as db_api
 from ironic_like.drivers.modules import agent_client
+
+LOG = log.getLogger(__name__)
 
 TEARDOWN = 'teardown'
 BOOT_RAMDISK = 'clean-boot-ramdisk'
@@ -47,12 +59,14 @@ PREPARE_RAMDISK = 'clean-prepare-ramdisk'
 POWER_ON = 'clean-power-on'
 AWAIT_AGENT = 'clean-await-agent'
 GET_STEPS = 'clean-get-steps'
+CLEAN_ACCELERATORS = 'clean-accelerators'
 EXECUTE_STEP = 'clean-execute-step'
 AWAIT_STEP = 'clean-await-step'
 POWER_OFF = 'clean-power-off'
 DONE = 'clean-done'
 
 PHASE_GET_STEPS = 'clean-get-steps'
+CLEAN_ACCELERATORS = 'clean-accelerators'
 PHASE_STEP_RUNNING = 'clean-step-running'
 
 # driver_internal_info keys.
@@ -108,6 +122,38 @@ def manual_steps(offered, requested, node_uuid):
 
 def is_manual(node):
     return node.target_provision_state == states.MANAGEABLE
+
+
+class PowerOffAndUnplug(node_steps.NodeTaskBase):
+    """Release the instance's accelerators (os_acc.unplug, in a worker)
+    while the node is powered off."""
+
+    def execute(self, task):
+        with futures.ThreadPoolExecutor(max_workers=1) as executor:
+            future = executor.submit(os_acc.unplug,
+                                     deploy.os_acc_instance(task.node))
+            node_steps.power_off(task)
+            future.result()
+        node_steps.set_info(task, **{deploy.ACCELERATORS: None})
+
+
+class CleanAccelerators(node_steps.NodeTaskBase):
+    """Erase what the last instance programmed (its driver's clean), then
+    take the inventory afresh so that traits show the erased regions."""
+
+    def execute(self, task):
+        node = task.node
+        db = db_api.get_instance()
+        for region in db.list_accelerator_regions_to_clean(node.id):
+            acc_drivers.get_driver(region['driver_name']).clean(node,
+                                                                region)
+            db.mark_accelerator_region_cleaned(region['deployable_id'])
+        try:
+            discovery.discover(node)
+        except (exception.AgentUnavailable,
+                exception.InvalidParameterValue) as e:
+            LOG.warning('Node %s: accelerator discovery failed: %s',
+                        node.uuid, exception.safe_message(e))
 
 
 class ReleaseInstance(node_steps.NodeTaskBase):
@@ -191,7 +237,7 @@ def _fail_first():
 def teardown_flow():
     flow = linear_flow.Flow(TEARDOWN)
     flow.add(node_steps.FailOnRevert(TEARDOWN_FAIL_ON_REVERT, 'Tear down'),
-             node_steps.PowerOff(TEARDOWN_POWER_OFF),
+             PowerOffAndUnplug(TEARDOWN_POWER_OFF),
              ReleaseInstance(TEARDOWN_RELEASE_INSTANCE))
     return flow
 
@@ -207,7 +253,8 @@ def boot_ramdisk_flow():
 
 def start_steps_flow():
     flow = linear_flow.Flow(START_STEPS)
-    flow.add(_fail_first(), GetSteps(GET_STEPS))
+    flow.add(_fail_first(), CleanAccelerators(CLEAN_ACCELERATORS),
+             GetSteps(GET_STEPS))
     return flow
 
 

@@ -4,7 +4,8 @@ agent between them hold no thread):
     deploy-boot-ramdisk:  deploy-fail-on-revert -> deploy-validate
         -> deploy-prepare-ramdisk -> deploy-power-on -> deploy-await-agent
     (the first heartbeat in "wait call-back") deploy-write-image:
-        deploy-fail-on-revert -> deploy-start-image-write
+        deploy-fail-on-revert -> deploy-discover-accelerators
+        -> deploy-start-image-write (and plug accelerators meanwhile)
         -> deploy-await-image
     (a heartbeat that finds the image written) deploy-finish:
         deploy-fail-on-revert -> deploy-boot-from-disk
@@ -14,7 +15,14 @@ Any failure ends in "deploy failed", the node powered off and last_error
 naming the step (see node_steps.FailOnRevert).
 """
 
+from concurrent import futures
+
+from oslo_log import log
 from taskflow.patterns import linear_flow
+
+from ironic_like.accelerators import discovery
+from ironic_like.accelerators import os_acc
+from ironic_like.common.accelerators import specs as acc_specs
 
 from ironic_like.common import agent_info
 from ironic_like.common import exception
@@ -22,6 +30,8 @@ from ironic_like.common import states
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import persistence
 from ironic_like.drivers.modules import agent_client
+
+LOG = log.getLogger(__name__)
 
 BOOT_RAMDISK = 'deploy-boot-ramdisk'
 WRITE_IMAGE = 'deploy-write-image'
@@ -31,6 +41,7 @@ FINISH = 'deploy-finish'
 # progress by them).
 FAIL_ON_REVERT = 'deploy-fail-on-revert'
 VALIDATE = 'deploy-validate'
+DISCOVER_ACCELERATORS = 'deploy-discover-accelerators'
 PREPARE_RAMDISK = 'deploy-prepare-ramdisk'
 POWER_ON = 'deploy-power-on'
 AWAIT_AGENT = 'deploy-await-agent'
@@ -47,6 +58,10 @@ PHASE_IMAGE_RUNNING = 'deploy-image-running'
 PREPARE_IMAGE = 'standby.prepare_image'
 _OPERATION = 'Deploy'
 _HASH_LENGTHS = {32: 'md5', 64: 'sha256', 128: 'sha512'}
+# driver_internal_info: the plugged accelerators ([{"pci_id": ...}]).
+ACCELERATORS = 'accelerators'
+# instance_info: the flavor extra specs os_acc reads (doc/accelerators.md).
+EXTRA_SPECS = 'flavor_extra_specs'
 
 
 def image_info(node):
@@ -94,11 +109,50 @@ def image_info(node):
             'root_gb': root_gb}
 
 
+def accelerator_request(node):
+    """The accelerators the node's instance asks for (InvalidParameter
+    Value naming the extra spec at fault)."""
+    return acc_specs.parse((node.instance_info or {}).get(EXTRA_SPECS)
+                           or {})
+
+
+def os_acc_instance(node):
+    """os_acc's instance_info for the node's instance (a node deployed
+    without an instance UUID, as standalone clients do, is its own)."""
+    info = node.instance_info or {}
+    return {'uuid': node.instance_uuid or node.uuid,
+            'name': info.get('display_name') or node.name,
+            'project_id': node.lessee or node.owner,
+            'image_uuid': info.get('image_source')}
+
+
 class Validate(node_steps.NodeTaskBase):
 
     def execute(self, task):
         image_info(task.node)
+        accelerator_request(task.node)
         task.driver.power.validate(task)
+
+
+class DiscoverAccelerators(node_steps.NodeTaskBase):
+    """Take the node's accelerator inventory now that its agent is up.
+    A failure only stops the deploy when the instance asks for
+    accelerators (plug then needs the inventory)."""
+
+    def execute(self, task):
+        try:
+            discovery.discover(task.node)
+        except (exception.AgentUnavailable,
+                exception.InvalidParameterValue) as e:
+            if accelerator_request(task.node).requested:
+                raise
+            LOG.warning('Node %s: accelerator discovery failed: %s',
+                        task.node.uuid, exception.safe_message(e))
+
+
+def _initialize_and_plug(node_uuid, instance, rp, extra_specs):
+    os_acc.initialize(node_uuid)
+    return os_acc.plug(instance, rp, extra_specs)
 
 
 class StartImageWrite(node_steps.NodeTaskBase):
@@ -122,6 +176,34 @@ class StartImageWrite(node_steps.NodeTaskBase):
             params['configdrive'] = configdrive
         doc = agent_client.start_command(node, PREPARE_IMAGE, params)
         node_steps.set_info(task, **{agent_info.COMMAND: doc.get('id')})
+
+
+class StartImageWriteAndPlug(StartImageWrite):
+    """Plug the instance's accelerators (os_acc, in a worker, as the
+    seed calls it) while the image write is started; a failure of
+    either fails the deploy and releases what was plugged."""
+
+    def execute(self, task):
+        node = task.node
+        if not accelerator_request(node).requested:
+            super().execute(task)
+            return
+        extra_specs = (node.instance_info or {}).get(EXTRA_SPECS)
+        with futures.ThreadPoolExecutor(max_workers=1) as executor:
+            future = executor.submit(_initialize_and_plug, node.uuid,
+                                     os_acc_instance(node),
+                                     {'uuid': node.uuid}, extra_specs)
+            super().execute(task)
+            pci_ids = future.result()
+        node_steps.set_info(task, **{ACCELERATORS: pci_ids})
+
+    def revert(self, task, *args, **kwargs):
+        try:
+            os_acc.unplug(os_acc_instance(task.node))
+        except Exception as e:
+            LOG.warning('Node %s: releasing its accelerators after a failed '
+                        'deploy failed (the reconciler will): %s',
+                        task.node.uuid, e)
 
 
 class BootFromDisk(node_steps.NodeTaskBase):
@@ -158,7 +240,8 @@ def boot_ramdisk_flow():
 def write_image_flow():
     flow = linear_flow.Flow(WRITE_IMAGE)
     flow.add(_fail_first(),
-             StartImageWrite(START_IMAGE_WRITE),
+             DiscoverAccelerators(DISCOVER_ACCELERATORS),
+             StartImageWriteAndPlug(START_IMAGE_WRITE),
              node_steps.AwaitAgent(AWAIT_IMAGE,
                                    PHASE_IMAGE_RUNNING))
     return flow

@@ -14,8 +14,10 @@ from oslo_db import exception as db_exc
 from oslo_utils import uuidutils
 import sqlalchemy as sa
 
+from ironic_like.common.accelerators import traits as acc_traits
 from ironic_like.common import exception
 from ironic_like.common import states
+from ironic_like.db.sqlalchemy import accelerators
 from ironic_like.db.sqlalchemy import models
 
 # Columns an allocation list may be sorted by.
@@ -48,13 +50,24 @@ def _free_node_conditions(resource_class, traits, owner=None):
         n.allocation_id.is_(None),
         n.resource_class == resource_class,
     ]
-    if traits:
+    # Accelerator traits (doc/accelerators.md) are the node's only while
+    # a handle carrying them is free; the rest are the operator's.
+    accel = sorted(t for t in set(traits or ())
+                   if acc_traits.is_accelerator_trait(t))
+    plain = sorted(set(traits or ()) - set(accel))
+    if plain:
         matching = (sa.select(sa.func.count())
                     .select_from(models.NodeTrait)
                     .where(models.NodeTrait.node_id == n.id,
-                           models.NodeTrait.trait.in_(list(traits)))
+                           models.NodeTrait.trait.in_(plain))
                     .scalar_subquery())
-        conditions.append(matching == len(set(traits)))
+        conditions.append(matching == len(plain))
+    for trait in accel:
+        conditions.append(sa.or_(
+            accelerators.accelerator_trait_condition(n.id, trait),
+            sa.select(models.NodeTrait.node_id).where(
+                models.NodeTrait.node_id == n.id,
+                models.NodeTrait.trait == trait).exists()))
     if owner:
         conditions.append(sa.or_(n.owner == owner, n.lessee == owner))
     return conditions

@@ -22,6 +22,7 @@ from sqlalchemy import event
 from ironic_like.common import exception
 from ironic_like.common.hostos import selector as hostos_selector
 from ironic_like.conf import CONF
+from ironic_like.db.sqlalchemy import accelerators
 from ironic_like.db.sqlalchemy import allocations
 from ironic_like.db.sqlalchemy import boot_sessions
 from ironic_like.db.sqlalchemy import hostos
@@ -337,7 +338,8 @@ def _check_holder(node, holder):
                                      holder=node.reservation or 'free')
 
 
-class Connection(allocations.AllocationsMixin,
+class Connection(accelerators.AcceleratorsMixin,
+                 allocations.AllocationsMixin,
                  boot_sessions.BootSessionsMixin,
                  hostos.HostOSMixin):
     """All database access of the service."""
@@ -539,6 +541,7 @@ class Connection(allocations.AllocationsMixin,
             session.execute(sa.delete(models.BootArtifacts).where(
                 models.BootArtifacts.node_id == node_id))
             hostos.destroy_node_rows(session, node_id)
+            accelerators.destroy_node_rows(session, node_id)
             count = session.execute(sa.delete(models.Node).where(
                 models.Node.id == node_id)).rowcount
         if not count:

@@ -81,10 +81,11 @@ def _scrub(node, text):
     return text.replace(token, _SCRUBBED) if token else text
 
 
-def _request(method, node, url, what, **kwargs):
+def _request(method, node, url, what, timeout=None, **kwargs):
     try:
         resp = _session().request(
-            method, url, timeout=CONF.deploy.agent_command_timeout,
+            method, url,
+            timeout=timeout or CONF.deploy.agent_command_timeout,
             headers=_headers(node), **kwargs)
     except requests.RequestException as e:
         raise exception.AgentConnectionFailed(
@@ -113,10 +114,12 @@ def start_command(node, name, params):
                     json={'name': name, 'params': params})
 
 
-def run_command(node, name, params=None):
+def run_command(node, name, params=None, timeout=None):
     """Run a short command to its end and return its result; raises
-    AgentCommandFailed if it failed."""
-    doc = _request('POST', node, _base(node), name,
+    AgentCommandFailed if it failed. ``timeout``: seconds to wait for the
+    answer when the command may take longer than
+    [deploy]agent_command_timeout (programming an FPGA)."""
+    doc = _request('POST', node, _base(node), name, timeout=timeout,
                    params=_params(node, wait=True),
                    json={'name': name, 'params': params or {}})
     return result_of(doc, name)

@@ -3,6 +3,8 @@
 import pecan
 from pecan import rest
 
+from ironic_like.api.controllers.v1.accelerators import version as \
+    accelerators
 from ironic_like.api.controllers.v1 import allocation
 from ironic_like.api.controllers.v1.boot import version as boot
 from ironic_like.api.controllers.v1 import conductor
@@ -59,6 +61,7 @@ class Controller(rest.RestController):
     allocations = allocation.AllocationsController()
     boot = boot.BootController()
     hostos = hostos.HostOSController()
+    accelerators = accelerators.AcceleratorsController()
     # The deploy agent's (public routes; see ramdisk.py).
     lookup = ramdisk.LookupController()
     heartbeat = ramdisk.HeartbeatController()

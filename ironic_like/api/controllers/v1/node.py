@@ -8,6 +8,8 @@ from oslo_utils import uuidutils
 import pecan
 from pecan import rest
 
+from ironic_like.api.controllers.v1.accelerators import node as \
+    node_accelerators
 from ironic_like.api.controllers.v1 import allocation
 from ironic_like.api.controllers.v1 import collection
 from ironic_like.api.controllers.v1 import node_maintenance
@@ -126,6 +128,8 @@ class NodesController(rest.RestController):
         'traits': node_traits.NodeTraitsController,
         'ports': port.NodePortsController,
         'allocation': allocation.NodeAllocationController,
+        # Its accelerators (no microversion; see accelerators/node.py).
+        'accelerators': node_accelerators.NodeAcceleratorsController,
         # Only the agent's heartbeat, in the vendor passthru form (see
         # ramdisk).
         'vendor_passthru': ramdisk.NodeVendorPassthruController,

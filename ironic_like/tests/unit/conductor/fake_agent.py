@@ -10,6 +10,7 @@ import uuid
 
 import fixtures
 
+INVENTORY = 'poll.get_hardware_info'
 CLEAN_STEPS = [
     {'step': 'erase_devices', 'priority': 10, 'interface': 'deploy'},
     {'step': 'update_firmware', 'priority': 0, 'interface': 'deploy'},
@@ -22,7 +23,11 @@ class FakeAgent(fixtures.Fixture):
     def __init__(self):
         super().__init__()
         self.commands = []      # documents, oldest first
-        self.received = []      # (name, params, query)
+        # (name, params, query) of every command but the inventory
+        # queries (poll.get_hardware_info), counted in ``inventories``.
+        self.received = []
+        self.inventories = 0
+        self.inventory = {}     # what poll.get_hardware_info answers
         self.tokens = []        # X-Agent-Token of every request
         self.hold = set()       # command names that stay RUNNING
         self.fail = {}          # command name -> error message
@@ -76,6 +81,13 @@ class FakeAgent(fixtures.Fixture):
                 doc = {'id': str(uuid.uuid4()), 'command_name': name,
                        'command_status': 'RUNNING', 'command_error': None,
                        'command_result': None}
+                if name == INVENTORY:
+                    doc['command_status'] = 'SUCCEEDED'
+                    with agent.lock:
+                        agent.inventories += 1
+                        doc['command_result'] = dict(agent.inventory)
+                    self._reply(200, doc)
+                    return
                 if name == 'clean.get_clean_steps':
                     doc['command_result'] = {'clean_steps': {
                         'GenericHardwareManager': CLEAN_STEPS}}

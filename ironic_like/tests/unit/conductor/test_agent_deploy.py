@@ -28,7 +28,8 @@ def _settled(node):
     return node.provision_state not in states.TRANSIENT_STATES
 
 
-class AgentDeployTestCase(cond_utils.ConductorTestCase):
+class AgentDeployBase(cond_utils.ConductorTestCase):
+    """A running conductor, a fake agent, and the steps of a deploy."""
 
     def setUp(self):
         super().setUp()
@@ -80,6 +81,9 @@ class AgentDeployTestCase(cond_utils.ConductorTestCase):
         self.assertEqual(states.DEPLOYWAIT, node.provision_state)
         self.assertEqual('deploy-image-running', self._phase(node))
         return self._heartbeat(node)
+
+
+class AgentDeployTestCase(AgentDeployBase):
 
     def test_deploy(self):
         node = self._node()

@@ -13,8 +13,8 @@ NODE_FLOWS = {
         'deploy-fail-on-revert', 'deploy-validate',
         'deploy-prepare-ramdisk', 'deploy-power-on', 'deploy-await-agent'],
     deploy.WRITE_IMAGE: [
-        'deploy-fail-on-revert', 'deploy-start-image-write',
-        'deploy-await-image'],
+        'deploy-fail-on-revert', 'deploy-discover-accelerators',
+        'deploy-start-image-write', 'deploy-await-image'],
     deploy.FINISH: [
         'deploy-fail-on-revert', 'deploy-boot-from-disk',
         'deploy-reboot-to-instance', 'deploy-done'],
@@ -24,7 +24,8 @@ NODE_FLOWS = {
     clean.BOOT_RAMDISK: [
         'clean-fail-on-revert', 'clean-prepare-ramdisk', 'clean-power-on',
         'clean-await-agent'],
-    clean.START_STEPS: ['clean-fail-on-revert', 'clean-get-steps'],
+    clean.START_STEPS: ['clean-fail-on-revert', 'clean-accelerators',
+                        'clean-get-steps'],
     clean.NEXT_STEP: [
         'clean-fail-on-revert', 'clean-execute-step', 'clean-await-step'],
     clean.FINISH: [
