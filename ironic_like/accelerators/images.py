@@ -306,16 +306,15 @@ class IndexImageService(ImageService):
                                         % _cause(e))
         else:
             try:
-                resp = requests.get(self.url,
-                                    timeout=(self.timeout, self.timeout))
+                with requests.get(self.url, timeout=(self.timeout,
+                                                     self.timeout)) as resp:
+                    status, raw = resp.status_code, resp.content
             except requests.RequestException as e:
                 raise self._unavailable('cannot fetch the index: %s'
                                         % _cause(e))
-            with resp:
-                if resp.status_code != 200:
-                    raise self._unavailable('cannot fetch the index: HTTP %d'
-                                            % resp.status_code)
-                raw = resp.content
+            if status != 200:
+                raise self._unavailable('cannot fetch the index: HTTP %d'
+                                        % status)
         try:
             return json.loads(raw)
         except ValueError as e:
@@ -426,8 +425,9 @@ class IndexImageService(ImageService):
                                         % (location, image_id, _cause(e)))
             return DataStream(
                 _file_chunks(handle), handle.close,
-                lambda e: self._unavailable('reading %s failed: %s'
-                                            % (location, _cause(e))))
+                lambda e: (self._unavailable('reading %s failed: %s'
+                                             % (location, _cause(e)))
+                           if isinstance(e, OSError) else None))
         url = parse.urljoin(self.url, parse.quote(path))
         try:
             resp = requests.get(url, stream=True,

@@ -27,15 +27,17 @@ opts = [
     cfg.StrOpt('index_url', default='/var/lib/ironic_like/bitstreams',
                help='The standalone bitstream index (image_service = '
                     'index): a directory holding index.json and the image '
-                    'files, or the http(s) URL of such an index.json '
-                    '(files relative to it).'),
+                    'files (a path or a file:// URL), or the http(s) URL '
+                    'of such an index.json (files relative to it). The '
+                    'index is read again on every query, so it can be '
+                    'edited in place.'),
     cfg.IntOpt('max_bitstream_size', default=512 * 1024 * 1024, min=1,
                help='Largest bitstream, in bytes, the conductor downloads '
                     'and verifies before it programs a device.'),
     cfg.IntOpt('download_timeout', default=60, min=1,
                help='Seconds the conductor waits for the image service '
-                    '(connect and each read) when it fetches a '
-                    'bitstream.'),
+                    '(connect and each read) when it queries it or '
+                    'fetches a bitstream.'),
     cfg.IntOpt('program_timeout', default=300, min=1,
                help='Seconds the agent may take to program one bitstream. '
                     'A program not finished by then fails the plug and '

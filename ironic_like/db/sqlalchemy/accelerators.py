@@ -393,7 +393,7 @@ class AcceleratorsMixin(object):
         from ironic_like.common.accelerators import traits as acc_traits
         with _sa_api()._writer() as session:
             region = session.get(_Dep, deployable_id)
-            _lock_node(session, region.node_id)
+            inv = _lock_node(session, region.node_id)
             count = session.execute(
                 sa.update(_Att).where(_Att.id == attachment_id,
                                       _Att.state == PROGRAMMING)
@@ -426,6 +426,10 @@ class AcceleratorsMixin(object):
                     bitstream_id=bitstream_id, needs_clean=False))
             region.bitstream_id = bitstream_id
             region.needs_clean = True
+            # The records now differ from the last inventory: the next one
+            # must be diffed, not skipped as unchanged.
+            inv.digest = None
+            device.digest = ''
             new_trait = (acc_traits.function_trait(device.vendor,
                                                    function['uuid'])
                          if function else None)
@@ -542,7 +546,15 @@ class AcceleratorsMixin(object):
             return free
 
     def mark_accelerator_region_cleaned(self, deployable_id):
+        """The driver erased the region: the next inventory is diffed."""
         with _sa_api()._writer() as session:
+            row = session.execute(sa.select(_Dep.node_id, _Dep.device_id)
+                                  .where(_Dep.id == deployable_id)).first()
+            if row is None:
+                return
+            _lock_node(session, row.node_id).digest = None
+            session.execute(sa.update(_Dev).where(
+                _Dev.id == row.device_id).values(digest=''))
             session.execute(sa.update(_Dep).where(
                 _Dep.id == deployable_id).values(needs_clean=False,
                                                  bitstream_id=None))

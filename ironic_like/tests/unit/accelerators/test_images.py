@@ -400,12 +400,12 @@ class TestIndexHTTP(_Base):
         self.assertIn('cannot fetch the index', str(error))
 
     def test_read_error_while_streaming(self):
+        index = mock.MagicMock(status_code=200, content=json.dumps({
+            'images': [{'id': 'i', 'file': 'i.bin'}]}).encode())
+        index.__enter__.return_value = index
         resp = mock.Mock(status_code=200)
         resp.iter_content.return_value = self._failing()
-        with mock.patch.object(requests, 'get', side_effect=[
-                mock.MagicMock(status_code=200, content=json.dumps({
-                    'images': [{'id': 'i', 'file': 'i.bin'}]}).encode()),
-                resp]):
+        with mock.patch.object(requests, 'get', side_effect=[index, resp]):
             stream = images.data('i')
             self.assertEqual(b'first', next(stream))
             error = self.assertRaises(exception.ImageServiceUnavailable,

@@ -271,6 +271,13 @@ class TestReservation(AcceleratorDBTestCase):
         self.db.mark_accelerator_region_cleaned(regions[0]['deployable_id'])
         self.assertEqual([], self.db.list_accelerator_regions_to_clean(
             self.node.id))
+        # The erased region reports the original inventory again: it is
+        # diffed (not skipped as unchanged) and the function trait goes.
+        summary = samples.apply(self.node, [samples.fpga(
+            function={'uuid': samples.GZIP, 'name': 'gzip'})])
+        self.assertTrue(summary['changed'])
+        self.assertNotIn(AES_TRAIT, self.traits())
+        self.assertEqual((2, 2), self.traits()[GZIP_TRAIT])
 
     def test_record_program_refused_after_rollback(self):
         samples.apply(self.node, [samples.fpga()])
