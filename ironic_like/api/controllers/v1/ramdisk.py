@@ -34,10 +34,12 @@ limit, 429 with Retry-After. The callback URL of a heartbeat is checked by
 common/callback_url.py ([agent]allowed_callback_networks).
 """
 
+from oslo_log import log
 from oslo_utils import uuidutils
 import pecan
 from pecan import rest
 
+from ironic_like.accelerators import discovery
 from ironic_like.api.controllers.v1 import utils
 from ironic_like.api import lookup_limit
 from ironic_like.api import validation
@@ -49,6 +51,8 @@ from ironic_like.common import context as ctx_module
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conf import CONF
+
+LOG = log.getLogger(__name__)
 
 # Node fields a lookup returns (as Ironic's _LOOKUP_RETURN_FIELDS).
 LOOKUP_NODE_FIELDS = ['uuid', 'properties', 'instance_info',
@@ -233,6 +237,21 @@ def _check_inventory(body):
     return [i.get('mac_address') for i in interfaces], node_uuid
 
 
+def _record_accelerators(node, inventory):
+    """The accelerators of a lookup's inventory (doc/accelerators.md),
+    when it reports them. A malformed list is logged and recorded as a
+    failed discovery; the lookup itself still succeeds (the agent must
+    find its node)."""
+    if 'accelerators' not in inventory:
+        return
+    try:
+        discovery.record(node, inventory)
+    except exception.InvalidParameterValue as e:
+        LOG.warning('Node %s: the accelerators of its agent\'s lookup '
+                    'were refused: %s', node.uuid,
+                    exception.safe_message(e))
+
+
 class DriverVendorPassthruController(rest.RestController):
     """POST /v1/drivers/{driver}/vendor_passthru/lookup: the agent's
     lookup in the vendor passthru form."""
@@ -254,6 +273,7 @@ class DriverVendorPassthruController(rest.RestController):
                         'mac_address.', field='inventory.interfaces')
             node = find_node(addresses, node_uuid)
             node, token = issue_token(node)
+        _record_accelerators(node, body['inventory'])
         timeout = CONF.agent.heartbeat_timeout
         # The vendor passthru answer plus the token: at the top level, where
         # this form's agents read it, and in the same "config" block as the

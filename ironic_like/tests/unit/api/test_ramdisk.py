@@ -12,6 +12,7 @@ from ironic_like.common import agent_token
 from ironic_like.common import states
 from ironic_like.conf import CONF
 from ironic_like.tests.unit.api import base
+from ironic_like.tests.unit import accelerator_samples as samples
 
 MAC = '52:54:00:12:34:56'
 OTHER_MAC = '52:54:00:ab:cd:ef'
@@ -177,6 +178,28 @@ class TestSeedLookup(RamdiskTestCase):
         again = self.lookup(self.inventory(MAC)).json
         self.assertEqual('******', again['agent_token'])
         self.assertEqual('******', again['config']['agent_token'])
+
+    def test_lookup_records_accelerators(self):
+        body = self.inventory(MAC)
+        body['inventory']['accelerators'] = [samples.gpu()]
+        self.lookup(body)
+        handles = self.db.list_accelerator_attach_handles(
+            {'node_id': self.node.id})
+        self.assertEqual(['0000:3b:00.0'],
+                         [h['pci_address'] for h in handles])
+
+    def test_lookup_with_bad_accelerators_still_finds_the_node(self):
+        body = self.inventory(MAC)
+        body['inventory']['accelerators'] = [{'type': 'GPU'}]
+        doc = self.lookup(body).json
+        self.assertEqual({'uuid': self.node.uuid}, doc['node'])
+        state = self.db.get_accelerator_discovery(self.node.id)
+        self.assertEqual('failed', state['state'])
+        self.assertIn('inventory.accelerators[0]', state['error'])
+        # Without the key, nothing is touched.
+        self.lookup(self.inventory(MAC))
+        self.assertEqual('failed', self.db.get_accelerator_discovery(
+            self.node.id)['state'])
 
     def test_bad_version(self):
         r = self.lookup(self.inventory(MAC, version=3), status=400)
