@@ -6,8 +6,10 @@ configuration, its tests are found under this package, and its service
 clients are registered, so that a test reaches them through any credentials'
 client manager, e.g.
 ``cls.os_system_admin.baremetal_like.BaremetalLikeClient()`` (and the
-boot sessions client, ``baremetal_like_boot.BootClient()``, and the host
-OS configuration client, ``baremetal_like_hostos.HostOSClient()``).
+boot sessions client, ``baremetal_like_boot.BootClient()``, the host OS
+configuration client, ``baremetal_like_hostos.HostOSClient()``, and the
+accelerators client,
+``baremetal_like_accelerators.AcceleratorsClient()``).
 """
 
 import os
@@ -70,4 +72,17 @@ class IronicLikeTempestPlugin(plugins.TempestPlugin):
                            'hostos_client',
             'client_names': ['HostOSClient'],
         })
-        return [params, boot_params, hostos_params]
+        # The accelerators API (/v1/accelerators, /v1/nodes/{node}/
+        # accelerators) on the same endpoint, e.g.
+        # ``cls.os_system_admin.baremetal_like_accelerators.
+        # AcceleratorsClient()``.
+        accelerators_params = config.service_client_config(
+            project_config.group.name)
+        accelerators_params.update({
+            'name': 'baremetal_like_accelerators',
+            'service_version': 'baremetal_like_accelerators.v1',
+            'module_path': 'ironic_like.tests.tempest.services.'
+                           'accelerators_client',
+            'client_names': ['AcceleratorsClient'],
+        })
+        return [params, boot_params, hostos_params, accelerators_params]
