@@ -12,8 +12,11 @@ them through manage -> provide (cleaning) -> deploy -> host OS
 configuration (/v1/hostos while they are active, see hostos_stage.py;
 not with --no-hostos) -> undeploy, then reboots them all into an OS with
 a boot session (/v1/boot; alone with --boot-session), printing how long
-each stage took. The processes keep running until Ctrl-C (unless
---exit).
+each stage took. Unless --no-accelerators, the machines have PCI
+accelerators (an FPGA or a GPU on one machine in two) and the deploy
+attaches them, programming the FPGAs with a bitstream of the lab's index,
+checked after the deploy and the undeploy (accelerator_stage.py). The
+processes keep running until Ctrl-C (unless --exit).
 """
 
 import argparse
@@ -30,6 +33,7 @@ from urllib import parse as urlparse
 
 import requests
 
+from ironic_like_lab import accelerator_stage
 from ironic_like_lab import hostos_stage
 from ironic_like_lab import redfish_emulator
 
@@ -103,14 +107,18 @@ class Lab(object):
 
     def __init__(self, workdir, nodes, api_url=None, image_mb=4,
                  python=sys.executable, log=print, api_port=None,
-                 http_port=None, hostos=True):
+                 http_port=None, hostos=True, accelerators=True):
         """``api_port``: port of the embedded service's API (default: a
         free one); ignored with ``api_url``. ``http_port``: port at which
         the boot files (``http_root``) and the image are served on
         127.0.0.1 (default: a free one, served by the embedded service);
         with ``api_url`` whoever runs that deployment serves it there.
         ``hostos``: whether cycle() runs the host OS configuration stage
-        between deploy and undeploy."""
+        between deploy and undeploy. ``accelerators``: whether the
+        machines have accelerators (accelerator_stage.agent_options), the
+        embedded service reads the lab's bitstream index (written to
+        ``<workdir>/bitstreams``) and cycle() checks them around the
+        deploy."""
         self.workdir = os.path.abspath(workdir)
         self.count = nodes
         self.api_url = api_url
@@ -118,6 +126,9 @@ class Lab(object):
         self.http_port = http_port
         self.image_mb = image_mb
         self.hostos = hostos
+        self.accelerators = accelerators
+        self.bitstreams = os.path.join(self.workdir,
+                                       accelerator_stage.SUBDIR)
         self.python = python
         self.log = log
         self.processes = []
@@ -142,15 +153,17 @@ class Lab(object):
         http_port = self.http_port or free_port()
         self.http_url = 'http://127.0.0.1:%d' % http_port
         self.image_url = '%s/images/lab.img' % self.http_url
+        if self.accelerators:
+            accelerator_stage.write_index(self.bitstreams)
         if self.api_url is None:
             self._start_service(http_port, embedded_conf_extra)
         self.sim_port = free_port()
         self.sim_url = 'http://127.0.0.1:%d' % self.sim_port
         fleet = os.path.join(self.workdir, 'fleet.json')
         with open(fleet, 'w') as f:
-            json.dump({'agents': [
-                {'id': s['uuid'], 'macs': [s['nics'][0]['mac']]}
-                for s in self.systems]}, f)
+            json.dump({'agents': [self._fleet_entry(index, system)
+                                  for index, system in
+                                  enumerate(self.systems)]}, f)
         sim = self._spawn('agent-sim', [
             self.python, '-m', 'ironic_like_lab.agent_sim',
             '--api-url', self.api_url, '--port', str(self.sim_port),
@@ -174,6 +187,15 @@ class Lab(object):
             '--port', str(self.bmc_port)])
         wait_http(self.bmc_url + '/redfish/v1/', process=bmc)
 
+    def _fleet_entry(self, index, system):
+        """Machine ``index``'s agent in the simulator's fleet file."""
+        entry = {'id': system['uuid'], 'macs': [system['nics'][0]['mac']]}
+        options = (accelerator_stage.agent_options(index)
+                   if self.accelerators else {})
+        if options:
+            entry['options'] = options
+        return entry
+
     def _start_service(self, http_port, extra):
         api_port = self.api_port or free_port()
         self.api_url = 'http://127.0.0.1:%d' % api_port
@@ -191,10 +213,13 @@ class Lab(object):
                     'http_server_port = %d\n'
                     # Host agents heartbeat (and so hear of new items)
                     # every 2 s: the host OS stage takes seconds.
-                    '[hostos]\nagent_heartbeat_interval = 2\n%s\n'
+                    '[hostos]\nagent_heartbeat_interval = 2\n%s%s\n'
                     % (api_port, os.path.join(self.workdir, 'lab.sqlite'),
                        self.http_root, 'http://127.0.0.1:%d' % http_port,
-                       http_port, extra))
+                       http_port,
+                       # FPGA bitstreams from the lab's index.
+                       accelerator_stage.service_conf(self.bitstreams)
+                       if self.accelerators else '', extra))
         proc = self._spawn('ironic-like-all', [
             self.python, '-m', 'ironic_like.cmd.all', '--config-file', conf])
         wait_http(self.api_url + '/v1', process=proc)
@@ -323,8 +348,13 @@ class Lab(object):
 
     def cycle(self, timeout):
         """manage, provide, deploy, host OS configuration (unless
-        ``self.hostos`` is false), undeploy; returns {stage: seconds}."""
+        ``self.hostos`` is false), undeploy; returns {stage: seconds}.
+        Unless ``self.accelerators`` is false, the accelerators are asked
+        for before the deploy and checked after it and after the undeploy
+        (accelerator_stage.py; not timed)."""
         took = {}
+        accelerators = (accelerator_stage.AcceleratorStage(self)
+                        if self.accelerators else None)
         for stage, target, wanted in (
                 ('manage', 'manage', 'manageable'),
                 ('provide (clean)', 'provide', 'available'),
@@ -334,6 +364,8 @@ class Lab(object):
                 took[HOSTOS_STAGE] = self.host_os_configuration(timeout)
             if target == 'active':
                 self.set_image()
+                if accelerators is not None:
+                    accelerators.before_deploy()
             self.log('%s %d nodes...' % (stage, len(self.nodes)))
             # Timed from the first request: sending them takes a while
             # for many nodes, and a quick stage (manage) is over by then.
@@ -352,6 +384,10 @@ class Lab(object):
                 if bad:
                     raise RuntimeError('disks of %s do not hold the image'
                                        % bad[:5])
+            if accelerators is not None and target == 'active':
+                accelerators.after_deploy()
+            if accelerators is not None and target == 'deleted':
+                accelerators.after_undeploy()
         return took
 
     # -- the host OS configuration stage ------------------------------------
@@ -519,6 +555,19 @@ def parse_args(argv):
                              'a configuration selecting every node, run by '
                              'their host agents between deploy and '
                              'undeploy)')
+    parser.add_argument('--no-accelerators', action='store_true',
+                        help='give the machines no accelerators and skip '
+                             '--cycle\'s accelerator checks (by default '
+                             'one machine in four has an FPGA, one in four '
+                             'a GPU; the deploy attaches them, programming '
+                             'the FPGAs with the bitstream "gzip" of the '
+                             'lab\'s index, --workdir/bitstreams, checked '
+                             'after the deploy and the undeploy; with '
+                             '--api-url, that deployment needs '
+                             '[accelerators]image_service = index and '
+                             'index_url = --workdir/bitstreams, else the '
+                             'checks are skipped when it reports no '
+                             'accelerator)')
     parser.add_argument('--boot-session', action='store_true',
                         help='reboot every node into an OS with a boot '
                              'session (/v1/boot: template "lab", boot sets '
@@ -559,7 +608,8 @@ def main(argv=None):
     os.makedirs(args.workdir, exist_ok=True)
     lab = Lab(args.workdir, args.nodes, api_url=args.api_url,
               image_mb=args.image_mb, api_port=args.api_port,
-              http_port=args.http_port, hostos=not args.no_hostos)
+              http_port=args.http_port, hostos=not args.no_hostos,
+              accelerators=not args.no_accelerators)
     status = 0
     try:
         lab.start()

@@ -376,6 +376,9 @@ class CycleTestCase(testtools.TestCase):
         self.useFixture(fixtures.MockPatchObject(
             lab_module.Lab, 'wait_all', autospec=True,
             return_value=(1.0, {})))
+        # The accelerators' checks: test_lab_accelerators.
+        self.useFixture(fixtures.MockPatchObject(
+            lab_module.accelerator_stage, 'AcceleratorStage'))
         self.stage = self.useFixture(fixtures.MockPatchObject(
             lab_module.Lab, 'host_os_configuration', autospec=True,
             side_effect=lambda lab, timeout: self.calls.append(
