@@ -6,8 +6,12 @@ substituted image fails the plug before anything touches the device, and
 the agent then downloads from [deploy]http_url (reachable from the
 ramdisk even when the image service needs credentials) and checks the
 sha256 the conductor computed. Staged files are named by their sha256, so
-two plugs of the same bitstream share one file.
+two plugs of the same bitstream share one file; a small note named by the
+image record's own hash (``by-hash/<algo>-<value>``) lets the next plug of
+that image skip the download (the file was checked when it was staged).
 """
+
+import json
 
 import hashlib
 import os
@@ -34,6 +38,35 @@ def _expected(record):
                            error='its image record has no checksum')
 
 
+def _note_path(directory, algo, expected):
+    return os.path.join(directory, 'by-hash', '%s-%s' % (algo, expected))
+
+
+def _staged(directory, algo, expected, record):
+    """The staged file of this image content, if any."""
+    try:
+        with open(_note_path(directory, algo, expected)) as f:
+            note = json.load(f)
+        name, size = note['sha256'], int(note['size'])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    path = os.path.join(directory, name)
+    if not os.path.isfile(path) or os.path.getsize(path) != size:
+        return None
+    return {'image_id': record.id, 'sha256': name, 'size': size,
+            'url': '%s/%s/%s' % (CONF.deploy.http_url.rstrip('/'), SUBDIR,
+                                 name)}
+
+
+def _write_note(directory, algo, expected, name, size):
+    path = _note_path(directory, algo, expected)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = '%s.%d.tmp' % (path, os.getpid())
+    with open(tmp, 'w') as f:
+        json.dump({'sha256': name, 'size': size}, f)
+    os.replace(tmp, path)
+
+
 def stage(record):
     """Download ``record``'s data, verify it, store it under
     [deploy]http_root/bitstreams/<sha256>; returns {image_id, url, sha256,
@@ -51,6 +84,12 @@ def stage(record):
     limit = CONF.accelerators.max_bitstream_size
     directory = os.path.join(CONF.deploy.http_root, SUBDIR)
     os.makedirs(directory, exist_ok=True)
+    if not all(c in '0123456789abcdef' for c in expected):
+        raise BitstreamInvalid(image=record.id,
+                               error='its checksum is not a hex digest')
+    known = _staged(directory, algo, expected, record)
+    if known is not None:
+        return known
     sha256 = hashlib.sha256()
     size = 0
     fd, tmp = tempfile.mkstemp(dir=directory, prefix='.part-')
@@ -84,6 +123,7 @@ def stage(record):
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+    _write_note(directory, algo, expected, name, size)
     return {'image_id': record.id, 'sha256': name, 'size': size,
             'url': '%s/%s/%s' % (CONF.deploy.http_url.rstrip('/'), SUBDIR,
                                  name)}

@@ -73,6 +73,16 @@ def _lock_node(session, node_id):
     return row
 
 
+def _node_of(model, row_id):
+    """The node_id of a row, read in a transaction of its own: a writer
+    must take the node lock before its first read (under MariaDB's
+    REPEATABLE READ the first read fixes the transaction's snapshot, and
+    what the previous lock holder committed would stay unseen)."""
+    with _sa_api()._reader() as session:
+        return session.execute(sa.select(model.node_id).where(
+            model.id == row_id)).scalar()
+
+
 def _handle_traits(spec_handle):
     return sorted(set(spec_handle.get('traits') or []))
 
@@ -128,19 +138,27 @@ def _device_values(spec):
             'digest': spec['digest'], 'status': DEVICE_ENABLED}
 
 
-def _write_layout(session, node_id, device, spec, name_prefix):
-    """Bring a device's deployables and handles to the spec's layout.
+def _write_layout(session, node_id, device, spec, name_prefix, new=False):
+    """Bring a device's deployables and handles to the spec's layout
+    (``new``: the device was just inserted, it has no rows to read).
     Handles in use are never deleted: one whose address vanished is
     flagged missing and keeps its attachment."""
     layout = acc_inventory.layout(spec, name_prefix)
-    existing = {d.key: d for d in session.execute(
+    existing = {} if new else {d.key: d for d in session.execute(
         sa.select(_Dep).where(_Dep.device_id == device.id)).scalars()}
+    # UUIDs first, so that parents and the root are known when a row is
+    # written (no second UPDATE of rows just inserted).
+    uuids = {e['key']: (existing[e['key']].uuid if e['key'] in existing
+                        else uuidutils.generate_uuid())
+             for e in layout['deployables']}
     by_key = {}
     for entry in layout['deployables']:
         values = _deployable_values(entry)
+        values['parent_uuid'] = uuids.get(entry.get('parent_key'))
+        values['root_uuid'] = uuids.get('device')
         row = existing.pop(entry['key'], None)
         if row is None:
-            row = _Dep(uuid=uuidutils.generate_uuid(), node_id=node_id,
+            row = _Dep(uuid=uuids[entry['key']], node_id=node_id,
                        device_id=device.id, key=entry['key'],
                        needs_clean=False, **values)
             session.add(row)
@@ -153,15 +171,7 @@ def _write_layout(session, node_id, device, spec, name_prefix):
                     setattr(row, name, value)
         by_key[entry['key']] = (row, entry)
     session.flush()
-    for key, (row, entry) in by_key.items():
-        parent = by_key.get(entry.get('parent_key'))
-        parent_uuid = parent[0].uuid if parent else None
-        root_uuid = by_key['device'][0].uuid if 'device' in by_key else None
-        if row.parent_uuid != parent_uuid:
-            row.parent_uuid = parent_uuid
-        if row.root_uuid != root_uuid:
-            row.root_uuid = root_uuid
-    handles = {h.pci_address: h for h in session.execute(
+    handles = {} if new else {h.pci_address: h for h in session.execute(
         sa.select(_Handle).where(_Handle.device_id == device.id)).scalars()}
     kept_deployables = set()
     for entry in layout['handles']:
@@ -262,7 +272,8 @@ class AcceleratorsMixin(object):
                               node_id=node_id, **_device_values(spec))
                 session.add(device)
                 session.flush()
-                _write_layout(session, node_id, device, spec, name_prefix)
+                _write_layout(session, node_id, device, spec, name_prefix,
+                              new=True)
             for spec in plan['update']:
                 device = devices[spec['pci_address']]
                 for name, value in _device_values(spec).items():
@@ -302,15 +313,16 @@ class AcceleratorsMixin(object):
                 .join(_Dev, _Dev.id == _Handle.device_id)
                 .where(_Handle.node_id == node_id)
                 .order_by(_Handle.pci_address)).all()
+            # The functions loaded in the node's regions, in one query.
+            functions = {f.parent_uuid: f for f in session.execute(
+                sa.select(_Dep).where(_Dep.node_id == node_id,
+                                      _Dep.kind == 'function')).scalars()}
             result = []
             for handle, dep, dev in rows:
                 free = (not handle.in_use
                         and handle.status == HANDLE_AVAILABLE
                         and dev.status == DEVICE_ENABLED)
-                function = session.execute(
-                    sa.select(_Dep).where(
-                        _Dep.parent_uuid == dep.uuid,
-                        _Dep.kind == 'function')).scalar_one_or_none()
+                function = functions.get(dep.uuid)
                 result.append({
                     'handle_id': handle.id, 'handle_uuid': handle.uuid,
                     'pci_address': handle.pci_address,
@@ -391,9 +403,12 @@ class AcceleratorsMixin(object):
         programming (rolled back by the reconciler meanwhile).
         """
         from ironic_like.common.accelerators import traits as acc_traits
+        node_id = _node_of(_Dep, deployable_id)
+        if node_id is None:
+            return False
         with _sa_api()._writer() as session:
+            inv = _lock_node(session, node_id)
             region = session.get(_Dep, deployable_id)
-            inv = _lock_node(session, region.node_id)
             count = session.execute(
                 sa.update(_Att).where(_Att.id == attachment_id,
                                       _Att.state == PROGRAMMING)
@@ -449,12 +464,14 @@ class AcceleratorsMixin(object):
         """Free the attachment's handle. With ``state`` (FAILED) the row
         is kept with ``error``; without, it is deleted. Returns True if
         the attachment held a handle or was attached."""
+        node_id = _node_of(_Att, attachment_id)
+        if node_id is None:
+            return False
         with _sa_api()._writer() as session:
+            _lock_node(session, node_id)
             att = session.get(_Att, attachment_id)
             if att is None:
                 return False
-            _lock_node(session, att.node_id)
-            session.refresh(att)
             held = self._free_handle(session, att)
             if state:
                 att.state, att.last_error = state, error
@@ -547,14 +564,15 @@ class AcceleratorsMixin(object):
 
     def mark_accelerator_region_cleaned(self, deployable_id):
         """The driver erased the region: the next inventory is diffed."""
+        node_id = _node_of(_Dep, deployable_id)
+        if node_id is None:
+            return
         with _sa_api()._writer() as session:
-            row = session.execute(sa.select(_Dep.node_id, _Dep.device_id)
-                                  .where(_Dep.id == deployable_id)).first()
-            if row is None:
-                return
-            _lock_node(session, row.node_id).digest = None
+            _lock_node(session, node_id).digest = None
+            device_id = session.execute(sa.select(_Dep.device_id).where(
+                _Dep.id == deployable_id)).scalar()
             session.execute(sa.update(_Dev).where(
-                _Dev.id == row.device_id).values(digest=''))
+                _Dev.id == device_id).values(digest=''))
             session.execute(sa.update(_Dep).where(
                 _Dep.id == deployable_id).values(needs_clean=False,
                                                  bitstream_id=None))

@@ -206,6 +206,27 @@ class TestPlug(OsAccTestCase):
                          [r['pci_id'] for r in result])
         self.run.assert_not_called()
 
+    def test_staged_bitstream_is_downloaded_once(self):
+        specs = {'accel:bitstream_id': 'img-gzip'}
+        service = images.get_service()
+        with mock.patch.object(type(service), 'data', autospec=True,
+                               side_effect=type(service).data) as data:
+            os_acc.plug(INSTANCE, self.rp, specs)
+            os_acc.unplug(INSTANCE)
+            # Cleaning erased the region: the next plug programs again.
+            for region in self.db.list_accelerator_regions_to_clean(
+                    self.node.id):
+                self.db.mark_accelerator_region_cleaned(
+                    region['deployable_id'])
+            samples.apply(self.node, [samples.fpga()])
+            other = dict(INSTANCE,
+                         uuid='0e1d2c3b-4a59-4687-9a6b-5c4d3e2f1a0b')
+            os_acc.plug(other, self.rp, specs)
+        self.assertEqual(1, data.call_count)
+        self.assertEqual(2, self.run.call_count)
+        first, second = [c[0][2]['image'] for c in self.run.call_args_list]
+        self.assertEqual(first, second)
+
     def test_rebuild_keeps_attachment(self):
         specs = {'accel:bitstream_id': 'img-gzip'}
         first = os_acc.plug(INSTANCE, self.rp, specs)
