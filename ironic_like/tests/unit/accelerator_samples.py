@@ -2,6 +2,7 @@
 doc/accelerators.md)."""
 
 import copy
+import threading
 
 from ironic_like.common.accelerators import inventory
 from ironic_like.db import api as db_api
@@ -53,3 +54,56 @@ def apply(node, entries):
     """Record ``entries`` as the node's inventory; returns the summary."""
     return db_api.get_instance().apply_accelerator_inventory(
         node.id, inventory.parse(entries), node.name or node.uuid)
+
+
+# A two-region FPGA (one function loaded) and a GPU, as the parser and
+# API tests use them; their VFs unsorted on purpose.
+RT1 = '11111111-2222-4333-8444-555555555555'
+RT2 = '66666666-7777-4888-9999-aaaaaaaaaaaa'
+FN1 = 'abcdef01-2345-4678-9abc-def012345678'
+
+
+def two_region_fpga(**kw):
+    entry = {'type': 'FPGA', 'vendor_id': '8086', 'product_id': '09c4',
+             'vendor_name': 'Intel', 'model': 'PAC Arria10',
+             'pci_address': '0000:5e:00.0',
+             'virtual_functions': ['0000:5e:00.2', '0000:5e:00.1'],
+             'regions': [
+                 {'region_type_uuid': RT1, 'partial_reconfiguration': True,
+                  'pci_addresses': ['0000:5e:00.1'],
+                  'function': {'uuid': FN1, 'name': 'gzip'}},
+                 {'region_type_uuid': RT2,
+                  'pci_addresses': ['0000:5e:00.2'],
+                  'function': None}]}
+    entry.update(kw)
+    return entry
+
+
+def plain_gpu(**kw):
+    entry = {'type': 'GPU', 'vendor_id': '10de', 'product_id': '1db4',
+             'pci_address': '0000:3b:00.0'}
+    entry.update(kw)
+    return entry
+
+
+def race(target, count, timeout=120):
+    """Run ``target(i)`` for i in range(count) in threads released at
+    once; returns (results, exceptions) in no particular order."""
+    results, errors = [], []
+    start = threading.Event()
+
+    def run(i):
+        start.wait(10)
+        try:
+            results.append(target(i))
+        except Exception as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(i,))
+               for i in range(count)]
+    for t in threads:
+        t.start()
+    start.set()
+    for t in threads:
+        t.join(timeout)
+    return results, errors

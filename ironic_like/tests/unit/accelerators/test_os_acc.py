@@ -270,28 +270,12 @@ class TestPlug(OsAccTestCase):
     def test_concurrent_plugs(self):
         node = utils.create_test_node(name='gpu-16')
         samples.apply(node, [samples.gpu(vfs=16)])
-        won, lost, errors = [], [], []
-        start = threading.Event()
-
-        def plug(i):
-            start.wait(10)
-            info = {'uuid': '00000000-0000-4000-8000-%012d' % i}
-            try:
-                won.append(os_acc.plug(info, {'uuid': node.uuid},
-                                       {'resources:PGPU': '1'})[0])
-            except exception.NoFreeAcceleratorHandle:
-                lost.append(i)
-            except Exception as e:  # pragma: no cover - reported below
-                errors.append(e)
-
-        threads = [threading.Thread(target=plug, args=(i,))
-                   for i in range(100)]
-        for t in threads:
-            t.start()
-        start.set()
-        for t in threads:
-            t.join(120)
-        self.assertEqual([], errors)
+        won, errors = samples.race(lambda i: os_acc.plug(
+            {'uuid': '00000000-0000-4000-8000-%012d' % i},
+            {'uuid': node.uuid}, {'resources:PGPU': '1'})[0], 100)
+        lost = [e for e in errors
+                if isinstance(e, exception.NoFreeAcceleratorHandle)]
+        self.assertEqual([], [e for e in errors if e not in lost])
         self.assertEqual(16, len(won))
         self.assertEqual(84, len(lost))
         self.assertEqual(16, len({w['pci_id'] for w in won}))

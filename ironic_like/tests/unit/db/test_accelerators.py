@@ -2,7 +2,6 @@
 free counts, atomic handle reservation, programs and releases."""
 
 import datetime
-import threading
 
 from oslo_utils import timeutils
 import sqlalchemy as sa
@@ -215,28 +214,12 @@ class TestReservation(AcceleratorDBTestCase):
         candidates = [c['handle_id'] for c in
                       self.db.list_accelerator_candidates(self.node.id)]
         self.assertEqual(16, len(candidates))
-        won, lost, errors = [], [], []
-        start = threading.Event()
-
-        def plug(i):
-            start.wait(10)
-            try:
-                won.append(self.reserve(
-                    instance='00000000-0000-4000-8000-%012d' % i,
-                    handle_ids=candidates))
-            except exception.NoFreeAcceleratorHandle:
-                lost.append(i)
-            except Exception as e:  # pragma: no cover - reported below
-                errors.append(e)
-
-        threads = [threading.Thread(target=plug, args=(i,))
-                   for i in range(100)]
-        for t in threads:
-            t.start()
-        start.set()
-        for t in threads:
-            t.join(60)
-        self.assertEqual([], errors)
+        won, errors = samples.race(lambda i: self.reserve(
+            instance='00000000-0000-4000-8000-%012d' % i,
+            handle_ids=candidates), 100)
+        lost = [e for e in errors
+                if isinstance(e, exception.NoFreeAcceleratorHandle)]
+        self.assertEqual([], [e for e in errors if e not in lost])
         self.assertEqual(16, len(won))
         self.assertEqual(84, len(lost))
         self.assertEqual(16, len({a['attach_handle_id'] for a in won}))

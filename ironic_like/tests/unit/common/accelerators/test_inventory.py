@@ -9,36 +9,15 @@ import testtools
 
 from ironic_like.common.accelerators import inventory
 from ironic_like.common import exception
+from ironic_like.tests.unit import accelerator_samples as samples
 
-RT1 = '11111111-2222-4333-8444-555555555555'
-RT2 = '66666666-7777-4888-9999-aaaaaaaaaaaa'
-FN1 = 'abcdef01-2345-4678-9abc-def012345678'
+RT1, RT2, FN1 = samples.RT1, samples.RT2, samples.FN1
 RT1_N = RT1.upper().replace('-', '_')
 RT2_N = RT2.upper().replace('-', '_')
 FN1_N = FN1.upper().replace('-', '_')
 
-
-def fpga(**kw):
-    entry = {'type': 'FPGA', 'vendor_id': '8086', 'product_id': '09c4',
-             'vendor_name': 'Intel', 'model': 'PAC Arria10',
-             'pci_address': '0000:5e:00.0',
-             'virtual_functions': ['0000:5e:00.2', '0000:5e:00.1'],
-             'regions': [
-                 {'region_type_uuid': RT1, 'partial_reconfiguration': True,
-                  'pci_addresses': ['0000:5e:00.1'],
-                  'function': {'uuid': FN1, 'name': 'gzip'}},
-                 {'region_type_uuid': RT2,
-                  'pci_addresses': ['0000:5e:00.2'],
-                  'function': None}]}
-    entry.update(kw)
-    return entry
-
-
-def gpu(**kw):
-    entry = {'type': 'GPU', 'vendor_id': '10de', 'product_id': '1db4',
-             'pci_address': '0000:3b:00.0'}
-    entry.update(kw)
-    return entry
+fpga = samples.two_region_fpga
+gpu = samples.plain_gpu
 
 
 class ParseErrorMixin(object):
