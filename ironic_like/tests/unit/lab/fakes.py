@@ -23,7 +23,13 @@ class _Server(http_server.ThreadingHTTPServer):
 
 
 class JSONReplies(object):
-    """Mixed into a request handler: answer with a JSON body."""
+    """Mixed into a request handler: read a JSON body, answer with one."""
+
+    def _json_body(self):
+        """The request's JSON body, or None when it has none."""
+        length = int(self.headers.get('Content-Length') or 0)
+        raw = self.rfile.read(length) if length else b''
+        return json.loads(raw) if raw else None
 
     def _reply(self, status, body=None):
         data = json.dumps(body).encode() if body is not None else b''

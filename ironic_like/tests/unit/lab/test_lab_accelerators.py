@@ -47,9 +47,7 @@ class FakeAcceleratorAPI(fakes.BackgroundServer):
             protocol_version = 'HTTP/1.1'
 
             def _handle(self):
-                length = int(self.headers.get('Content-Length') or 0)
-                raw = self.rfile.read(length) if length else b''
-                body = json.loads(raw) if raw else None
+                body = self._json_body()
                 with api.lock:
                     api.requests.append((self.command, self.path, body,
                                          dict(self.headers)))

@@ -4,7 +4,6 @@ loopback."""
 
 import hashlib
 import io
-import json
 import os
 import tarfile
 import threading
@@ -58,9 +57,7 @@ class FakeHostOSAPI(fakes.BackgroundServer):
             protocol_version = 'HTTP/1.1'
 
             def _handle(self):
-                length = int(self.headers.get('Content-Length') or 0)
-                raw = self.rfile.read(length) if length else b''
-                body = json.loads(raw) if raw else None
+                body = self._json_body()
                 url = parse.urlsplit(self.path)
                 with api.lock:
                     api.requests.append((self.command, self.path, body))
