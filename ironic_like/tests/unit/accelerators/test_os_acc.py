@@ -440,3 +440,63 @@ class TestReconciler(OsAccTestCase):
                     models.AcceleratorAttachment).where(
                         models.AcceleratorAttachment.id == att['id'])
             ).scalar())
+
+
+class TestReinventory(OsAccTestCase):
+    """The periodic re-inventory of owned nodes whose agent is up."""
+
+    def setUp(self):
+        super().setUp()
+        self.ring = mock.Mock()
+        self.ring.get_owner.return_value = 'test-conductor'
+        self.config(inventory_interval=60, group='accelerators')
+        self.db.update_node(self.node.id,
+                            {'provision_state': 'wait call-back'})
+        discover = mock.patch.object(conductor_acc.discovery, 'discover',
+                                     autospec=True)
+        self.discover = discover.start()
+        self.addCleanup(discover.stop)
+
+    def run_pass(self):
+        return conductor_acc.reinventory(self.db, self.ring,
+                                         'test-conductor')
+
+    def _age(self, seconds):
+        with sa_api._writer() as session:
+            session.execute(sa.update(models.AcceleratorInventory).values(
+                reported_at=timeutils.utcnow()
+                - datetime.timedelta(seconds=seconds)))
+
+    def test_stale_inventory_taken_again(self):
+        self._age(120)
+        self.assertEqual(1, self.run_pass())
+        self.assertEqual(self.node.id, self.discover.call_args[0][0].id)
+
+    def test_recent_inventory_left_alone(self):
+        self._age(5)
+        self.assertEqual(0, self.run_pass())
+        self.discover.assert_not_called()
+
+    def test_locked_or_agentless_or_other_owner_left_alone(self):
+        self._age(120)
+        self.db.update_node(self.node.id, {'reservation': 'someone'})
+        self.assertEqual(0, self.run_pass())
+        self.db.update_node(self.node.id, {'reservation': None,
+                                           'driver_internal_info': {}})
+        self.assertEqual(0, self.run_pass())
+        self.db.update_node(self.node.id, {'driver_internal_info': {
+            'agent_url': 'http://127.0.0.1:9999'}})
+        self.ring.get_owner.return_value = 'other'
+        self.assertEqual(0, self.run_pass())
+        self.discover.assert_not_called()
+
+    def test_disabled(self):
+        self._age(120)
+        self.config(inventory_interval=0, group='accelerators')
+        self.assertEqual(0, self.run_pass())
+
+    def test_on_demand_needs_an_agent(self):
+        self.db.update_node(self.node.id, {'driver_internal_info': {}})
+        e = self.assertRaises(exception.InvalidState,
+                              conductor_acc.discover, None, self.node.id)
+        self.assertIn('no agent up', str(e))
