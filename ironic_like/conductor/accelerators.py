@@ -6,7 +6,7 @@ conductor restart leaves ARQs half bound and handles held by nobody).
 Each conductor looks at the attachments of the nodes it owns on the hash
 ring:
 
-- in progress (pending, programming, releasing) past its deadline or
+- in progress (pending, programming) past its deadline or
   whose conductor is dead: rolled back (handle freed, row ``failed``);
 - ``programmed`` past its deadline or of a dead conductor, while the node
   still carries the instance: finished (``attached``), the program having

@@ -39,9 +39,8 @@ PENDING = 'pending'
 PROGRAMMING = 'programming'
 PROGRAMMED = 'programmed'
 ATTACHED = 'attached'
-RELEASING = 'releasing'
 FAILED = 'failed'
-IN_PROGRESS = (PENDING, PROGRAMMING, PROGRAMMED, RELEASING)
+IN_PROGRESS = (PENDING, PROGRAMMING, PROGRAMMED)
 # Node states where no instance is (an attachment left there is orphaned).
 NO_INSTANCE_STATES = (states.ENROLL, states.MANAGEABLE, states.AVAILABLE,
                       states.CLEANING, states.CLEANWAIT, states.CLEANFAIL)
