@@ -309,6 +309,9 @@ class VirtualAgent(object):
         self._programmed = {}
         # region key -> {path, sha256, size} of the last bitstream.
         self._bitstreams = {}
+        # One program at a time per region, as on a real card (two
+        # conductors may send one each when a deploy is taken over).
+        self._program_locks = collections.defaultdict(threading.Lock)
         # The generation a command runs for, per running thread.
         self._command_ctx = threading.local()
         self.inventory = inventory or make_inventory(
@@ -1194,11 +1197,17 @@ class VirtualAgent(object):
                                'Unsupported hash algorithm %s' % algo)
         with self.lock:
             self._region_locked(key)
+            region_lock = self._program_locks[key]
+        with region_lock:
+            return self._program_region(gen, key, image, function, urls,
+                                        algo, str(expected))
+
+    def _program_region(self, gen, key, image, function, urls, algo,
+                        expected):
         dest = self.bitstream_path(key)
-        tmp = dest + '.new'
+        tmp = '%s.%s.new' % (dest, uuid.uuid4().hex)
         try:
-            url, actual, size = self._download(urls, algo, str(expected),
-                                               tmp)
+            url, actual, size = self._download(urls, algo, expected, tmp)
             sha256 = actual.lower() if algo == 'sha256' else _sha256(tmp)
             self._program_wait(gen)
             fail = self.options.get('fail_program')

@@ -348,6 +348,23 @@ class TestProgram(AcceleratorTestBase):
         self.assertGreaterEqual(results['took'], 0.9)
         self.assertEqual(['aes', 'gzip'], self.functions(agent))
 
+    def test_two_programs_of_one_region_take_turns(self):
+        # A deploy taken over by another conductor: the dead one's
+        # program is still running when the survivor sends its own.
+        agent, _ = self.make_agent(program_delay=0.5)
+        first, first_results = self.program_in_thread(agent, function=AES)
+        second, second_results = self.program_in_thread(agent,
+                                                        function=GZIP)
+        first.join(10)
+        second.join(10)
+        for results in (first_results, second_results):
+            self.assertEqual('SUCCEEDED', results['doc']['command_status'],
+                             results['doc'])
+        # One after the other, never overlapping.
+        self.assertGreaterEqual(max(first_results['took'],
+                                    second_results['took']), 0.9)
+        self.assertEqual(2, len(agent.records['accelerators']))
+
     def test_program_while_prepare_image_runs(self):
         agent, _ = self.make_agent(prepare_image_delay=1.0)
         doc = self.command(agent, 'standby.prepare_image',
