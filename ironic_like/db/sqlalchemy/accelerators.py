@@ -14,7 +14,9 @@ See doc/accelerators.md.
 """
 
 import collections
+import functools
 
+from oslo_db import exception as db_exc
 from oslo_utils import timeutils
 from oslo_utils import uuidutils
 import sqlalchemy as sa
@@ -59,16 +61,40 @@ def _sa_api():
     return api
 
 
+def _retried(method):
+    """api._retried (a deadlock or a dropped connection: the short
+    transaction is tried again), looked up at call time: api.py imports
+    this module."""
+    @functools.wraps(method)
+    def wrapper(*args, **kwargs):
+        return _sa_api()._retried(method)(*args, **kwargs)
+    return wrapper
+
+
+def _ensure_lock_row(node_id):
+    """Create the node's inventory row, in a transaction of its own,
+    before any writer locks it. A locking read of a missing row takes a
+    gap lock on InnoDB, and two such writers inserting their rows
+    deadlock each other; a locking read of an existing row does not."""
+    with _sa_api()._reader() as session:
+        if session.get(_Inv, node_id) is not None:
+            return
+    try:
+        with _sa_api()._writer() as session:
+            session.add(_Inv(node_id=node_id, state=DISCOVERED))
+    except db_exc.DBDuplicateEntry:
+        pass  # another writer created it meanwhile
+
+
 def _lock_node(session, node_id):
-    """Serialise this node's accelerator writes (see the module doc);
-    creates the node's inventory row on first use."""
+    """Serialise this node's accelerator writes (see the module doc).
+    Its row exists (_ensure_lock_row); only a node destroyed meanwhile
+    has none, and then there is nothing to lock for."""
     row = session.execute(
         sa.select(_Inv).where(_Inv.node_id == node_id)
         .with_for_update()).scalar_one_or_none()
     if row is None:
-        row = _Inv(node_id=node_id, state=DISCOVERED)
-        session.add(row)
-        session.flush()
+        raise exception.NodeNotFound(node=node_id)
     return row
 
 
@@ -216,9 +242,11 @@ class AcceleratorsMixin(object):
 
     # -- discovery -------------------------------------------------------
 
+    @_retried
     def set_accelerator_discovery(self, node_id, state, error=None):
         """Record that discovery of the node started (DISCOVERING) or
         failed (DISCOVERY_FAILED, with the error)."""
+        _ensure_lock_row(node_id)
         with _sa_api()._writer() as session:
             row = _lock_node(session, node_id)
             row.state = state
@@ -237,6 +265,7 @@ class AcceleratorsMixin(object):
             return session.execute(sa.select(sa.func.count()).where(
                 _Inv.state == state)).scalar()
 
+    @_retried
     def apply_accelerator_inventory(self, node_id, specs, name_prefix):
         """Diff ``specs`` (common/accelerators/inventory.parse output)
         against the node's records and apply the difference.
@@ -249,6 +278,7 @@ class AcceleratorsMixin(object):
         digest = acc_inventory.digest(specs)
         summary = {'changed': False, 'added': [], 'updated': [],
                    'removed': [], 'missing': []}
+        _ensure_lock_row(node_id)
         with _sa_api()._writer() as session:
             inv = _lock_node(session, node_id)
             if inv.digest == digest:
@@ -345,6 +375,7 @@ class AcceleratorsMixin(object):
                     'vendor_id': dev.vendor_id})
             return result
 
+    @_retried
     def reserve_accelerator_handle(self, node_id, values, handle_ids,
                                    deadline):
         """Create an attachment (state pending) holding the first free
@@ -353,6 +384,7 @@ class AcceleratorsMixin(object):
         :raises: NoFreeAcceleratorHandle when every candidate was taken
             meanwhile (no attachment is left behind).
         """
+        _ensure_lock_row(node_id)
         with _sa_api()._writer() as session:
             _lock_node(session, node_id)
             att = _Att(uuid=uuidutils.generate_uuid(), node_id=node_id,
@@ -379,6 +411,7 @@ class AcceleratorsMixin(object):
             raise exception.NoFreeAcceleratorHandle(
                 node=node_id, request=values.get('request_index'))
 
+    @_retried
     def update_accelerator_attachment(self, attachment_id, expect, **values):
         """Conditional update: only when the state is one of ``expect``.
         Returns True if the row was updated."""
@@ -390,6 +423,7 @@ class AcceleratorsMixin(object):
                 .execution_options(synchronize_session=False)).rowcount
             return count == 1
 
+    @_retried
     def record_accelerator_program(self, attachment_id, deployable_id,
                                    function, bitstream_id):
         """The region now holds ``function`` ({uuid, name} or None),
@@ -405,6 +439,7 @@ class AcceleratorsMixin(object):
         node_id = _node_of(_Dep, deployable_id)
         if node_id is None:
             return False
+        _ensure_lock_row(node_id)
         with _sa_api()._writer() as session:
             inv = _lock_node(session, node_id)
             region = session.get(_Dep, deployable_id)
@@ -458,6 +493,7 @@ class AcceleratorsMixin(object):
             recompute_traits(session, region.node_id)
             return True
 
+    @_retried
     def release_accelerator_attachment(self, attachment_id, state=None,
                                        error=None):
         """Free the attachment's handle. With ``state`` (FAILED) the row
@@ -466,6 +502,7 @@ class AcceleratorsMixin(object):
         node_id = _node_of(_Att, attachment_id)
         if node_id is None:
             return False
+        _ensure_lock_row(node_id)
         with _sa_api()._writer() as session:
             _lock_node(session, node_id)
             att = session.get(_Att, attachment_id)
@@ -561,11 +598,13 @@ class AcceleratorsMixin(object):
                                  'driver_name': dep.driver_name})
             return free
 
+    @_retried
     def mark_accelerator_region_cleaned(self, deployable_id):
         """The driver erased the region: the next inventory is diffed."""
         node_id = _node_of(_Dep, deployable_id)
         if node_id is None:
             return
+        _ensure_lock_row(node_id)
         with _sa_api()._writer() as session:
             _lock_node(session, node_id).digest = None
             device_id = session.execute(sa.select(_Dep.device_id).where(
