@@ -22,6 +22,7 @@ from sqlalchemy import event
 from ironic_like.common import exception
 from ironic_like.common.hostos import selector as hostos_selector
 from ironic_like.conf import CONF
+from ironic_like.db.sqlalchemy import accelerator_views
 from ironic_like.db.sqlalchemy import accelerators
 from ironic_like.db.sqlalchemy import allocations
 from ironic_like.db.sqlalchemy import boot_sessions
@@ -339,6 +340,7 @@ def _check_holder(node, holder):
 
 
 class Connection(accelerators.AcceleratorsMixin,
+                 accelerator_views.AcceleratorViewsMixin,
                  allocations.AllocationsMixin,
                  boot_sessions.BootSessionsMixin,
                  hostos.HostOSMixin):
