@@ -52,6 +52,8 @@ class Node(Base):
         sa.Index('nodes_conductor_affinity_idx', 'conductor_affinity'),
         sa.Index('nodes_owner_idx', 'owner'),
         sa.UniqueConstraint('allocation_id', name='uniq_nodes0allocation_id'),
+        sa.Index('nodes_chassis_id_idx', 'chassis_id'),
+        sa.Index('nodes_fault_idx', 'fault'),
     )
     id = sa.Column(sa.Integer, primary_key=True)
     uuid = sa.Column(sa.String(36), nullable=False)
@@ -87,6 +89,22 @@ class Node(Base):
     # The allocation holding the node (no foreign key: allocations.node_id
     # points the other way, and a cycle of keys complicates deletes).
     allocation_id = sa.Column(sa.Integer, nullable=True)
+    chassis_id = sa.Column(sa.Integer, sa.ForeignKey(
+        'chassis.id', name='nodes_chassis_id_fkey'), nullable=True)
+    # Ironic 1.48: an active node's instance cannot be undeployed, rebuilt
+    # or deleted while set.
+    protected = sa.Column(sa.Boolean, nullable=False, default=False,
+                          server_default=sa.false())
+    protected_reason = sa.Column(sa.Text, nullable=True)
+    # Ironic 1.61: never scheduled again; goes to manageable after
+    # cleaning instead of available.
+    retired = sa.Column(sa.Boolean, nullable=False, default=False,
+                        server_default=sa.false())
+    retired_reason = sa.Column(sa.Text, nullable=True)
+    # Ironic 1.47: True cleans the node even with automated cleaning off.
+    automated_clean = sa.Column(sa.Boolean, nullable=True)
+    # Ironic 1.42: why the service (not an operator) set maintenance.
+    fault = sa.Column(sa.String(255), nullable=True)
 
     traits = orm.relationship('NodeTrait', lazy='selectin',
                               cascade='all, delete-orphan',
@@ -109,6 +127,7 @@ class Port(Base):
         sa.UniqueConstraint('uuid', name='uniq_ports0uuid'),
         sa.UniqueConstraint('address', name='uniq_ports0address'),
         sa.Index('ports_node_id_idx', 'node_id'),
+        sa.Index('ports_portgroup_id_idx', 'portgroup_id'),
     )
     id = sa.Column(sa.Integer, primary_key=True)
     uuid = sa.Column(sa.String(36), nullable=False)
@@ -118,6 +137,43 @@ class Port(Base):
     local_link_connection = sa.Column(db_types.JsonEncodedDict)
     physical_network = sa.Column(sa.String(64), nullable=True)
     pxe_enabled = sa.Column(sa.Boolean, nullable=False, default=True)
+    portgroup_id = sa.Column(sa.Integer, sa.ForeignKey(
+        'portgroups.id', name='ports_portgroup_id_fkey'), nullable=True)
+
+
+class Chassis(Base):
+    """Ironic's chassis: a group of nodes with a description."""
+    __tablename__ = 'chassis'
+    __table_args__ = _table_args(
+        sa.UniqueConstraint('uuid', name='uniq_chassis0uuid'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    description = sa.Column(sa.String(255), nullable=True)
+    extra = sa.Column(db_types.JsonEncodedDict)
+
+
+class Portgroup(Base):
+    """Ironic's port group: a node's ports bonded together."""
+    __tablename__ = 'portgroups'
+    __table_args__ = _table_args(
+        sa.UniqueConstraint('uuid', name='uniq_portgroups0uuid'),
+        sa.UniqueConstraint('name', name='uniq_portgroups0name'),
+        sa.UniqueConstraint('address', name='uniq_portgroups0address'),
+        sa.Index('portgroups_node_id_idx', 'node_id'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    name = sa.Column(sa.String(255), nullable=True)
+    node_id = sa.Column(sa.Integer, sa.ForeignKey('nodes.id'),
+                        nullable=False)
+    address = sa.Column(sa.String(18), nullable=True)
+    extra = sa.Column(db_types.JsonEncodedDict)
+    internal_info = sa.Column(db_types.JsonEncodedDict)
+    standalone_ports_supported = sa.Column(sa.Boolean, nullable=False,
+                                           default=True)
+    mode = sa.Column(sa.String(255), nullable=True)
+    properties = sa.Column(db_types.JsonEncodedDict)
 
 
 class Allocation(Base):
