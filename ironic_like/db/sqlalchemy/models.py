@@ -66,6 +66,20 @@ class Node(Base):
     management_interface = sa.Column(sa.String(255), nullable=True)
     deploy_interface = sa.Column(sa.String(255), nullable=True)
     boot_interface = sa.Column(sa.String(255), nullable=True)
+    # Ironic's other interfaces (1.31 onwards; bios 1.40, rescue 1.38,
+    # storage 1.33, network 1.20).
+    bios_interface = sa.Column(sa.String(255), nullable=True)
+    console_interface = sa.Column(sa.String(255), nullable=True)
+    inspect_interface = sa.Column(sa.String(255), nullable=True)
+    network_interface = sa.Column(sa.String(255), nullable=True)
+    raid_interface = sa.Column(sa.String(255), nullable=True)
+    rescue_interface = sa.Column(sa.String(255), nullable=True)
+    storage_interface = sa.Column(sa.String(255), nullable=True)
+    vendor_interface = sa.Column(sa.String(255), nullable=True)
+    console_enabled = sa.Column(sa.Boolean, nullable=False, default=False,
+                                server_default=sa.false())
+    raid_config = sa.Column(db_types.JsonEncodedDict)
+    target_raid_config = sa.Column(db_types.JsonEncodedDict)
     power_state = sa.Column(sa.String(15), nullable=True)
     target_power_state = sa.Column(sa.String(15), nullable=True)
     provision_state = sa.Column(sa.String(15), nullable=True)
@@ -174,6 +188,89 @@ class Portgroup(Base):
                                            default=True)
     mode = sa.Column(sa.String(255), nullable=True)
     properties = sa.Column(db_types.JsonEncodedDict)
+
+
+class BIOSSetting(Base):
+    """One BIOS setting of a node, as its BIOS interface last read it."""
+    __tablename__ = 'bios_settings'
+    __table_args__ = _table_args()
+    node_id = sa.Column(sa.Integer, sa.ForeignKey('nodes.id'),
+                        primary_key=True, nullable=False)
+    name = sa.Column(sa.String(255), primary_key=True, nullable=False)
+    value = sa.Column(sa.Text, nullable=True)
+
+
+class DeployTemplate(Base):
+    """Ironic's deploy template: deploy steps a node's instance gets when
+    its requested traits include the template's name."""
+    __tablename__ = 'deploy_templates'
+    __table_args__ = _table_args(
+        sa.UniqueConstraint('uuid', name='uniq_deploy_templates0uuid'),
+        sa.UniqueConstraint('name', name='uniq_deploy_templates0name'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    name = sa.Column(sa.String(255), nullable=False)
+    extra = sa.Column(db_types.JsonEncodedDict)
+
+    steps = orm.relationship('DeployTemplateStep', lazy='selectin',
+                             cascade='all, delete-orphan',
+                             order_by='DeployTemplateStep.id')
+
+
+class DeployTemplateStep(Base):
+    __tablename__ = 'deploy_template_steps'
+    __table_args__ = _table_args(
+        sa.Index('deploy_template_steps_template_id_idx',
+                 'deploy_template_id'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    deploy_template_id = sa.Column(sa.Integer,
+                                   sa.ForeignKey('deploy_templates.id'),
+                                   nullable=False)
+    interface = sa.Column(sa.String(255), nullable=False)
+    step = sa.Column(sa.String(255), nullable=False)
+    args = sa.Column(db_types.JsonEncodedDict, nullable=False)
+    priority = sa.Column(sa.Integer, nullable=False)
+
+
+class VolumeConnector(Base):
+    """Ironic's volume connector: how a node reaches remote storage."""
+    __tablename__ = 'volume_connectors'
+    __table_args__ = _table_args(
+        sa.UniqueConstraint('uuid', name='uniq_volumeconnectors0uuid'),
+        sa.UniqueConstraint('type', 'connector_id',
+                            name='uniq_volumeconnectors0type0connector_id'),
+        sa.Index('volume_connectors_node_id_idx', 'node_id'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    node_id = sa.Column(sa.Integer, sa.ForeignKey('nodes.id'),
+                        nullable=False)
+    type = sa.Column(sa.String(32), nullable=False)
+    connector_id = sa.Column(sa.String(255), nullable=False)
+    extra = sa.Column(db_types.JsonEncodedDict)
+
+
+class VolumeTarget(Base):
+    """Ironic's volume target: a remote volume a node boots from or
+    uses."""
+    __tablename__ = 'volume_targets'
+    __table_args__ = _table_args(
+        sa.UniqueConstraint('uuid', name='uniq_volumetargets0uuid'),
+        sa.UniqueConstraint('node_id', 'boot_index',
+                            name='uniq_volumetargets0node_id0boot_index'),
+        sa.Index('volume_targets_node_id_idx', 'node_id'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    node_id = sa.Column(sa.Integer, sa.ForeignKey('nodes.id'),
+                        nullable=False)
+    volume_type = sa.Column(sa.String(64), nullable=False)
+    properties = sa.Column(db_types.JsonEncodedDict)
+    boot_index = sa.Column(sa.Integer, nullable=False)
+    volume_id = sa.Column(sa.String(36), nullable=False)
+    extra = sa.Column(db_types.JsonEncodedDict)
 
 
 class Allocation(Base):
