@@ -1,0 +1,230 @@
+"""The stock clients, unchanged, against the embedded and the clustered
+service: openstacksdk's baremetal proxy, and python-ironicclient's
+``openstack baremetal`` CLI from a virtualenv of its own (our plugin
+claims the same commands, so the two never share one; installed by
+tools/install-ironicclient.sh into .tox/ironicclient).
+
+Each resource of doc/ironic-api.md marked done is driven through both:
+chassis, nodes in a chassis, port groups with a port, and the node flags
+(retired refusing provide, protected refusing undeploy checked in the
+unit tests where a node can be active without an agent).
+"""
+
+import json
+import os
+import subprocess
+
+import openstack
+from openstack import exceptions as sdk_exc
+import requests
+
+from ironic_like.tests.functional import base
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))))
+VENV = (os.environ.get('IRONIC_LIKE_IRONICCLIENT_VENV')
+        or os.path.join(REPO, '.tox', 'ironicclient'))
+STOCK_OPENSTACK = os.path.join(VENV, 'bin', 'openstack')
+# Bound of one CLI run (its start-up alone takes a second or two).
+CLI_TIMEOUT = 90
+WAIT = 60
+
+
+def require_stock_cli(test):
+    """Skip ``test`` (fail it when CI=true) without the stock CLI."""
+    if os.path.exists(STOCK_OPENSTACK):
+        return
+    message = ('python-ironicclient is not installed in %s: run '
+               'tools/install-ironicclient.sh' % VENV)
+    if base.CI:
+        test.fail('CI=true and ' + message)
+    test.skipTest(message)
+
+
+class StockCLI(object):
+    """Runs python-ironicclient's commands against ``url``."""
+
+    def __init__(self, test, url):
+        self.test = test
+        self.url = url
+
+    def run(self, *argv, expect_ok=True):
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith('OS_')}
+        # Its own clouds.yaml lookups must find nothing of the machine's.
+        env['HOME'] = self.test.work_dir()
+        proc = subprocess.run(
+            [STOCK_OPENSTACK, '--os-auth-type', 'none', '--os-endpoint',
+             self.url] + list(argv),
+            capture_output=True, text=True, timeout=CLI_TIMEOUT, env=env,
+            stdin=subprocess.DEVNULL)
+        text = 'openstack %s -> %s\n%s\n%s' % (' '.join(argv),
+                                               proc.returncode,
+                                               proc.stdout, proc.stderr)
+        if expect_ok:
+            self.test.assertEqual(0, proc.returncode, text)
+        else:
+            self.test.assertNotEqual(0, proc.returncode, text)
+        return proc
+
+    def json(self, *argv):
+        return json.loads(self.run(*(list(argv) + ['-f', 'json'])).stdout)
+
+
+def _connect(url):
+    return openstack.connect(
+        auth_type='none', baremetal_endpoint_override=url + '/',
+        load_yaml_config=False, load_envvars=False)
+
+
+class StockClientsMixin(object):
+
+    def _sdk(self, url):
+        conn = _connect(url)
+        self.addCleanup(conn.close)
+        bm = conn.baremetal
+
+        chassis = bm.create_chassis(description='rack 1',
+                                    extra={'row': 'a'})
+        self.assertEqual('rack 1', bm.get_chassis(chassis.id).description)
+        self.assertIn(chassis.id, [c.id for c in bm.chassis()])
+        chassis = bm.update_chassis(chassis, description='rack 2')
+        self.assertEqual('rack 2', bm.get_chassis(chassis.id).description)
+
+        node = bm.create_node(driver='fake-hardware', name='sdk-stock',
+                              chassis_id=chassis.id)
+        self.assertEqual(chassis.id, bm.get_node(node.id).chassis_id)
+        # A chassis holding a node is not deleted (400).
+        self.assertRaises(sdk_exc.BadRequestException, bm.delete_chassis,
+                          chassis, ignore_missing=False)
+
+        group = bm.create_port_group(node_id=node.id, name='sdk-bond0',
+                                     address='52:54:00:cc:00:01',
+                                     mode='802.3ad',
+                                     properties={'miimon': '100'})
+        self.assertEqual('802.3ad', bm.get_port_group(group.id).mode)
+        self.assertEqual([group.id],
+                         [g.id for g in bm.port_groups(node=node.id)])
+        port = bm.create_port(node_uuid=node.id,
+                              address='52:54:00:cc:00:02',
+                              port_group_id=group.id)
+        self.assertEqual(group.id, bm.get_port(port.id).port_group_id)
+        # A group holding a port is not deleted (400).
+        self.assertRaises(sdk_exc.BadRequestException,
+                          bm.delete_port_group, group,
+                          ignore_missing=False)
+
+        node = bm.set_node_provision_state(node, 'manage', wait=True,
+                                           timeout=WAIT)
+        node = bm.update_node(node, is_retired=True, retired_reason='EOL')
+        self.assertTrue(bm.get_node(node.id).is_retired)
+        self.assertRaises(sdk_exc.BadRequestException,
+                          bm.set_node_provision_state, node, 'provide')
+        self.assertEqual('manageable', bm.get_node(node.id).provision_state)
+        # Protected only in active: 409.
+        self.assertRaises(sdk_exc.ConflictException, bm.update_node, node,
+                          is_protected=True)
+
+        bm.delete_port(port, ignore_missing=False)
+        bm.delete_port_group(group, ignore_missing=False)
+        bm.delete_node(node, ignore_missing=False)
+        bm.delete_chassis(chassis, ignore_missing=False)
+        self.assertRaises(sdk_exc.NotFoundException, bm.get_chassis,
+                          chassis.id)
+
+    def _stock_cli(self, url):
+        cli = StockCLI(self, url)
+        chassis = cli.json('baremetal', 'chassis', 'create',
+                           '--description', 'cli rack', '--extra', 'a=1')
+        self.assertEqual('cli rack', chassis['description'])
+        listed = cli.json('baremetal', 'chassis', 'list')
+        self.assertIn(chassis['uuid'], [c['uuid'] for c in listed])
+        cli.run('baremetal', 'chassis', 'set', chassis['uuid'], '--extra',
+                'b=2')
+        shown = cli.json('baremetal', 'chassis', 'show', chassis['uuid'])
+        # The stock client sends values that parse as JSON as JSON.
+        self.assertEqual({'a': 1, 'b': 2}, shown['extra'])
+
+        node = cli.json('baremetal', 'node', 'create', '--driver',
+                        'fake-hardware', '--name', 'cli-stock',
+                        '--chassis-uuid', chassis['uuid'])
+        self.assertEqual(chassis['uuid'], node['chassis_uuid'])
+        in_chassis = cli.json('baremetal', 'node', 'list', '--chassis',
+                              chassis['uuid'])
+        self.assertEqual([node['uuid']], [n['uuid'] for n in in_chassis])
+
+        group = cli.json('baremetal', 'port', 'group', 'create', '--node',
+                         node['uuid'], '--name', 'cli-bond0', '--address',
+                         '52:54:00:dd:00:01', '--mode', 'balance-rr')
+        self.assertEqual('balance-rr', group['mode'])
+        groups = cli.json('baremetal', 'port', 'group', 'list', '--node',
+                          node['uuid'])
+        self.assertEqual([group['uuid']], [g['uuid'] for g in groups])
+        port = cli.json('baremetal', 'port', 'create', '52:54:00:dd:00:02',
+                        '--node', node['uuid'], '--port-group',
+                        group['uuid'])
+        self.assertEqual(group['uuid'], port['portgroup_uuid'])
+        failed = cli.run('baremetal', 'port', 'group', 'delete',
+                         group['uuid'], expect_ok=False)
+        self.assertIn('port', failed.stderr.lower())
+
+        cli.run('baremetal', 'node', 'manage', node['uuid'], '--wait',
+                str(WAIT))
+        cli.run('baremetal', 'node', 'set', node['uuid'], '--retired',
+                '--retired-reason', 'end of warranty')
+        shown = cli.json('baremetal', 'node', 'show', node['uuid'],
+                         '--fields', 'retired', 'retired_reason',
+                         'provision_state')
+        self.assertEqual((True, 'end of warranty', 'manageable'),
+                         (shown['retired'], shown['retired_reason'],
+                          shown['provision_state']))
+        failed = cli.run('baremetal', 'node', 'provide', node['uuid'],
+                         expect_ok=False)
+        self.assertIn('retired', failed.stderr)
+
+        cli.run('baremetal', 'port', 'delete', port['uuid'])
+        cli.run('baremetal', 'port', 'group', 'delete', group['uuid'])
+        cli.run('baremetal', 'node', 'delete', node['uuid'])
+        cli.run('baremetal', 'chassis', 'delete', chassis['uuid'])
+        self.assertEqual([], cli.json('baremetal', 'chassis', 'list'))
+
+
+class TestStockClientsCluster(StockClientsMixin, base.FunctionalTestCase):
+    """API, two conductors, RabbitMQ, MariaDB."""
+
+    def test_sdk_and_cli(self):
+        require_stock_cli(self)
+        cluster = self.start_cluster(conductors=2, api_workers=1)
+        self._sdk(cluster.url)
+        self._stock_cli(cluster.url)
+
+
+class TestStockClientsEmbedded(StockClientsMixin, base.FunctionalTestCase):
+    """ironic-like-all: one process, SQLite, in-process messaging."""
+    SERVICES = ()
+
+    def test_sdk_and_cli(self):
+        require_stock_cli(self)
+        tmp = self.work_dir()
+        port = base.free_port()
+        url = 'http://127.0.0.1:%d' % port
+        config = base.write_config(os.path.join(tmp, 'all.conf'), {
+            'DEFAULT': {'host': 'ft-stock-%s' % base.random_suffix()},
+            'api': {'host_ip': '127.0.0.1', 'port': port},
+            'database': {'connection': 'sqlite:///%s'
+                         % os.path.join(tmp, 'ironic_like.sqlite')},
+        })
+        proc = base.ServiceProcess(
+            'ironic-like-all',
+            base.console_script('ironic-like-all') + ['--config-file',
+                                                      config], tmp)
+        self.watch(proc)
+        self.useFixture(proc)
+
+        def answers():
+            proc.check_running()
+            return requests.get(url + '/v1', timeout=5).ok
+        self.assertEventually(answers, base.START_TIMEOUT,
+                              message='ironic-like-all did not answer')
+        self._sdk(url)
+        self._stock_cli(url)
