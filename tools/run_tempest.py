@@ -113,9 +113,9 @@ class Deployment(fixtures.Fixture):
             'DEFAULT': {'auth_strategy': 'keystone',
                         # The harness's 3 s suits dead-conductor tests; a
                         # busy 2-core machine running tempest needs more.
-                        'rpc_node_call_timeout': 15},
+                        'rpc_node_call_timeout': 15,
+                        'enabled_hardware_types': 'fake-hardware,redfish'},
             'keystone_authtoken': self.keystone.authtoken_options(),
-            'conductor': {'enabled_hardware_types': 'fake-hardware,redfish'},
             'agent': {'heartbeat_timeout': AGENT_HEARTBEAT_TIMEOUT},
         }
         cluster_dir = os.path.join(self.work_dir, 'cluster')

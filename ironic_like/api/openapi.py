@@ -20,22 +20,39 @@ from ironic_like.api.controllers.v1.accelerators import resources as \
 from ironic_like.api.controllers.v1 import allocation as allocation_ctl
 from ironic_like.api.controllers.v1.boot import components as boot_components
 from ironic_like.api.controllers.v1.boot import sessions as boot_sessions
+from ironic_like.api.controllers.v1 import chassis as chassis_ctl
 from ironic_like.api.controllers.v1 import conductor as conductor_ctl
+from ironic_like.api.controllers.v1 import deploy_template as \
+    deploy_template_ctl
+from ironic_like.api.controllers.v1 import event as event_ctl
 from ironic_like.api.controllers.v1.hostos import configurations as \
     hostos_configurations
 from ironic_like.api.controllers.v1.hostos import modules as hostos_modules
 from ironic_like.api.controllers.v1 import node as node_ctl
+from ironic_like.api.controllers.v1 import node_vifs as node_vifs_ctl
 from ironic_like.api.controllers.v1 import port as port_ctl
+from ironic_like.api.controllers.v1 import portgroup as portgroup_ctl
 from ironic_like.api.controllers.v1 import ramdisk as ramdisk_ctl
+from ironic_like.api.controllers.v1 import volume as volume_ctl
 from ironic_like.api.middleware import version as version_mw
 from ironic_like.api.schemas import allocation as allocation_schema
 from ironic_like.api.schemas import boot as boot_schema
+from ironic_like.api.schemas import chassis as chassis_schema
 from ironic_like.api.schemas import common as common_schema
+from ironic_like.api.schemas import deploy_template as \
+    deploy_template_schema
+from ironic_like.api.schemas import event as event_schema
 from ironic_like.api.schemas import hostos as hostos_schema
 from ironic_like.api.schemas import node as node_schema
+from ironic_like.api.schemas import node_vifs as node_vifs_schema
 from ironic_like.api.schemas import port as port_schema
+from ironic_like.api.schemas import portgroup as portgroup_schema
+from ironic_like.api.schemas import volume as volume_schema
 from ironic_like.api import validation
 from ironic_like.api import versions
+from ironic_like.api.views import deploy_template as \
+    deploy_template_view
+from ironic_like.api.views import portgroup as portgroup_view
 from ironic_like.common.boot import component_status
 
 OPENAPI_VERSION = '3.1.0'
@@ -73,7 +90,12 @@ def _route(method, path, summary, status=200, query=(), body=None,
 
 NODE = '/v1/nodes/{node_ident}'
 PORT = '/v1/ports/{port_uuid}'
+PORTGROUP = '/v1/portgroups/{portgroup_ident}'
+VOLUME_CONNECTOR = '/v1/volume/connectors/{volume_connector_id}'
+VOLUME_TARGET = '/v1/volume/targets/{volume_target_id}'
+CHASSIS = '/v1/chassis/{chassis_uuid}'
 ALLOCATION = '/v1/allocations/{allocation_ident}'
+DEPLOY_TEMPLATE = '/v1/deploy_templates/{deploy_template_ident}'
 BOOT = '/v1/boot'
 BOOT_TEMPLATE = BOOT + '/sessiontemplates/{template_name}'
 BOOT_SESSION = BOOT + '/sessions/{session_name}'
@@ -147,6 +169,30 @@ ROUTES = (
            status=202, body=node_schema.POWER_BODY),
     _route('PUT', NODE + '/states/provision', 'Change the provision state',
            status=202, body=node_schema.PROVISION_BODY),
+    _route('GET', NODE + '/states/console',
+           'Whether the console is enabled, and how to reach it'),
+    _route('PUT', NODE + '/states/console', 'Enable or disable the console',
+           status=202, body=node_schema.CONSOLE_BODY),
+    _route('PUT', NODE + '/states/raid',
+           'Set the target RAID configuration', status=204,
+           body=node_schema.RAID_BODY, since=versions.RAID_CONFIG),
+    _route('GET', NODE + '/validate', 'Validate the driver interfaces of '
+           'a node'),
+    _route('GET', NODE + '/management/boot_device',
+           'The boot device of a node'),
+    _route('GET', NODE + '/management/boot_device/supported',
+           'The boot devices a node supports'),
+    _route('PUT', NODE + '/management/boot_device',
+           'Set the boot device of a node', status=204,
+           body=node_schema.BOOT_DEVICE_BODY),
+    _route('PUT', NODE + '/management/inject_nmi',
+           'Inject a non-maskable interrupt', status=204,
+           body=node_schema.INJECT_NMI_BODY, body_required=False,
+           since=versions.INJECT_NMI),
+    _route('GET', NODE + '/bios', 'The BIOS settings of a node',
+           since=versions.BIOS_INTERFACE),
+    _route('GET', NODE + '/bios/{setting_name}', 'One BIOS setting of a '
+           'node', since=versions.BIOS_INTERFACE),
     _route('PUT', NODE + '/maintenance', 'Set maintenance', status=202,
            query=['reason'], body=node_schema.MAINTENANCE_BODY,
            body_required=False),
@@ -167,10 +213,24 @@ ROUTES = (
     _route('GET', NODE + '/ports/detail',
            'List the ports of a node with details',
            query=port_ctl._LIST_PARAMS),
+    _route('GET', NODE + '/portgroups', 'List the port groups of a node',
+           query=portgroup_ctl.LIST_PARAMS,
+           since=portgroup_view.SUBRESOURCES),
+    _route('GET', NODE + '/portgroups/detail',
+           'List the port groups of a node with details',
+           query=portgroup_ctl.LIST_PARAMS,
+           since=portgroup_view.SUBRESOURCES),
     _route('GET', NODE + '/allocation', 'The allocation of a node',
            query=_FIELDS, since=versions.ALLOCATIONS),
     _route('DELETE', NODE + '/allocation', 'Delete the allocation of a '
            'node', status=204, since=versions.ALLOCATIONS),
+    _route('GET', NODE + '/vifs', 'List the VIFs attached to a node',
+           since=node_vifs_ctl.VIFS),
+    _route('POST', NODE + '/vifs', 'Attach a VIF to a node', status=204,
+           body=node_vifs_schema.ATTACH_BODY, since=node_vifs_ctl.VIFS),
+    _route('DELETE', NODE + '/vifs/{node_vif_ident}',
+           'Detach a VIF from a node', status=204,
+           since=node_vifs_ctl.VIFS),
     _route('POST', NODE + '/vendor_passthru/heartbeat',
            'Agent heartbeat (vendor passthru form)', status=202,
            body=_PASSTHRU_HEARTBEAT_BODY, public=True),
@@ -186,6 +246,88 @@ ROUTES = (
            body=common_schema.JSON_PATCH,
            patch_fields=port_schema.FIELD_BODIES),
     _route('DELETE', PORT, 'Delete a port', status=204),
+    # -- port groups
+    _route('GET', '/v1/portgroups', 'List port groups',
+           query=portgroup_ctl.LIST_PARAMS + portgroup_ctl.FILTER_PARAMS,
+           since=portgroup_view.PORTGROUPS),
+    _route('GET', '/v1/portgroups/detail', 'List port groups with details',
+           query=portgroup_ctl.LIST_PARAMS + portgroup_ctl.FILTER_PARAMS,
+           since=portgroup_view.PORTGROUPS),
+    _route('POST', '/v1/portgroups', 'Create a port group', status=201,
+           body=portgroup_schema.CREATE_BODY,
+           since=portgroup_view.PORTGROUPS),
+    _route('GET', PORTGROUP, 'Show a port group (by UUID or name)',
+           query=_FIELDS, since=portgroup_view.PORTGROUPS),
+    _route('PATCH', PORTGROUP, 'Change a port group (JSON patch)',
+           body=common_schema.JSON_PATCH,
+           patch_fields=portgroup_schema.FIELD_BODIES,
+           since=portgroup_view.PORTGROUPS),
+    _route('DELETE', PORTGROUP, 'Delete a port group (400 if it has '
+           'ports)', status=204, since=portgroup_view.PORTGROUPS),
+    _route('GET', PORTGROUP + '/ports', 'List the ports of a port group',
+           query=port_ctl._LIST_PARAMS, since=portgroup_view.SUBRESOURCES),
+    _route('GET', PORTGROUP + '/ports/detail',
+           'List the ports of a port group with details',
+           query=port_ctl._LIST_PARAMS, since=portgroup_view.SUBRESOURCES),
+    # -- volume connectors and targets
+    _route('GET', '/v1/volume', 'Links to the volume connectors and targets',
+           since=volume_ctl.VOLUME),
+    _route('GET', '/v1/volume/connectors', 'List volume connectors',
+           query=volume_ctl.LIST_PARAMS + volume_ctl.FILTER_PARAMS,
+           since=volume_ctl.VOLUME),
+    _route('POST', '/v1/volume/connectors', 'Create a volume connector',
+           status=201, body=volume_schema.CONNECTOR_CREATE_BODY,
+           since=volume_ctl.VOLUME),
+    _route('GET', VOLUME_CONNECTOR, 'Show a volume connector',
+           query=_FIELDS, since=volume_ctl.VOLUME),
+    _route('PATCH', VOLUME_CONNECTOR, 'Change a volume connector (JSON '
+           'patch; node powered off)', body=common_schema.JSON_PATCH,
+           patch_fields=volume_schema.CONNECTOR_FIELD_BODIES,
+           since=volume_ctl.VOLUME),
+    _route('DELETE', VOLUME_CONNECTOR, 'Delete a volume connector (node '
+           'powered off, or enroll, manageable or adopt failed)',
+           status=204, since=volume_ctl.VOLUME),
+    _route('GET', '/v1/volume/targets', 'List volume targets',
+           query=volume_ctl.LIST_PARAMS + volume_ctl.FILTER_PARAMS,
+           since=volume_ctl.VOLUME),
+    _route('POST', '/v1/volume/targets', 'Create a volume target',
+           status=201, body=volume_schema.TARGET_CREATE_BODY,
+           since=volume_ctl.VOLUME),
+    _route('GET', VOLUME_TARGET, 'Show a volume target', query=_FIELDS,
+           since=volume_ctl.VOLUME),
+    _route('PATCH', VOLUME_TARGET, 'Change a volume target (JSON patch; '
+           'node powered off)', body=common_schema.JSON_PATCH,
+           patch_fields=volume_schema.TARGET_FIELD_BODIES,
+           since=volume_ctl.VOLUME),
+    _route('DELETE', VOLUME_TARGET, 'Delete a volume target (node powered '
+           'off, or enroll, manageable or adopt failed)', status=204,
+           since=volume_ctl.VOLUME),
+    _route('GET', NODE + '/volume', 'Links to the volume connectors and '
+           'targets of a node', since=volume_ctl.VOLUME),
+    _route('GET', NODE + '/volume/connectors',
+           'List the volume connectors of a node',
+           query=volume_ctl.LIST_PARAMS, since=volume_ctl.VOLUME),
+    _route('GET', NODE + '/volume/targets',
+           'List the volume targets of a node',
+           query=volume_ctl.LIST_PARAMS, since=volume_ctl.VOLUME),
+    # -- chassis
+    _route('GET', '/v1/chassis', 'List chassis',
+           query=chassis_ctl.LIST_PARAMS),
+    _route('GET', '/v1/chassis/detail', 'List chassis with details',
+           query=chassis_ctl.LIST_PARAMS),
+    _route('POST', '/v1/chassis', 'Create a chassis', status=201,
+           body=chassis_schema.CREATE_BODY),
+    _route('GET', CHASSIS, 'Show a chassis', query=_FIELDS),
+    _route('PATCH', CHASSIS, 'Change a chassis (JSON patch)',
+           body=common_schema.JSON_PATCH,
+           patch_fields=chassis_schema.FIELD_BODIES),
+    _route('DELETE', CHASSIS, 'Delete a chassis (400 if it has nodes)',
+           status=204),
+    _route('GET', CHASSIS + '/nodes', 'List the nodes of a chassis',
+           query=node_ctl.CHASSIS_NODES_PARAMS),
+    _route('GET', CHASSIS + '/nodes/detail',
+           'List the nodes of a chassis with details',
+           query=node_ctl.CHASSIS_NODES_PARAMS),
     # -- allocations
     _route('GET', '/v1/allocations', 'List allocations',
            query=allocation_ctl.LIST_PARAMS, since=versions.ALLOCATIONS),
@@ -199,6 +341,24 @@ ROUTES = (
            since=versions.ALLOCATION_UPDATE),
     _route('DELETE', ALLOCATION, 'Delete an allocation', status=204,
            since=versions.ALLOCATIONS),
+    # -- deploy templates
+    _route('GET', '/v1/deploy_templates', 'List deploy templates',
+           query=deploy_template_ctl.LIST_PARAMS,
+           since=deploy_template_view.DEPLOY_TEMPLATES),
+    _route('POST', '/v1/deploy_templates', 'Create a deploy template',
+           status=201, body=deploy_template_schema.CREATE_BODY,
+           since=deploy_template_view.DEPLOY_TEMPLATES),
+    _route('GET', DEPLOY_TEMPLATE, 'Show a deploy template', query=_FIELDS,
+           since=deploy_template_view.DEPLOY_TEMPLATES),
+    _route('PATCH', DEPLOY_TEMPLATE, 'Change a deploy template (JSON patch)',
+           body=common_schema.JSON_PATCH,
+           patch_fields=deploy_template_schema.FIELD_BODIES,
+           since=deploy_template_view.DEPLOY_TEMPLATES),
+    _route('DELETE', DEPLOY_TEMPLATE, 'Delete a deploy template',
+           status=204, since=deploy_template_view.DEPLOY_TEMPLATES),
+    # -- events from the networking service
+    _route('POST', '/v1/events', 'Report network events', status=204,
+           body=event_schema.CREATE_BODY, since=event_ctl.EVENTS),
     # -- conductors and drivers
     _route('GET', '/v1/conductors', 'List conductors',
            query=conductor_ctl._LIST_PARAMS, since=versions.CONDUCTORS),
@@ -208,6 +368,9 @@ ROUTES = (
     _route('GET', '/v1/drivers/{driver_name}', 'Show a driver'),
     _route('GET', '/v1/drivers/{driver_name}/properties',
            'The properties of a driver'),
+    _route('GET', '/v1/drivers/{driver_name}/raid/logical_disk_properties',
+           'The properties of a logical disk in a target RAID '
+           'configuration', since=versions.RAID_CONFIG),
     _route('POST', '/v1/drivers/{driver_name}/vendor_passthru/lookup',
            'Agent lookup (vendor passthru form)',
            body=_PASSTHRU_LOOKUP_BODY, public=True),

@@ -25,10 +25,26 @@ PORT_INTERNAL_INFO = (1, 18)
 PORT_PXE_AND_LLC = (1, 19)
 DRIVER_FILTER = (1, 16)
 RESOURCE_CLASS = (1, 21)
+# /v1/portgroups; then (PORTGROUPS) the node and port group
+# sub-resources and ports' portgroup_uuid; then their mode and properties.
+PORTGROUPS_API = (1, 23)
 PORTGROUPS = (1, 24)
+PORTGROUP_MODE = (1, 26)
+# A node's VIFs; the networking service's events.
+VIFS = (1, 28)
+EVENTS = (1, 54)
+# A PATCH may take a node out of its chassis.
+UNSET_CHASSIS_UUID = (1, 25)
 SOFT_POWER = (1, 27)
 DYNAMIC_DRIVERS = (1, 30)
 NODE_INTERFACES = (1, 31)
+# The node interfaces that came apart from the 1.31 set; PUT
+# /v1/nodes/{id}/management/inject_nmi; /v1/nodes/{id}/bios.
+NETWORK_INTERFACE = (1, 20)
+STORAGE_INTERFACE = (1, 33)
+RESCUE_INTERFACE = (1, 38)
+BIOS_INTERFACE = (1, 40)
+INJECT_NMI = (1, 29)
 PHYSICAL_NETWORK = (1, 34)
 TRAITS = (1, 37)
 NODE_FAULT = (1, 42)
@@ -56,6 +72,12 @@ RETIRED = (1, 61)
 AGENT_TOKEN = (1, 62)
 MANAGE_VERBS = (1, 4)
 INSPECTION_TIMES = (1, 6)
+# The 'inspect wait' provision state (older clients see 'inspecting').
+INSPECT_WAIT = (1, 39)
+# 'abort' of 'inspect wait'.
+INSPECT_ABORT = (1, 41)
+# The rescue and unrescue provision targets, with rescue_password.
+RESCUE = (1, 38)
 CLEAN_STEP = (1, 7)
 # The deploy/undeploy aliases of active/deleted: beyond MAX_VERSION, so
 # they are refused until the service reaches that version.

@@ -6,7 +6,8 @@ https, a host, no user name or password (nor a query or fragment, which
 would mangle the command URLs built from it), and, when
 ``[agent]allowed_callback_networks`` is set, an IP address inside one of
 those networks. The address need not belong to one of the node's ports:
-an agent may call back on another NIC than the one it booted from.
+an agent may call back on another NIC than the one it booted from. With
+``[agent]require_tls``, only https.
 
 The API checks it (400 naming the field) before calling the conductor;
 the conductor checks it again before recording it.
@@ -45,6 +46,10 @@ def check(value, field='callback_url'):
         raise _invalid(field, 'is not a valid URL')
     if parsed.scheme.lower() not in ('http', 'https'):
         raise _invalid(field, 'must be an http or https URL')
+    # As Ironic's [agent]require_tls: the agent token then never travels
+    # in clear to the agent.
+    if CONF.agent.require_tls and parsed.scheme.lower() != 'https':
+        raise _invalid(field, 'must be an https URL ([agent]require_tls)')
     if '@' in parsed.netloc:
         raise _invalid(field, 'must not carry a user name or password')
     host = parsed.hostname

@@ -63,6 +63,11 @@ class PatchError(Invalid):
     msg_fmt = "Couldn't apply patch '%(patch)s'. Reason: %(reason)s"
 
 
+class NodeIsRetired(Invalid):
+    msg_fmt = ('The %(op)s operation can\'t be performed on node '
+               '%(node)s because it is retired.')
+
+
 class InvalidStateRequested(Invalid):
     msg_fmt = ('The requested action "%(action)s" can not be performed on '
                'node "%(node)s" while it is in state "%(state)s".')
@@ -92,6 +97,12 @@ class NotAuthorized(IronicLikeException):
 
 class HTTPForbidden(NotAuthorized):
     msg_fmt = 'Access was denied to the following resource: %(resource)s'
+
+
+class NodeProtected(HTTPForbidden):
+    # Ironic's text and code (403).
+    msg_fmt = ('Node %(node)s is protected and cannot be undeployed, '
+               'rebuilt or deleted')
 
 
 class Unauthorized(IronicLikeException):
@@ -377,3 +388,117 @@ class BitstreamNotFound(NotFound):
 class ImageServiceUnavailable(IronicLikeException):
     msg_fmt = 'The image service %(service)s is unavailable: %(reason)s'
     code = http_client.SERVICE_UNAVAILABLE
+
+
+# Port groups (Ironic's names, codes and texts).
+class PortgroupNotFound(NotFound):
+    msg_fmt = 'Portgroup %(portgroup)s could not be found.'
+
+
+class PortgroupNotEmpty(Invalid):
+    msg_fmt = ('Cannot complete the requested action because portgroup '
+               '%(portgroup)s contains ports.')
+
+
+class PortgroupAlreadyExists(Conflict):
+    msg_fmt = 'A portgroup with UUID %(uuid)s already exists.'
+
+
+class PortgroupMACAlreadyExists(Conflict):
+    msg_fmt = 'A portgroup with MAC address %(mac)s already exists.'
+
+
+class PortgroupDuplicateName(Conflict):
+    msg_fmt = 'A portgroup with name %(name)s already exists.'
+
+
+class PortgroupNodeMismatch(InvalidParameterValue):
+    # A port and its group must be on the same node: a 400 naming the
+    # field (portgroup_uuid) that asked for the impossible.
+    msg_fmt = ('Port group %(portgroup)s is not on node %(node)s, the node '
+               'of the port.')
+
+
+# Chassis (Ironic's names, codes and texts).
+class ChassisNotFound(NotFound):
+    msg_fmt = 'Chassis %(chassis)s could not be found.'
+
+
+class ChassisNotEmpty(Invalid):
+    msg_fmt = ('Cannot complete the requested action because chassis '
+               '%(chassis)s contains nodes.')
+
+
+class ChassisAlreadyExists(Conflict):
+    msg_fmt = 'A chassis with UUID %(uuid)s already exists.'
+
+
+# Deploy templates (Ironic's names, codes and texts).
+class DeployTemplateNotFound(NotFound):
+    msg_fmt = 'Deploy template %(template)s could not be found.'
+
+
+class DeployTemplateAlreadyExists(Conflict):
+    msg_fmt = 'A deploy template with UUID %(uuid)s already exists.'
+
+
+class DeployTemplateDuplicateName(Conflict):
+    msg_fmt = 'A deploy template with name %(name)s already exists.'
+
+
+# Optional node interfaces (Ironic's names, codes and texts).
+class UnsupportedDriverExtension(Invalid):
+    # 400: the node's interface of this kind is a no-op one (no-console,
+    # no-raid...) or lacks the operation.
+    msg_fmt = ('Driver %(driver)s does not support %(extension)s '
+               '(disabled or not implemented).')
+
+
+class NodeConsoleNotEnabled(Invalid):
+    msg_fmt = 'Console access is not enabled on node %(node)s'
+
+
+class BIOSSettingNotFound(NotFound):
+    msg_fmt = "Node %(node)s doesn't have a BIOS setting '%(name)s'"
+
+
+# VIFs (Ironic's messages, so that clients matching them keep working).
+class VifAlreadyAttached(Conflict):
+    msg_fmt = ('Unable to attach VIF because VIF %(vif)s is already '
+               'attached to Ironic %(object_type)s %(object_uuid)s')
+
+
+class NoFreePhysicalPorts(Invalid):
+    msg_fmt = 'Unable to attach VIF %(vif)s, not enough free physical ports.'
+
+
+class VifNotAttached(Invalid):
+    msg_fmt = ('Unable to detach VIF %(vif)s from node %(node)s because it '
+               'is not attached to it.')
+
+
+# Volume connectors and targets (Ironic's names, codes and texts).
+class VolumeConnectorNotFound(NotFound):
+    msg_fmt = 'Volume connector %(connector)s could not be found.'
+
+
+class VolumeTargetNotFound(NotFound):
+    msg_fmt = 'Volume target %(target)s could not be found.'
+
+
+class VolumeConnectorAlreadyExists(Conflict):
+    msg_fmt = 'A volume connector with UUID %(uuid)s already exists.'
+
+
+class VolumeConnectorTypeAndIdAlreadyExists(Conflict):
+    msg_fmt = ('A volume connector with type %(type)s and connector ID '
+               '%(connector_id)s already exists.')
+
+
+class VolumeTargetAlreadyExists(Conflict):
+    msg_fmt = 'A volume target with UUID %(uuid)s already exists.'
+
+
+class VolumeTargetBootIndexAlreadyExists(Conflict):
+    msg_fmt = ("A volume target with boot index '%(boot_index)s' for the "
+               "same node already exists.")

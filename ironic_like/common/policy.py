@@ -116,6 +116,24 @@ _NODE_OPERATOR = 'rule:admin or rule:system_member or rule:owner_member'
 _SYSTEM_MEMBER = 'rule:admin or rule:system_member'
 _SYSTEM_ADMIN = 'rule:admin or rule:system_service'
 _ADMIN = 'rule:admin'
+# Ironic's volume rules: creation and deletion by the operators of the
+# deployment and the admins or managers of the project owning or leasing
+# the node (or the owner's service user); changes also by the owner's
+# members.
+_VOLUME_ADMIN = ('rule:admin or rule:system_member or '
+                 '((role:admin or role:manager) and '
+                 '(project_id:%(node.owner)s or project_id:%(node.lessee)s))'
+                 ' or (role:service and project_id:%(node.owner)s)')
+_VOLUME_OPERATOR = (_NODE_OPERATOR + ' or ((role:admin or role:manager) '
+                    'and project_id:%(node.lessee)s)')
+# Ironic's VIF rule: operators of the node, and also the admin or manager
+# of the project leasing it (the lessee's instance gets the VIFs).
+_VIF_OPERATOR = (_NODE_OPERATOR + ' or (role:admin and '
+                 'project_id:%(node.lessee)s) or (role:manager and '
+                 'project_id:%(node.lessee)s)')
+# Ironic's events rule: the networking service (a service user, such as
+# Neutron's agent) or a cloud administrator.
+_EVENT_POSTER = 'rule:admin or rule:system_service or rule:service_role'
 
 
 def _op(name, check_str, description, operations):
@@ -127,6 +145,10 @@ def _op(name, check_str, description, operations):
 
 
 _NODE = '/nodes/{node_ident}'
+_PORTGROUP = '/portgroups/{portgroup_ident}'
+_VOLUME_CONNECTOR = '/volume/connectors/{volume_connector_id}'
+_VOLUME_TARGET = '/volume/targets/{volume_target_id}'
+_CHASSIS = '/chassis/{chassis_uuid}'
 _BOOT_TEMPLATE = '/boot/sessiontemplates/{template_name}'
 _BOOT_SESSION = '/boot/sessions/{session_name}'
 _BOOT_COMPONENT = '/boot/components/{node_ident}'
@@ -134,6 +156,7 @@ _HOSTOS_MODULE = '/hostos/modules/{module_name}'
 _HOSTOS_VERSION = _HOSTOS_MODULE + '/{module_version}'
 _HOSTOS_CONFIGURATION = '/hostos/configurations/{configuration_name}'
 _ACCELERATORS = '/accelerators'
+_DEPLOY_TEMPLATE = '/deploy_templates/{deploy_template_ident}'
 
 _API_RULES = [
     _op('baremetal:node:list', _ANY_READER,
@@ -163,6 +186,37 @@ _API_RULES = [
     _op('baremetal:node:clear_maintenance', _NODE_OPERATOR,
         'Take a node out of maintenance.',
         [('DELETE', _NODE + '/maintenance')]),
+    # Driver interfaces of a node: Ironic's names; its defaults (the
+    # operators of the node, the readers of it for its BIOS settings).
+    _op('baremetal:node:validate', _NODE_OPERATOR,
+        'Validate a node\'s driver interfaces.',
+        [('GET', _NODE + '/validate')]),
+    _op('baremetal:node:get_boot_device', _NODE_OPERATOR,
+        'Retrieve a node\'s boot device.',
+        [('GET', _NODE + '/management/boot_device')]),
+    _op('baremetal:node:get_supported_boot_devices', _NODE_OPERATOR,
+        'Retrieve the boot devices a node\'s management interface '
+        'supports.',
+        [('GET', _NODE + '/management/boot_device/supported')]),
+    _op('baremetal:node:set_boot_device', _NODE_OPERATOR,
+        'Change a node\'s boot device.',
+        [('PUT', _NODE + '/management/boot_device')]),
+    _op('baremetal:node:inject_nmi', _NODE_OPERATOR,
+        'Inject a non-maskable interrupt into a node.',
+        [('PUT', _NODE + '/management/inject_nmi')]),
+    _op('baremetal:node:get_console', _NODE_OPERATOR,
+        'Get a node\'s console connection information.',
+        [('GET', _NODE + '/states/console')]),
+    _op('baremetal:node:set_console_state', _NODE_OPERATOR,
+        'Enable or disable a node\'s console.',
+        [('PUT', _NODE + '/states/console')]),
+    _op('baremetal:node:set_raid_state', _NODE_OPERATOR,
+        'Set a node\'s target RAID configuration.',
+        [('PUT', _NODE + '/states/raid')]),
+    _op('baremetal:bios:get', _NODE_READER,
+        'Retrieve a node\'s BIOS settings.',
+        [('GET', _NODE + '/bios'),
+         ('GET', _NODE + '/bios/{setting_name}')]),
     _op('baremetal:node:traits:list', _NODE_READER, 'List node traits.',
         [('GET', _NODE + '/traits')]),
     _op('baremetal:node:traits:set', _SYSTEM_MEMBER,
@@ -172,6 +226,16 @@ _API_RULES = [
         'Remove node traits.',
         [('DELETE', _NODE + '/traits'),
          ('DELETE', _NODE + '/traits/{trait}')]),
+    _op('baremetal:node:vif:list', _NODE_READER,
+        'List VIFs attached to node', [('GET', _NODE + '/vifs')]),
+    _op('baremetal:node:vif:attach', _VIF_OPERATOR,
+        'Attach a VIF to a node', [('POST', _NODE + '/vifs')]),
+    _op('baremetal:node:vif:detach', _VIF_OPERATOR,
+        'Detach a VIF from a node',
+        [('DELETE', _NODE + '/vifs/{node_vif_ident}')]),
+    _op('baremetal:events:post', _EVENT_POSTER,
+        'Post events (from the networking service).',
+        [('POST', '/events')]),
     _op('baremetal:port:list', _ANY_READER,
         'List ports (only of the project\'s nodes without list_all).',
         [('GET', '/ports'), ('GET', _NODE + '/ports')]),
@@ -185,6 +249,81 @@ _API_RULES = [
         [('PATCH', '/ports/{port_id}')]),
     _op('baremetal:port:delete', _SYSTEM_ADMIN, 'Delete a port.',
         [('DELETE', '/ports/{port_id}')]),
+    # Port groups: the rules of ports (a group is wiring, as a port is).
+    _op('baremetal:portgroup:list', _ANY_READER,
+        'List port groups (only of the project\'s nodes without '
+        'list_all).',
+        [('GET', '/portgroups'), ('GET', '/portgroups/detail'),
+         ('GET', _NODE + '/portgroups')]),
+    _op('baremetal:portgroup:list_all', _ALL_READER,
+        'List the port groups of all nodes.', [('GET', '/portgroups')]),
+    _op('baremetal:portgroup:get', _NODE_READER, 'Show a port group.',
+        [('GET', _PORTGROUP)]),
+    _op('baremetal:portgroup:create', _SYSTEM_ADMIN, 'Create a port group.',
+        [('POST', '/portgroups')]),
+    _op('baremetal:portgroup:update', _SYSTEM_MEMBER,
+        'Change a port group.', [('PATCH', _PORTGROUP)]),
+    _op('baremetal:portgroup:delete', _SYSTEM_ADMIN,
+        'Delete a port group.', [('DELETE', _PORTGROUP)]),
+    # Volume connectors and targets: Ironic's names and defaults. Unlike
+    # ports, a project wires its own nodes' storage: the admins and
+    # managers of the owning or leasing project create and delete, the
+    # owner's members (and the lessee's admins) change.
+    _op('baremetal:volume:list', _ANY_READER,
+        'List volume connectors and targets (only of the project\'s nodes '
+        'without list_all).',
+        [('GET', '/volume/connectors'), ('GET', '/volume/targets'),
+         ('GET', _NODE + '/volume/connectors'),
+         ('GET', _NODE + '/volume/targets')]),
+    _op('baremetal:volume:list_all', _ALL_READER,
+        'List the volume connectors and targets of all nodes.',
+        [('GET', '/volume/connectors'), ('GET', '/volume/targets'),
+         ('GET', _NODE + '/volume/connectors'),
+         ('GET', _NODE + '/volume/targets')]),
+    _op('baremetal:volume:get', _NODE_READER,
+        'Show a volume connector or target, and the /volume links.',
+        [('GET', '/volume'), ('GET', _NODE + '/volume'),
+         ('GET', _VOLUME_CONNECTOR), ('GET', _VOLUME_TARGET)]),
+    _op('baremetal:volume:create', _VOLUME_ADMIN,
+        'Create a volume connector or target.',
+        [('POST', '/volume/connectors'), ('POST', '/volume/targets')]),
+    _op('baremetal:volume:update', _VOLUME_OPERATOR,
+        'Change a volume connector or target.',
+        [('PATCH', _VOLUME_CONNECTOR), ('PATCH', _VOLUME_TARGET)]),
+    _op('baremetal:volume:delete', _VOLUME_ADMIN,
+        'Delete a volume connector or target.',
+        [('DELETE', _VOLUME_CONNECTOR), ('DELETE', _VOLUME_TARGET)]),
+    _op('baremetal:volume:view_target_properties',
+        'rule:admin or rule:system_reader or role:admin',
+        'See the properties of volume targets (connection details, maybe '
+        'credentials); others see them redacted.',
+        [('GET', '/volume/targets'), ('GET', _VOLUME_TARGET),
+         ('GET', _NODE + '/volume/targets')]),
+    # Chassis: Ironic's rules (readers of the whole deployment; writes by
+    # its admins, changes by its members as for ports).
+    _op('baremetal:chassis:get', _ALL_READER,
+        'List and show chassis.',
+        [('GET', '/chassis'), ('GET', '/chassis/detail'),
+         ('GET', _CHASSIS)]),
+    _op('baremetal:chassis:create', _SYSTEM_ADMIN, 'Create a chassis.',
+        [('POST', '/chassis')]),
+    _op('baremetal:chassis:update', _SYSTEM_MEMBER, 'Change a chassis.',
+        [('PATCH', _CHASSIS)]),
+    _op('baremetal:chassis:delete', _SYSTEM_ADMIN,
+        'Delete a chassis (one without nodes).',
+        [('DELETE', _CHASSIS)]),
+    # Deploy templates: Ironic's rules (readers of the whole deployment;
+    # writes by its admins: a template changes every deploy asking for
+    # its trait).
+    _op('baremetal:deploy_template:get', _ALL_READER,
+        'List and show deploy templates.',
+        [('GET', '/deploy_templates'), ('GET', _DEPLOY_TEMPLATE)]),
+    _op('baremetal:deploy_template:create', _SYSTEM_ADMIN,
+        'Create a deploy template.', [('POST', '/deploy_templates')]),
+    _op('baremetal:deploy_template:update', _SYSTEM_ADMIN,
+        'Change a deploy template.', [('PATCH', _DEPLOY_TEMPLATE)]),
+    _op('baremetal:deploy_template:delete', _SYSTEM_ADMIN,
+        'Delete a deploy template.', [('DELETE', _DEPLOY_TEMPLATE)]),
     _op('baremetal:allocation:list', _ANY_READER,
         'List allocations (only the project\'s without list_all).',
         [('GET', '/allocations')]),
@@ -216,6 +355,13 @@ _API_RULES = [
         [('GET', '/conductors'), ('GET', '/conductors/{hostname}')]),
     _op('baremetal:driver:get', _ALL_READER, 'List and show drivers.',
         [('GET', '/drivers'), ('GET', '/drivers/{driver_name}')]),
+    _op('baremetal:driver:get_properties', _ALL_READER,
+        'View the driver_info properties a driver understands.',
+        [('GET', '/drivers/{driver_name}/properties')]),
+    _op('baremetal:driver:get_raid_logical_disk_properties', _ALL_READER,
+        'View the properties of a logical disk in a driver\'s RAID '
+        'configuration.',
+        [('GET', '/drivers/{driver_name}/raid/logical_disk_properties')]),
     # Boot sessions (/v1/boot, BOS v2's shape). The report of a booted OS
     # (POST /boot/components/{id}/report) is a public route: the referral
     # token issued to the component authenticates it, no rule applies.

@@ -40,9 +40,18 @@ CLEANING = 'cleaning'
 CLEANWAIT = 'clean wait'
 CLEANFAIL = 'clean failed'
 INSPECTING = 'inspecting'
+INSPECTWAIT = 'inspect wait'
 INSPECTFAIL = 'inspect failed'
 ADOPTING = 'adopting'
 ADOPTFAIL = 'adopt failed'
+# Rescue (API 1.38): the rescue ramdisk replaces the instance until
+# "unrescue" boots the instance again.
+RESCUING = 'rescuing'
+RESCUEWAIT = 'rescue wait'
+RESCUE = 'rescue'
+RESCUEFAIL = 'rescue failed'
+UNRESCUING = 'unrescuing'
+UNRESCUEFAIL = 'unrescue failed'
 
 # The state a node is in while the conductor works on it: the API refuses
 # to change such a node, and a conductor that takes a node over in one of
@@ -50,11 +59,11 @@ ADOPTFAIL = 'adopt failed'
 TRANSIENT_STATES = frozenset([VERIFYING, DEPLOYING, DELETING, CLEANING,
                               INSPECTING, ADOPTING])
 # States where the node waits for something outside (an agent callback).
-WAIT_STATES = frozenset([DEPLOYWAIT, CLEANWAIT])
+WAIT_STATES = frozenset([DEPLOYWAIT, CLEANWAIT, INSPECTWAIT])
 # States where a deploy agent runs on the node (in the ramdisk): lookup
 # answers only for nodes in these states (as Ironic's restrict_lookup).
 LOOKUP_ALLOWED_STATES = frozenset([DEPLOYING, DEPLOYWAIT, CLEANING,
-                                   CLEANWAIT, INSPECTING])
+                                   CLEANWAIT, INSPECTING, INSPECTWAIT])
 STABLE_STATES = frozenset([ENROLL, MANAGEABLE, AVAILABLE, ACTIVE, ERROR,
                            DEPLOYFAIL, CLEANFAIL, INSPECTFAIL, ADOPTFAIL])
 # Where a node may be deleted from the API.
@@ -64,6 +73,15 @@ DELETE_ALLOWED_STATES = frozenset([ENROLL, MANAGEABLE, AVAILABLE,
 UPDATE_ALLOWED_STATES = frozenset([ENROLL, MANAGEABLE, AVAILABLE, DEPLOYFAIL,
                                    CLEANFAIL, INSPECTFAIL, ADOPTFAIL,
                                    ACTIVE, ERROR])
+# Rescue's states in the sets above: its agent looks up while the node
+# is rescuing or waits for it, and a rescued node is changed as an
+# active one is.
+TRANSIENT_STATES = TRANSIENT_STATES | {RESCUING, UNRESCUING}
+WAIT_STATES = WAIT_STATES | {RESCUEWAIT}
+LOOKUP_ALLOWED_STATES = LOOKUP_ALLOWED_STATES | {RESCUING, RESCUEWAIT}
+STABLE_STATES = STABLE_STATES | {RESCUE, RESCUEFAIL, UNRESCUEFAIL}
+UPDATE_ALLOWED_STATES = UPDATE_ALLOWED_STATES | {RESCUE, RESCUEFAIL,
+                                                 UNRESCUEFAIL}
 
 # API "target" values of PUT /v1/nodes/{id}/states/provision, mapped to the
 # event of the state machine they fire.
@@ -78,6 +96,9 @@ VERBS = {
     'clean': 'clean',
     'abort': 'abort',
     'adopt': 'adopt',
+    'inspect': 'inspect',
+    'rescue': 'rescue',
+    'unrescue': 'unrescue',
 }
 
 # Events the machine fires internally, never accepted from the API.
@@ -91,6 +112,11 @@ _TARGETS = {
     DEPLOYWAIT: ACTIVE,
     DELETING: AVAILABLE,
     ADOPTING: ACTIVE,
+    INSPECTING: MANAGEABLE,
+    INSPECTWAIT: MANAGEABLE,
+    RESCUING: RESCUE,
+    RESCUEWAIT: RESCUE,
+    UNRESCUING: ACTIVE,
 }
 
 _TRANSITIONS = [
@@ -138,7 +164,59 @@ _TRANSITIONS = [
     (DELETING, 'fail', ERROR),
     (ERROR, 'rebuild', DEPLOYING),
     (ERROR, 'deleted', DELETING),
+
+    # In-band inspection: the agent's ramdisk boots ("wait" for its first
+    # heartbeat), which "resume"s the work; abort only while waiting, as
+    # Ironic allows it.
+    (MANAGEABLE, 'inspect', INSPECTING),
+    (INSPECTFAIL, 'inspect', INSPECTING),
+    (INSPECTFAIL, 'manage', MANAGEABLE),
+    (INSPECTING, 'done', MANAGEABLE),
+    (INSPECTING, 'wait', INSPECTWAIT),
+    (INSPECTING, 'fail', INSPECTFAIL),
+    (INSPECTWAIT, 'resume', INSPECTING),
+    (INSPECTWAIT, 'done', MANAGEABLE),
+    (INSPECTWAIT, 'fail', INSPECTFAIL),
+    (INSPECTWAIT, 'abort', INSPECTFAIL),
+
+    # Rescue, as Ironic's machine: the rescue ramdisk boots ("wait" for
+    # its agent), whose heartbeat "resume"s the work; abort only while
+    # waiting. A rescued (or failed) node may be rescued again,
+    # unrescued or torn down.
+    (ACTIVE, 'rescue', RESCUING),
+    (RESCUING, 'done', RESCUE),
+    (RESCUING, 'wait', RESCUEWAIT),
+    (RESCUING, 'fail', RESCUEFAIL),
+    (RESCUEWAIT, 'resume', RESCUING),
+    (RESCUEWAIT, 'fail', RESCUEFAIL),
+    (RESCUEWAIT, 'abort', RESCUEFAIL),
+    (RESCUEWAIT, 'deleted', DELETING),
+    (RESCUE, 'rescue', RESCUING),
+    (RESCUE, 'unrescue', UNRESCUING),
+    (RESCUE, 'deleted', DELETING),
+    (RESCUEFAIL, 'rescue', RESCUING),
+    (RESCUEFAIL, 'unrescue', UNRESCUING),
+    (RESCUEFAIL, 'deleted', DELETING),
+    (UNRESCUING, 'done', ACTIVE),
+    (UNRESCUING, 'fail', UNRESCUEFAIL),
+    (UNRESCUEFAIL, 'rescue', RESCUING),
+    (UNRESCUEFAIL, 'unrescue', UNRESCUING),
+    (UNRESCUEFAIL, 'deleted', DELETING),
 ]
+
+# States that clients of older API versions do not know, with the version
+# that introduced them and the name shown below it (Ironic shows
+# "inspecting" for "inspect wait" before 1.39).
+OLDER_NAMES = {INSPECTWAIT: ((1, 39), INSPECTING)}
+
+
+def shown_state(state, version):
+    """``state`` as an API client of ``version`` (a (major, minor)
+    tuple) knows it."""
+    older = OLDER_NAMES.get(state)
+    if older is not None and version < older[0]:
+        return older[1]
+    return state
 
 
 def _build_machine():
@@ -198,6 +276,12 @@ def target_for(event, source):
     if event == 'manage':
         return MANAGEABLE
     if event == 'adopt':
+        return ACTIVE
+    if event == 'inspect':
+        return MANAGEABLE
+    if event == 'rescue':
+        return RESCUE
+    if event == 'unrescue':
         return ACTIVE
     dest = next_state(source, event)
     return _TARGETS.get(dest)

@@ -32,8 +32,11 @@ from ironic_like.common import agent_info
 from ironic_like.common import agent_token
 from ironic_like.common import callback_url as callback_url_check
 from ironic_like.common import exception
+from ironic_like.common import states
 from ironic_like.conductor.flows import runner
+from ironic_like.conductor import inspection
 from ironic_like.conductor import locks
+from ironic_like.conductor import rescue
 from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
 from ironic_like.drivers import base as drivers_base
@@ -84,6 +87,10 @@ def _call_deploy_heartbeat(task, callback_url, agent_version, agent_status,
     handler(task, callback_url, agent_version, **kwargs)
 
 
+# States where a heartbeat is inspection's (conductor/inspection.py).
+_INSPECTION_STATES = frozenset([states.INSPECTING, states.INSPECTWAIT])
+
+
 def heartbeat(context, node_id, callback_url, agent_version=None,
               agent_token=None, agent_status=None,
               agent_status_message=None, forwarded=False):
@@ -110,8 +117,17 @@ def heartbeat(context, node_id, callback_url, agent_version=None,
                 agent_status, agent_status_message)})
             # Work the deploy interface hands over with spawn_after takes
             # the lock with it.
-            _call_deploy_heartbeat(task, callback_url, agent_version,
-                                   agent_status, agent_status_message)
+            if task.node.provision_state in _INSPECTION_STATES:
+                # The agent's ramdisk booted for inspection, whatever the
+                # node's deploy interface.
+                inspection.on_heartbeat(task)
+            elif task.node.provision_state == states.RESCUEWAIT:
+                # The rescue ramdisk's agent: the rescue interface's,
+                # whatever the node's deploy interface.
+                rescue.on_heartbeat(task)
+            else:
+                _call_deploy_heartbeat(task, callback_url, agent_version,
+                                       agent_status, agent_status_message)
     except exception.NodeLocked as e:
         # Acknowledged at once, never queued behind the lock. If this
         # conductor holds the lock (a flow step is running), the heartbeat

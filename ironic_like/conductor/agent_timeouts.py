@@ -24,13 +24,21 @@ from ironic_like.common import agent_info
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor.flows import node_steps
+from ironic_like.conductor import inspection
 from ironic_like.conductor import locks
+from ironic_like.conductor import node_flags
+from ironic_like.conductor import rescue
 from ironic_like.conf import CONF
 
 LOG = log.getLogger(__name__)
 
 # States in which the node waits for its agent to call back.
-WAITING_STATES = frozenset([states.DEPLOYWAIT, states.CLEANWAIT])
+WAITING_STATES = frozenset([states.DEPLOYWAIT, states.CLEANWAIT,
+                            states.INSPECTWAIT, states.RESCUEWAIT])
+# Those where an agent runs phases (heartbeat and phase timeouts); in
+# "inspect wait" the agent has not called yet, and
+# [conductor]inspect_wait_timeout alone applies (conductor/inspection.py).
+AGENT_PHASE_STATES = frozenset([states.DEPLOYWAIT, states.CLEANWAIT])
 REBOOTS = agent_info.TIMEOUT_REBOOTS
 REBOOTED_AT = agent_info.TIMEOUT_REBOOTED_AT
 
@@ -54,8 +62,8 @@ def last_sign_of_life(node):
 
 
 def is_silent(node, now=None):
-    if (node.provision_state not in WAITING_STATES or node.maintenance or
-            node.power_state != states.POWER_ON):
+    if (node.provision_state not in AGENT_PHASE_STATES or
+            node.maintenance or node.power_state != states.POWER_ON):
         return False
     last = last_sign_of_life(node)
     if last is None:
@@ -105,10 +113,13 @@ def act_on_silent_node(context, node_id):
                                   'put in maintenance')
             info.pop(REBOOTS, None)
             info.pop(REBOOTED_AT, None)
-            task.update_node({'maintenance': True,
-                              'maintenance_reason': reason,
-                              'last_error': reason,
-                              'driver_internal_info': info})
+            values = {'maintenance': True, 'maintenance_reason': reason,
+                      'last_error': reason, 'driver_internal_info': info}
+            if node.provision_state == states.CLEANWAIT:
+                # Ironic's fault: the service, not an operator, stopped
+                # the node because its cleaning failed.
+                values['fault'] = node_flags.CLEAN_FAILURE
+            task.update_node(values)
             LOG.warning(reason)
             return 'maintenance'
     except (exception.NodeLocked, exception.NodeNotFound):
@@ -119,7 +130,7 @@ def phase_overdue(node, now=None):
     """Seconds the node's agent phase has run past [agent]phase_timeout
     (None when it is within it, or has no deadline)."""
     if (not CONF.agent.phase_timeout or node.maintenance or
-            node.provision_state not in WAITING_STATES):
+            node.provision_state not in AGENT_PHASE_STATES):
         return None
     started = _parse((node.driver_internal_info or {}).get(
         agent_info.PHASE_STARTED))
@@ -162,8 +173,15 @@ def check_nodes(context, rows):
         if maintenance or provision_state not in WAITING_STATES:
             continue
         try:
-            action = (act_on_silent_node(context, node_id) or
-                      act_on_overdue_phase(context, node_id))
+            if provision_state == states.INSPECTWAIT:
+                action = inspection.act_on_overdue_wait(context, node_id)
+            elif provision_state == states.RESCUEWAIT:
+                # As "inspect wait": the agent has not called yet, and
+                # [conductor]rescue_callback_timeout alone applies.
+                action = rescue.act_on_overdue_wait(context, node_id)
+            else:
+                action = (act_on_silent_node(context, node_id) or
+                          act_on_overdue_phase(context, node_id))
         except Exception:
             LOG.exception('Agent timeout check of node %s failed', uuid)
             continue

@@ -13,11 +13,18 @@ from ironic_like.common import exception
 from ironic_like.conductor import accelerators
 from ironic_like.conductor import agent_heartbeat
 from ironic_like.conductor import allocations
+from ironic_like.conductor import console
+from ironic_like.conductor import management
 from ironic_like.conductor import nodes
+from ironic_like.conductor import portgroups
 from ironic_like.conductor import ports
 from ironic_like.conductor import power
 from ironic_like.conductor import provisioning
+from ironic_like.conductor import raid
 from ironic_like.conductor import rpcapi
+from ironic_like.conductor import validation
+from ironic_like.conductor import vifs
+from ironic_like.conductor import volumes
 
 
 def _user_errors_expected(cls):
@@ -104,6 +111,78 @@ class ConductorManager(object):
 
     def destroy_port(self, context, node_id, port_id):
         return ports.destroy_port(context, node_id, port_id)
+
+    # port groups
+    def create_portgroup(self, context, node_id, values):
+        return portgroups.create_portgroup(context, node_id, values)
+
+    def update_portgroup(self, context, node_id, portgroup_id, values):
+        return portgroups.update_portgroup(context, node_id, portgroup_id,
+                                           values)
+
+    def destroy_portgroup(self, context, node_id, portgroup_id):
+        return portgroups.destroy_portgroup(context, node_id, portgroup_id)
+
+    # node interfaces
+    def validate_driver_interfaces(self, context, node_id):
+        return validation.validate_driver_interfaces(context, node_id)
+
+    def get_boot_device(self, context, node_id):
+        return management.get_boot_device(context, node_id)
+
+    def get_supported_boot_devices(self, context, node_id):
+        return management.get_supported_boot_devices(context, node_id)
+
+    def set_boot_device(self, context, node_id, device, persistent=False):
+        return management.set_boot_device(context, node_id, device,
+                                          persistent)
+
+    def inject_nmi(self, context, node_id):
+        return management.inject_nmi(context, node_id)
+
+    def get_console_information(self, context, node_id):
+        return console.get_console_information(context, node_id)
+
+    def set_console_mode(self, context, node_id, enabled):
+        return console.set_console_mode(context, self._executor, node_id,
+                                        enabled)
+
+    def set_target_raid_config(self, context, node_id, target_raid_config):
+        return raid.set_target_raid_config(context, node_id,
+                                           target_raid_config)
+
+    # VIFs
+    def vif_list(self, context, node_id):
+        return vifs.vif_list(context, node_id)
+
+    def vif_attach(self, context, node_id, vif_info):
+        return vifs.vif_attach(context, node_id, vif_info)
+
+    def vif_detach(self, context, node_id, vif_id):
+        return vifs.vif_detach(context, node_id, vif_id)
+
+    # volume connectors and targets
+    def create_volume_connector(self, context, node_id, values):
+        return volumes.create_volume_connector(context, node_id, values)
+
+    def update_volume_connector(self, context, node_id, connector_id,
+                                values):
+        return volumes.update_volume_connector(context, node_id,
+                                               connector_id, values)
+
+    def destroy_volume_connector(self, context, node_id, connector_id):
+        return volumes.destroy_volume_connector(context, node_id,
+                                                connector_id)
+
+    def create_volume_target(self, context, node_id, values):
+        return volumes.create_volume_target(context, node_id, values)
+
+    def update_volume_target(self, context, node_id, target_id, values):
+        return volumes.update_volume_target(context, node_id, target_id,
+                                            values)
+
+    def destroy_volume_target(self, context, node_id, target_id):
+        return volumes.destroy_volume_target(context, node_id, target_id)
 
     # allocations
     def create_allocation(self, context, values, taken_from=()):

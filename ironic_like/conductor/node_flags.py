@@ -6,6 +6,7 @@ state cannot change between the check and the write.
 """
 
 from ironic_like.common import exception
+from ironic_like.common import faults
 from ironic_like.common import states
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conf import CONF
@@ -15,9 +16,9 @@ PROTECTABLE_STATES = frozenset([states.ACTIVE])
 # Provision actions a protected node refuses (its instance would go).
 PROTECTED_ACTIONS = {'deleted': 'undeployed', 'rebuild': 'rebuilt'}
 
-# Ironic's fault names (what put the node in maintenance).
-POWER_FAILURE = 'power failure'
-CLEAN_FAILURE = 'clean failure'
+# The faults this service sets (common/faults.py has them all).
+POWER_FAILURE = faults.POWER_FAILURE
+CLEAN_FAILURE = faults.CLEAN_FAILURE
 
 
 def _flag_after(node, values, name):

@@ -6,6 +6,7 @@ from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor import allocations
 from ironic_like.conductor import locks
+from ironic_like.conductor import node_flags
 from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
 from ironic_like.drivers import base
@@ -18,6 +19,8 @@ SETTABLE_FIELDS = frozenset([
     'name', 'description', 'driver', 'driver_info', 'instance_info',
     'instance_uuid', 'properties', 'extra', 'labels', 'resource_class',
     'conductor_group', 'owner', 'lessee', 'maintenance_reason',
+    'chassis_id', 'automated_clean', 'protected', 'protected_reason',
+    'retired', 'retired_reason',
 ] + ['%s_interface' % kind for kind in base.INTERFACE_KINDS])
 
 
@@ -54,6 +57,7 @@ def update_node(context, node_id, values, reset_interfaces=False):
     values = dict(values)
     with locks.acquire(context, node_id, purpose='node update') as task:
         node = task.node
+        node_flags.check_update(node, values)
         changes_driver = ('driver' in values and
                           values['driver'] != node.driver)
         touches_ifaces = changes_driver or any(
@@ -100,6 +104,7 @@ def update_node(context, node_id, values, reset_interfaces=False):
 def destroy_node(context, node_id):
     with locks.acquire(context, node_id, purpose='node deletion') as task:
         node = task.node
+        node_flags.check_destroy(node)
         if node.instance_uuid and not node.maintenance:
             raise exception.NodeAssociated(node=node.uuid,
                                            instance=node.instance_uuid)
@@ -121,8 +126,9 @@ def set_maintenance(context, node_id, mode, reason=None):
             task.update_node({'maintenance': True,
                               'maintenance_reason': reason})
         else:
+            # The fault was the reason the service set maintenance.
             task.update_node({'maintenance': False,
-                              'maintenance_reason': None})
+                              'maintenance_reason': None, 'fault': None})
 
 
 def set_node_traits(context, node_id, traits):

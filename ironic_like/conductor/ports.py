@@ -7,7 +7,13 @@ from ironic_like.db import api as db_api
 
 SETTABLE_FIELDS = frozenset(['address', 'extra', 'pxe_enabled',
                              'local_link_connection', 'physical_network',
-                             'uuid', 'node_id'])
+                             'uuid', 'node_id', 'portgroup_id',
+                             'is_smartnic'])
+
+# Where a port may join or leave a port group without maintenance
+# (Ironic's: the group's wiring must not change under a deployed node).
+PORTGROUP_CHANGE_STATES = frozenset([states.ENROLL, states.MANAGEABLE,
+                                     states.INSPECTING])
 
 
 def _check(values):
@@ -21,22 +27,61 @@ def _check(values):
 def _check_owner(db, node_id, port_id):
     # Only the lock of the port's own node protects it: a port of another
     # node (a caller's mistake or a port moved meanwhile) is not found.
-    if db.get_port_by_id(port_id).node_id != node_id:
+    port = db.get_port_by_id(port_id)
+    if port.node_id != node_id:
         raise exception.PortNotFound(port=port_id)
+    return port
+
+
+def _check_portgroup(db, portgroup_id, node_id, pxe_enabled):
+    """A port in group ``portgroup_id`` must be on the group's node, and
+    may boot on its own only if the group supports standalone ports."""
+    if portgroup_id is None:
+        return
+    portgroup = db.get_portgroup_by_id(portgroup_id)
+    if portgroup.node_id != node_id:
+        node = db.get_node_by_id(node_id)
+        raise exception.PortgroupNodeMismatch(
+            portgroup=portgroup.uuid, node=node.uuid,
+            field='portgroup_uuid')
+    if pxe_enabled and not portgroup.standalone_ports_supported:
+        # Ironic's answer: 409 Conflict.
+        raise exception.Conflict(
+            'Port group %s doesn\'t support standalone ports: a port with '
+            '\'pxe_enabled\' set to True cannot be a member of it.'
+            % portgroup.uuid)
 
 
 def create_port(context, node_id, values):
     _check(values)
     with locks.acquire(context, node_id, purpose='port create'):
         values = dict(values, node_id=node_id)
-        return db_api.get_instance().create_port(values).uuid
+        db = db_api.get_instance()
+        _check_portgroup(db, values.get('portgroup_id'), node_id,
+                         values.get('pxe_enabled', True))
+        return db.create_port(values).uuid
 
 
 def update_port(context, node_id, port_id, values):
     _check(values)
     db = db_api.get_instance()
     with locks.acquire(context, node_id, purpose='port update') as task:
-        _check_owner(db, node_id, port_id)
+        port = _check_owner(db, node_id, port_id)
+        if values.get('portgroup_id', port.portgroup_id) != \
+                port.portgroup_id and \
+                task.node.provision_state not in PORTGROUP_CHANGE_STATES \
+                and not task.node.maintenance:
+            raise exception.InvalidState(
+                'Port %s can only join or leave a port group while node %s '
+                'is in the %s states or in maintenance; it is in state '
+                '"%s".' % (port.uuid, task.node.uuid,
+                           ', '.join(sorted(PORTGROUP_CHANGE_STATES)),
+                           task.node.provision_state))
+        if {'portgroup_id', 'node_id', 'pxe_enabled'} & set(values):
+            _check_portgroup(
+                db, values.get('portgroup_id', port.portgroup_id),
+                values.get('node_id', node_id),
+                values.get('pxe_enabled', port.pxe_enabled))
         if 'node_id' in values and values['node_id'] != node_id:
             # Moving a port between nodes: lock the target node too.
             with locks.acquire(context, values['node_id'],

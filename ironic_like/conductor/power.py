@@ -1,13 +1,24 @@
 """Power actions and the periodic power-state sync."""
 
+import threading
+
 from oslo_log import log
 
 from ironic_like.common import agent_info
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor import locks
+from ironic_like.conductor import node_flags
+from ironic_like.conf import CONF
 
 LOG = log.getLogger(__name__)
+
+# Consecutive failed power reads of each node (by UUID), in this
+# conductor's memory (as Ironic keeps them): a node that moves to another
+# conductor starts again from 0, which only delays its maintenance by a
+# few syncs.
+_SYNC_FAILURES = {}
+_SYNC_FAILURES_LOCK = threading.Lock()
 
 
 def change_node_power_state(context, executor, node_id, target,
@@ -74,13 +85,25 @@ def sync_node_power_state(context, node_id):
     Reads under a shared lock and writes under an exclusive one only when
     needed; a node locked meanwhile is simply skipped this round.
     """
+    failure = None
     with locks.acquire(context, node_id, shared=True,
                        purpose='power sync') as task:
         if task.node.maintenance or task.node.reservation:
             return False
-        actual = task.driver.power.get_power_state(task)
-        if actual == task.node.power_state:
-            return False
+        try:
+            actual = task.driver.power.get_power_state(task)
+        except Exception as e:
+            failure = e
+        else:
+            with _SYNC_FAILURES_LOCK:
+                _SYNC_FAILURES.pop(task.node.uuid, None)
+            if actual == task.node.power_state:
+                return False
+    if failure is not None:
+        # Counted (and acted on) outside the shared lock: maintenance
+        # takes the exclusive one.
+        _sync_failed(context, task.node, failure)
+        raise failure
     try:
         with locks.acquire(context, node_id,
                            purpose='power sync update') as task:
@@ -92,3 +115,52 @@ def sync_node_power_state(context, node_id):
     except exception.NodeLocked:
         pass
     return False
+
+
+def _sync_failed(context, node, error):
+    """Count a failed power read; after [conductor]
+    power_state_sync_max_retries in a row, put the node in maintenance
+    with Ironic's 'power failure' fault (recover_power_failure() takes it
+    out again once its BMC answers)."""
+    with _SYNC_FAILURES_LOCK:
+        count = _SYNC_FAILURES.get(node.uuid, 0) + 1
+        _SYNC_FAILURES[node.uuid] = count
+    if count < CONF.conductor.power_state_sync_max_retries:
+        return
+    try:
+        with locks.acquire(context, node.id, purpose='power failure',
+                           attempts=1) as task:
+            if task.node.maintenance:
+                return
+            reason = ('The power state of node %s could not be read %d '
+                      'times in a row; last error: %s'
+                      % (task.node.uuid, count, error))
+            task.update_node({'maintenance': True,
+                              'maintenance_reason': reason,
+                              'fault': node_flags.POWER_FAILURE,
+                              'power_state': None})
+            LOG.warning('%s. Put in maintenance.', reason)
+    except exception.NodeLocked:
+        return  # counted; the next failed sync tries again
+    with _SYNC_FAILURES_LOCK:
+        _SYNC_FAILURES.pop(node.uuid, None)
+
+
+def recover_power_failure(context, node_id):
+    """Take a node out of the maintenance a power failure put it in, if
+    its power state can be read again. True when it was."""
+    with locks.acquire(context, node_id, purpose='power failure recovery',
+                       attempts=1) as task:
+        node = task.node
+        if not node.maintenance or node.fault != node_flags.POWER_FAILURE:
+            return False
+        try:
+            actual = task.driver.power.get_power_state(task)
+        except Exception as e:
+            LOG.debug('Node %s: power still unreadable: %s', node.uuid, e)
+            return False
+        task.update_node({'maintenance': False, 'maintenance_reason': None,
+                          'fault': None, 'power_state': actual})
+        LOG.info('Node %s: power state readable again (%s); out of '
+                 'maintenance', node.uuid, actual)
+        return True

@@ -9,9 +9,14 @@ from oslo_log import log
 
 from ironic_like.common import exception
 from ironic_like.common import states
+from ironic_like.conductor import bios
+from ironic_like.conductor.flows import deploy
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import runner
+from ironic_like.conductor import inspection
 from ironic_like.conductor import locks
+from ironic_like.conductor import node_flags
+from ironic_like.conductor import rescue
 from ironic_like.db import api as db_api
 from ironic_like.drivers import base as drivers_base
 
@@ -38,14 +43,21 @@ def do_provisioning_action(context, executor, node_id, event, params):
                 event in states.INTERNAL_EVENTS:
             raise exception.InvalidStateRequested(
                 action=event, node=node.uuid, state=node.provision_state)
+        node_flags.check_action(node, event)
         if node.maintenance and event in ('deploy', 'rebuild', 'provide',
-                                          'clean', 'manage'):
+                                          'clean', 'manage', 'rescue',
+                                          'unrescue'):
             raise exception.InvalidState(
                 'Node %s is in maintenance; remove it from maintenance '
                 'before "%s".' % (node.uuid, event))
         if event == 'abort':
+            aborted = node.provision_state
             _move(task, 'abort', last_error='Aborted by request.')
-            if _runs_flows(task):
+            if aborted == states.INSPECTWAIT:
+                inspection.abort(task)
+            elif aborted == states.RESCUEWAIT:
+                rescue.abort(task)
+            elif _runs_flows(task):
                 runner.abort(task)
             return
         if event == 'manage' and node.provision_state == states.MANAGEABLE:
@@ -57,6 +69,20 @@ def do_provisioning_action(context, executor, node_id, event, params):
             # would find no transient state to leave).
             _move(task, event, target=None, last_error=None)
             return
+        if event in ('deploy', 'rebuild'):
+            # Before the node moves: requested traits the node lacks are
+            # the request's fault (400), and the steps the deploy's
+            # templates add are recorded for the deploy to run and the
+            # API to show.
+            deploy.deploy_steps(task, _runs_flows(task))
+        if event == 'inspect':
+            # A node that cannot be inspected is refused (400), not
+            # failed in the background.
+            inspection.validate(task)
+        if event in rescue.EVENTS:
+            # Likewise a node without a rescue interface (400, as
+            # Ironic's UnsupportedDriverExtension) or a missing password.
+            rescue.validate(task, event, params)
         target = states.target_for(event, node.provision_state)
         previous = node.provision_state
         _move(task, event, target=target, last_error=None)
@@ -106,10 +132,18 @@ def _verify(task, params):
     except Exception as e:
         _fail(task, e, 'Verification')
         return
+    # As Ironic: a verified node's BIOS settings are read (never fails).
+    bios.cache_settings(task)
     _move(task, 'done')
 
 
 def _clean(task, params):
+    automated = task.node.target_provision_state != states.MANAGEABLE
+    if automated and node_flags.skip_automated_clean(task.node):
+        LOG.info('Node %s: automated cleaning is off; not cleaned',
+                 task.node.uuid)
+        node_flags.finish_cleaning(task)
+        return
     if _runs_flows(task):
         try:
             runner.start_clean(task, params.get('clean_steps'))
@@ -129,7 +163,7 @@ def _clean(task, params):
         task.update_node({'provision_state': states.MANAGEABLE,
                           'target_provision_state': None})
     else:
-        _move(task, 'done')
+        node_flags.finish_cleaning(task)
 
 
 def _deploy(task, params):
@@ -176,6 +210,27 @@ def _adopt(task, params):
     _move(task, 'done')
 
 
+def _rescue(task, params):
+    try:
+        rescue.start_rescue(task, params)
+    except Exception as e:
+        _fail(task, e, 'Rescue')
+
+
+def _unrescue(task, params):
+    try:
+        rescue.start_unrescue(task, params)
+    except Exception as e:
+        _fail(task, e, 'Unrescue')
+
+
+def _inspect(task, params):
+    try:
+        inspection.start(task, params)
+    except Exception as e:
+        _fail(task, e, 'Inspection')
+
+
 _WORKERS = {
     'manage': _verify,
     'provide': _clean,
@@ -184,6 +239,9 @@ _WORKERS = {
     'rebuild': _deploy,
     'deleted': _tear_down,
     'adopt': _adopt,
+    'inspect': _inspect,
+    'rescue': _rescue,
+    'unrescue': _unrescue,
 }
 
 

@@ -15,6 +15,14 @@ Version history:
     1.4 - wake_boot_operators (a fanout cast: boot-session work is there)
     1.5 - verify_hostos_module (a cast to the module name's owner)
     1.6 - discover_accelerators (the node's inventory, taken now)
+    1.7 - create_portgroup, update_portgroup, destroy_portgroup
+    1.8 - validate_driver_interfaces, get_boot_device, set_boot_device,
+          get_supported_boot_devices, inject_nmi, get_console_information,
+          set_console_mode, set_target_raid_config
+    1.9 - vif_list, vif_attach, vif_detach
+    1.10 - create_volume_connector, update_volume_connector,
+           destroy_volume_connector, create_volume_target,
+           update_volume_target, destroy_volume_target
 """
 
 import datetime
@@ -37,7 +45,8 @@ from ironic_like.db import api as db_api
 LOG = log.getLogger(__name__)
 
 TOPIC = 'ironic_like.conductor_manager'
-RPC_API_VERSION = '1.6'
+# 1.10: volume connectors and targets.
+RPC_API_VERSION = '1.10'
 
 
 # Clock difference tolerated between this process and the conductor that
@@ -327,6 +336,154 @@ class ConductorAPI(object):
     def destroy_port(self, context, node, port_id):
         return self._call_node(context, node, 'destroy_port',
                                node_id=node.id, port_id=port_id)
+
+    # -- port groups -----------------------------------------------------
+    # Written on the node's conductor under its lock, as ports are.
+
+    def _call_portgroup(self, context, node, method, **kwargs):
+        if not self.client.can_send_version('1.7'):
+            # During a rolling upgrade (version cap below 1.7) a conductor
+            # may not know the method: a clear 503, not oslo.messaging's
+            # version cap error.
+            raise exception.ConductorUnavailable(
+                node=node.uuid,
+                reason='port groups need conductor RPC API 1.7, above '
+                       '[DEFAULT]rpc_version_cap')
+        return self._call_node(context, node, method, version='1.7',
+                               node_id=node.id, **kwargs)
+
+    def create_portgroup(self, context, node, values):
+        return self._call_portgroup(context, node, 'create_portgroup',
+                                    values=values)
+
+    def update_portgroup(self, context, node, portgroup_id, values):
+        return self._call_portgroup(context, node, 'update_portgroup',
+                                    portgroup_id=portgroup_id,
+                                    values=values)
+
+    def destroy_portgroup(self, context, node, portgroup_id):
+        return self._call_portgroup(context, node, 'destroy_portgroup',
+                                    portgroup_id=portgroup_id)
+
+    # -- node interfaces (validate, management, console, RAID) -----------
+    # On the node's conductor, which has the drivers and the BMC in reach.
+
+    def _call_interfaces(self, context, node, method, **kwargs):
+        if not self.client.can_send_version('1.8'):
+            # A conductor below 1.8 does not know the method (rolling
+            # upgrade): a clear 503 rather than a version cap error.
+            raise exception.ConductorUnavailable(
+                node=node.uuid,
+                reason='%s needs conductor RPC API 1.8, above '
+                       '[DEFAULT]rpc_version_cap' % method)
+        return self._call_node(context, node, method, version='1.8',
+                               node_id=node.id, **kwargs)
+
+    def validate_driver_interfaces(self, context, node):
+        return self._call_interfaces(context, node,
+                                     'validate_driver_interfaces')
+
+    def get_boot_device(self, context, node):
+        return self._call_interfaces(context, node, 'get_boot_device')
+
+    def get_supported_boot_devices(self, context, node):
+        return self._call_interfaces(context, node,
+                                     'get_supported_boot_devices')
+
+    def set_boot_device(self, context, node, device, persistent=False):
+        return self._call_interfaces(context, node, 'set_boot_device',
+                                     device=device, persistent=persistent)
+
+    def inject_nmi(self, context, node):
+        return self._call_interfaces(context, node, 'inject_nmi')
+
+    def get_console_information(self, context, node):
+        return self._call_interfaces(context, node,
+                                     'get_console_information')
+
+    def set_console_mode(self, context, node, enabled):
+        return self._call_interfaces(context, node, 'set_console_mode',
+                                     enabled=enabled)
+
+    def set_target_raid_config(self, context, node, target_raid_config):
+        return self._call_interfaces(context, node,
+                                     'set_target_raid_config',
+                                     target_raid_config=target_raid_config)
+
+    # -- VIFs ------------------------------------------------------------
+    # On the node's conductor, under the node's lock (the list under a
+    # shared one), as Ironic: the network interface decides what a VIF is.
+
+    def _call_vifs(self, context, node, method, **kwargs):
+        if not self.client.can_send_version('1.9'):
+            # A conductor below 1.9 does not know the method (rolling
+            # upgrade): a clear 503 rather than a version cap error.
+            raise exception.ConductorUnavailable(
+                node=node.uuid,
+                reason='%s needs conductor RPC API 1.9, above '
+                       '[DEFAULT]rpc_version_cap' % method)
+        return self._call_node(context, node, method, version='1.9',
+                               node_id=node.id, **kwargs)
+
+    def vif_list(self, context, node):
+        return self._call_vifs(context, node, 'vif_list')
+
+    def vif_attach(self, context, node, vif_info):
+        return self._call_vifs(context, node, 'vif_attach',
+                               vif_info=vif_info)
+
+    def vif_detach(self, context, node, vif_id):
+        return self._call_vifs(context, node, 'vif_detach', vif_id=vif_id)
+
+    # -- volume connectors and targets -----------------------------------
+    # Written on the node's conductor under its lock, as ports are.
+
+    def _call_volumes(self, context, node, method, **kwargs):
+        if not self.client.can_send_version('1.10'):
+            # A conductor below 1.10 does not know the method (rolling
+            # upgrade): a clear 503 rather than a version cap error.
+            raise exception.ConductorUnavailable(
+                node=node.uuid,
+                reason='%s needs conductor RPC API 1.10, above '
+                       '[DEFAULT]rpc_version_cap' % method)
+        return self._call_node(context, node, method, version='1.10',
+                               node_id=node.id, **kwargs)
+
+    @staticmethod
+    def _created(duplicate, uuid):
+        """The outcome of a retried create: the silent conductor stored
+        the row after all when the retry finds its UUID taken."""
+        def outcome(error, started):
+            return isinstance(error, duplicate), uuid
+        return outcome
+
+    def create_volume_connector(self, context, node, values):
+        return self._call_volumes(
+            context, node, 'create_volume_connector', values=values,
+            outcome=self._created(exception.VolumeConnectorAlreadyExists,
+                                  values.get('uuid')))
+
+    def update_volume_connector(self, context, node, connector_id, values):
+        return self._call_volumes(context, node, 'update_volume_connector',
+                                  connector_id=connector_id, values=values)
+
+    def destroy_volume_connector(self, context, node, connector_id):
+        return self._call_volumes(context, node, 'destroy_volume_connector',
+                                  connector_id=connector_id)
+
+    def create_volume_target(self, context, node, values):
+        return self._call_volumes(
+            context, node, 'create_volume_target', values=values,
+            outcome=self._created(exception.VolumeTargetAlreadyExists,
+                                  values.get('uuid')))
+
+    def update_volume_target(self, context, node, target_id, values):
+        return self._call_volumes(context, node, 'update_volume_target',
+                                  target_id=target_id, values=values)
+
+    def destroy_volume_target(self, context, node, target_id):
+        return self._call_volumes(context, node, 'destroy_volume_target',
+                                  target_id=target_id)
 
     # -- allocations -----------------------------------------------------
 

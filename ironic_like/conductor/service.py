@@ -12,6 +12,7 @@ import oslo_messaging as messaging
 
 from ironic_like.common import boot_file_server
 from ironic_like.common import context as ctx
+from ironic_like.common import exception
 from ironic_like.common import rpc
 from ironic_like.common import states
 from ironic_like.conductor import accelerators
@@ -25,6 +26,7 @@ from ironic_like.conductor.hostos import modules as hostos_modules
 from ironic_like.conductor.hostos import reconcile as hostos_reconcile
 from ironic_like.conductor import locks
 from ironic_like.conductor import manager
+from ironic_like.conductor import node_flags
 from ironic_like.conductor.operators import runner as boot_operators
 from ironic_like.conductor import power
 from ironic_like.conductor import rpcapi
@@ -69,7 +71,7 @@ class ConductorService(object):
     # -- lifecycle -------------------------------------------------------
 
     def start(self):
-        hw_types = list(CONF.conductor.enabled_hardware_types)
+        hw_types = list(CONF.enabled_hardware_types)
         for name in hw_types:
             loader.hardware_type(name)  # fail early on a bad name
         # The standard library's pools, not futurist's: futurist's idle
@@ -323,3 +325,26 @@ class ConductorService(object):
                 power.sync_node_power_state(context, row[0])
             except Exception as e:
                 LOG.warning('Power sync of node %s failed: %s', row[1], e)
+        self._recover_power_failures(context)
+
+    def _recover_power_failures(self, context):
+        """Nodes a power failure put in maintenance come out of it when
+        their BMC answers again (only those: one indexed query)."""
+        try:
+            rows = takeover.owned_node_rows(
+                self.ring, self.host, self.db,
+                extra_filters={'fault': node_flags.POWER_FAILURE,
+                               'maintenance': True})
+        except Exception:
+            LOG.exception('Power failure recovery could not list nodes')
+            return
+        for row in rows:
+            if row[5]:
+                continue  # reserved: next time
+            try:
+                power.recover_power_failure(context, row[0])
+            except exception.NodeLocked:
+                continue
+            except Exception as e:
+                LOG.warning('Power failure recovery of node %s failed: %s',
+                            row[1], e)

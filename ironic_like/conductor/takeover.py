@@ -32,7 +32,7 @@ def owned_node_rows(ring, host, db=None, unowned_only=False,
     ``provision_states``, if given; only those matching the node list
     filters ``extra_filters``, if given)."""
     db = db or db_api.get_instance()
-    filters = {'driver': CONF.conductor.enabled_hardware_types,
+    filters = {'driver': CONF.enabled_hardware_types,
                'conductor_group': CONF.conductor.conductor_group or ''}
     filters.update(extra_filters or {})
     if unowned_only:

@@ -15,6 +15,8 @@ from ironic_like.conf import database
 from ironic_like.conf import deploy
 from ironic_like.conf import default
 from ironic_like.conf import hostos
+from ironic_like.conf import inspector
+from ironic_like.conf import pxe
 
 CONF = cfg.CONF
 
@@ -27,3 +29,5 @@ conductor.register_opts(CONF)
 database.register_opts(CONF)
 deploy.register_opts(CONF)
 hostos.register_opts(CONF)
+inspector.register_opts(CONF)
+pxe.register_opts(CONF)

@@ -46,6 +46,17 @@ opts = [
                help='The most operations one JSON patch (PATCH of a node, '
                     'port or allocation) may hold; a longer patch is '
                     'refused (400).'),
+    # Ironic's option (name, default, help), so that an ironic.conf
+    # carries over. The lookup answers only for nodes in the states of
+    # common/states.py LOOKUP_ALLOWED_STATES unless it is False.
+    cfg.BoolOpt('restrict_lookup',
+                default=True,
+                mutable=True,
+                help='When true, the agent lookup answers only for nodes '
+                     'waiting for an agent (deploying, cleaning, their '
+                     'wait states, inspecting). False lets any '
+                     'machine that knows a node\'s MAC addresses learn '
+                     'its UUID and agent token: leave it true.'),
 ]
 
 # oslo.middleware's RequestBodySizeLimiter (see api/app.py) reads

@@ -25,8 +25,6 @@ opts = [
                regex=r'^[a-zA-Z0-9_\-\.]*$',
                help='Group of this conductor. A node is managed only by '
                     'conductors of the node\'s conductor_group.'),
-    cfg.ListOpt('enabled_hardware_types', default=['fake-hardware'],
-                help='Hardware types this conductor loads and serves.'),
     cfg.IntOpt('workers_pool_size', default=100, min=3,
                help='Threads a conductor uses for background work (power '
                     'changes, provisioning flows, heartbeat follow-ups, '
@@ -39,6 +37,12 @@ opts = [
     cfg.IntOpt('sync_power_state_interval', default=60, min=0,
                help='Seconds between power-state syncs of the nodes this '
                     'conductor owns. 0 disables the sync.'),
+    cfg.IntOpt('power_state_sync_max_retries', default=3, min=1,
+               help='Failed power-state reads in a row after which the '
+                    'power sync puts a node in maintenance with the fault '
+                    '"power failure". Each later sync tries to read it '
+                    'again and takes it out of maintenance when it '
+                    'succeeds.'),
     cfg.IntOpt('allocation_workers', default=8, min=1,
                help='Threads a conductor uses to run allocation flows. '
                     'Allocation work is short and mostly CPU in this '
@@ -72,6 +76,44 @@ opts = [
     cfg.StrOpt('api_url',
                help='URL of the API, for conductors that must hand it out '
                     '(agents, boot configuration).'),
+    # In [conductor] as in Ironic, so that an ironic.conf carries over;
+    # [deploy], where they were first, is still read (deprecated; the
+    # deprecated_name only makes the sample config show the old group).
+    cfg.StrOpt('deploy_kernel',
+               default='http://127.0.0.1:8088/images/ipa.kernel',
+               deprecated_group='deploy', deprecated_name='deploy_kernel',
+               help='Deploy ramdisk kernel URL used when a node\'s '
+                    'driver_info has no deploy_kernel.'),
+    cfg.StrOpt('deploy_ramdisk',
+               default='http://127.0.0.1:8088/images/ipa.initramfs',
+               deprecated_group='deploy', deprecated_name='deploy_ramdisk',
+               help='Deploy ramdisk initrd URL used when a node\'s '
+                    'driver_info has no deploy_ramdisk.'),
+    # Ironic's names and default (read by conductor/rescue.py).
+    cfg.StrOpt('rescue_kernel',
+               help='Rescue ramdisk kernel URL used when a node\'s '
+                    'driver_info has no rescue_kernel (the agent rescue '
+                    'interface needs one of the two).'),
+    cfg.StrOpt('rescue_ramdisk',
+               help='Rescue ramdisk initrd URL used when a node\'s '
+                    'driver_info has no rescue_ramdisk (the agent rescue '
+                    'interface needs one of the two).'),
+    cfg.IntOpt('rescue_callback_timeout', default=1800, min=0,
+               help='Seconds a node may wait in "rescue wait" for its '
+                    'rescue ramdisk\'s agent to call back; past it the '
+                    'rescue fails (rescue failed, powered off). 0 '
+                    'disables the timeout.'),
+    # Ironic's name and default, so that an ironic.conf carries over
+    # (read by conductor/node_flags.py).
+    cfg.BoolOpt('automated_clean',
+                default=True,
+                mutable=True,
+                help='Whether nodes are cleaned (the agent\'s automated '
+                     'clean steps, such as erasing disks, and the '
+                     'accelerators\' erase) on their way to available: '
+                     'on provide and after an instance is undeployed. '
+                     'When false, they go to available at once, except '
+                     'nodes whose automated_clean field is true.'),
 ]
 
 

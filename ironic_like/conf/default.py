@@ -50,6 +50,14 @@ opts = [
                default=3, min=1,
                help='How many conductors the API tries for a node-bound '
                     'call whose owner does not answer.'),
+    # In [DEFAULT] as in Ironic, so that an ironic.conf carries over;
+    # [conductor], where it was first, is still read (deprecated). The
+    # deprecated_name repeats the name only so that the sample config
+    # shows the old group (the generator omits a group-only alias).
+    cfg.ListOpt('enabled_hardware_types', default=['fake-hardware'],
+                deprecated_group='conductor',
+                deprecated_name='enabled_hardware_types',
+                help='Hardware types this conductor loads and serves.'),
     # Same names as Ironic's, so that its configuration carries over.
     cfg.BoolOpt('rbac_service_role_elevated_access',
                 default=True,
@@ -64,7 +72,66 @@ opts = [
                default='service',
                help='Name of the project of the service users that '
                     'rbac_service_role_elevated_access applies to.'),
+    # Ironic's name and default, so that its configuration carries over.
+    cfg.StrOpt('default_portgroup_mode',
+               default='active-backup',
+               help='Bonding mode given to a port group created without '
+                    'one (API 1.26 and later let the request choose). '
+                    'See the Linux kernel\'s bonding documentation for the '
+                    'modes: balance-rr, active-backup, balance-xor, '
+                    'broadcast, 802.3ad, balance-tlb or balance-alb.'),
 ]
+
+
+def _enabled_opt(kind, default):
+    # Ironic's option names and meaning, so that an ironic.conf carries
+    # over; only the entry point namespace is ours.
+    return cfg.ListOpt(
+        'enabled_%s_interfaces' % kind, default=default,
+        help='Specify the list of %(kind)s interfaces to load during '
+             'service initialization. At least one %(kind)s interface '
+             'that is supported by each enabled hardware type must be '
+             'enabled here, or nodes of that type cannot be enrolled. '
+             'Must not be an empty list. The default value is a '
+             'recommended set of production-oriented %(kind)s interfaces. '
+             'A complete list of %(kind)s interfaces present on your '
+             'system may be found by enumerating the '
+             '"ironic_like.hardware.interfaces.%(kind)s" entrypoint. When '
+             'setting this value, please make sure that every enabled '
+             'hardware type will have the same set of enabled %(kind)s '
+             'interfaces on every conductor.' % {'kind': kind})
+
+
+def _default_opt(kind):
+    return cfg.StrOpt(
+        'default_%s_interface' % kind,
+        help='Default %(kind)s interface to be used for nodes that do not '
+             'have %(kind)s_interface field set. A complete list of '
+             '%(kind)s interfaces present on your system may be found by '
+             'enumerating the "ironic_like.hardware.interfaces.%(kind)s" '
+             'entrypoint. Unset, the first interface the node\'s hardware '
+             'type supports among the enabled ones is used.'
+             % {'kind': kind})
+
+
+# The node interfaces that have Ironic's enabled_/default_ options, with
+# Ironic's defaults where we have the interfaces they name (Ironic also
+# enables raid "agent", storage "cinder" and vendor "ipmitool", which
+# this service does not have; inspection through the agent is enabled,
+# as it was before the inspect interface could be chosen).
+INTERFACE_OPTION_DEFAULTS = {
+    'bios': ['no-bios'],
+    'console': ['no-console'],
+    'inspect': ['no-inspect', 'agent'],
+    'network': ['flat', 'noop'],
+    'raid': ['no-raid'],
+    'rescue': ['no-rescue'],
+    'storage': ['noop'],
+    'vendor': ['no-vendor'],
+}
+for _kind in sorted(INTERFACE_OPTION_DEFAULTS):
+    opts.append(_enabled_opt(_kind, INTERFACE_OPTION_DEFAULTS[_kind]))
+    opts.append(_default_opt(_kind))
 
 
 def register_opts(conf):

@@ -27,16 +27,6 @@ opts = [
                help='The API URL the deploy ramdisk calls back '
                     '(ipa-api-url on its kernel command line). Defaults to '
                     'http://[api]host_ip:[api]port.'),
-    cfg.StrOpt('deploy_kernel',
-               default='http://127.0.0.1:8088/images/ipa.kernel',
-               help='Deploy ramdisk kernel URL used when a node\'s '
-                    'driver_info has no deploy_kernel.'),
-    cfg.StrOpt('deploy_ramdisk',
-               default='http://127.0.0.1:8088/images/ipa.initramfs',
-               help='Deploy ramdisk initrd URL used when a node\'s '
-                    'driver_info has no deploy_ramdisk.'),
-    cfg.StrOpt('kernel_append_params', default='nofb nomodeset vga=normal',
-               help='Extra kernel parameters of the deploy ramdisk.'),
     cfg.IntOpt('erase_devices_priority', default=10, min=0,
                help='Priority of the agent\'s erase_devices step in '
                     'automated cleaning; 0 leaves disks as they are.'),

@@ -9,6 +9,8 @@ from ironic_like.conf import database
 from ironic_like.conf import deploy
 from ironic_like.conf import default
 from ironic_like.conf import hostos
+from ironic_like.conf import inspector
+from ironic_like.conf import pxe
 
 
 def list_opts():
@@ -22,4 +24,7 @@ def list_opts():
         ('database', database.opts),
         ('deploy', deploy.opts),
         ('hostos', hostos.opts),
+        ('inspector', inspector.opts),
+        ('conductor', inspector.conductor_opts),
+        ('pxe', pxe.opts),
     ]

@@ -8,7 +8,22 @@ interface, each loaded by name through stevedore.
 import abc
 
 # The interface kinds a node has, in the order they are loaded.
-INTERFACE_KINDS = ('power', 'management', 'deploy', 'boot')
+INTERFACE_KINDS = ('power', 'management', 'deploy', 'boot', 'bios',
+                   'console', 'inspect', 'network', 'raid', 'rescue',
+                   'storage', 'vendor')
+# The kinds chosen among [DEFAULT]enabled_<kind>_interfaces (with
+# default_<kind>_interface), as in Ironic; the four above them are chosen
+# among what the hardware type supports.
+CONFIGURED_KINDS = ('bios', 'console', 'inspect', 'network', 'raid',
+                    'rescue', 'storage', 'vendor')
+
+
+def unsupported(task, kind):
+    """The error of an operation the node's ``kind`` interface cannot do
+    (Ironic's UnsupportedDriverExtension, 400)."""
+    from ironic_like.common import exception
+    return exception.UnsupportedDriverExtension(
+        driver=task.node.driver, extension=kind)
 
 
 class BaseInterface(metaclass=abc.ABCMeta):
@@ -17,6 +32,11 @@ class BaseInterface(metaclass=abc.ABCMeta):
     def validate(self, task):
         """Raise InvalidParameterValue/MissingParameterValue if the node's
         driver_info does not suit this interface."""
+
+    def get_properties(self):
+        """{driver_info key: description} of the keys this interface
+        reads (GET /v1/drivers/{name}/properties)."""
+        return {}
 
 
 class PowerInterface(BaseInterface):
@@ -53,6 +73,14 @@ class ManagementInterface(BaseInterface):
     @abc.abstractmethod
     def get_boot_device(self, task):
         """Return {'boot_device': ..., 'persistent': bool}."""
+
+    def get_supported_boot_devices(self, task):
+        """The boot devices set_boot_device() accepts."""
+        return []
+
+    def inject_nmi(self, task):
+        """Send a non-maskable interrupt to the node (1.29)."""
+        raise unsupported(task, 'inject_nmi')
 
 
 class DeployInterface(BaseInterface):
@@ -109,20 +137,131 @@ class BootInterface(BaseInterface):
             field='boot_interface')
 
 
+# The optional kinds. Their base methods refuse with
+# UnsupportedDriverExtension, which is all the no-op implementations
+# (no-bios, no-console...) need; nothing here is abstract, so a kind's
+# implementation overrides only what it can do.
+
+class BIOSInterface(BaseInterface):
+
+    def cache_bios_settings(self, task):
+        """Read the node's BIOS settings into the bios_settings table, in
+        place of those read before (what GET /v1/nodes/{id}/bios shows)."""
+        settings = self.get_bios_settings(task)
+        from ironic_like.db import api as db_api
+        db_api.get_instance().replace_bios_settings(task.node.id, settings)
+
+    def get_bios_settings(self, task):
+        """{name: value} of the node's BIOS settings, as read now."""
+        raise unsupported(task, 'bios')
+
+
+class ConsoleInterface(BaseInterface):
+
+    def start_console(self, task):
+        raise unsupported(task, 'console')
+
+    def stop_console(self, task):
+        raise unsupported(task, 'console')
+
+    def get_console(self, task):
+        """{'type': ..., 'url': ...} of the running console."""
+        raise unsupported(task, 'console')
+
+
+class InspectInterface(BaseInterface):
+
+    def inspect_hardware(self, task):
+        """Inspect the node; return the provision state to go to."""
+        raise unsupported(task, 'inspect')
+
+
+class NetworkInterface(BaseInterface):
+    """Where the node's ports are plugged (VIFs come with later work)."""
+
+
+class RAIDInterface(BaseInterface):
+
+    def validate_raid_config(self, task, raid_config):
+        """Raise InvalidParameterValue unless ``raid_config`` is a target
+        RAID configuration this interface can build."""
+        raise unsupported(task, 'raid')
+
+    def get_logical_disk_properties(self):
+        """{property: description} of a logical disk in a target RAID
+        configuration."""
+        return {}
+
+    def create_configuration(self, task, **kwargs):
+        raise unsupported(task, 'raid')
+
+    def delete_configuration(self, task):
+        raise unsupported(task, 'raid')
+
+
+class RescueInterface(BaseInterface):
+
+    def rescue(self, task):
+        raise unsupported(task, 'rescue')
+
+    def unrescue(self, task):
+        raise unsupported(task, 'rescue')
+
+
+class StorageInterface(BaseInterface):
+    """Volumes the node boots from or attaches (volume targets come with
+    later work)."""
+
+    def should_write_image(self, task):
+        return True
+
+
+class VendorInterface(BaseInterface):
+    """Vendor passthru methods (none yet)."""
+
+
 class HardwareType(metaclass=abc.ABCMeta):
     """Which interface implementations a kind of machine can use.
 
-    ``supported_<kind>_interfaces`` lists names; the first is the default.
+    ``supported_<kind>_interfaces`` lists names; the first is the default
+    (for the CONFIGURED_KINDS: [DEFAULT]default_<kind>_interface when this
+    type supports it, else the first enabled one).
     """
 
     supported_power_interfaces = ()
     supported_management_interfaces = ()
     supported_deploy_interfaces = ()
     supported_boot_interfaces = ()
+    # The optional kinds: Ironic's no-op implementations unless a type
+    # says otherwise.
+    supported_bios_interfaces = ('no-bios',)
+    supported_console_interfaces = ('no-console',)
+    supported_inspect_interfaces = ('no-inspect',)
+    supported_network_interfaces = ('noop', 'flat')
+    supported_raid_interfaces = ('no-raid',)
+    supported_rescue_interfaces = ('no-rescue',)
+    supported_storage_interfaces = ('noop',)
+    supported_vendor_interfaces = ('no-vendor',)
 
     def supported(self, kind):
         return list(getattr(self, 'supported_%s_interfaces' % kind))
 
-    def default(self, kind):
+    def enabled(self, kind):
+        """The supported interfaces of ``kind`` that a node may use: for
+        the CONFIGURED_KINDS those [DEFAULT]enabled_<kind>_interfaces
+        lists, in this type's order."""
         supported = self.supported(kind)
-        return supported[0] if supported else None
+        if kind not in CONFIGURED_KINDS:
+            return supported
+        from ironic_like.conf import CONF
+        enabled = set(getattr(CONF, 'enabled_%s_interfaces' % kind) or ())
+        return [name for name in supported if name in enabled]
+
+    def default(self, kind):
+        enabled = self.enabled(kind)
+        if kind in CONFIGURED_KINDS:
+            from ironic_like.conf import CONF
+            wanted = getattr(CONF, 'default_%s_interface' % kind)
+            if wanted in enabled:
+                return wanted
+        return enabled[0] if enabled else None

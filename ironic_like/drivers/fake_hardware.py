@@ -10,3 +10,12 @@ class FakeHardware(base.HardwareType):
     supported_management_interfaces = ('fake',)
     supported_deploy_interfaces = ('fake', 'agent')
     supported_boot_interfaces = ('fake', 'ipxe')
+    # As Ironic's fake-hardware: the fakes first (the default when
+    # enabled), then the no-op ones.
+    supported_bios_interfaces = ('fake', 'no-bios')
+    supported_console_interfaces = ('fake', 'no-console')
+    supported_inspect_interfaces = ('no-inspect', 'agent')
+    supported_raid_interfaces = ('fake', 'no-raid')
+    # no-rescue stays the default; the agent rescue drives a simulated
+    # agent as the agent deploy does.
+    supported_rescue_interfaces = ('no-rescue', 'agent')

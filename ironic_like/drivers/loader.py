@@ -67,6 +67,21 @@ def interface_names(node_values):
                                           chosen,
                                           ', '.join(hw.supported(kind))),
                 field='%s_interface' % kind)
+        if chosen is not None and chosen not in hw.enabled(kind):
+            # Supported but not in [DEFAULT]enabled_<kind>_interfaces.
+            raise exception.InvalidParameterValue(
+                err='%s interface "%s" is not enabled; enabled for '
+                    'hardware type %s: %s ([DEFAULT]enabled_%s_interfaces).'
+                    % (kind.capitalize(), chosen, node_values['driver'],
+                       ', '.join(hw.enabled(kind)) or 'none', kind),
+                field='%s_interface' % kind)
+        if chosen is None and kind in base.CONFIGURED_KINDS:
+            raise exception.InvalidParameterValue(
+                err='No valid default %s interface for hardware type %s: '
+                    'enable one of %s in [DEFAULT]enabled_%s_interfaces.'
+                    % (kind, node_values['driver'],
+                       ', '.join(hw.supported(kind)), kind),
+                field='%s_interface' % kind)
         names[kind] = chosen
     return names
 
@@ -75,7 +90,8 @@ def build_driver(node):
     """The Driver of a stored node (anything with the node's columns)."""
     values = {'driver': node.driver}
     for kind in base.INTERFACE_KINDS:
-        values['%s_interface' % kind] = getattr(node, '%s_interface' % kind)
+        values['%s_interface' % kind] = getattr(node, '%s_interface' % kind,
+                                                None)
     names = interface_names(values)
     return Driver(node.driver, {kind: interface(kind, name)
                                 for kind, name in names.items() if name})

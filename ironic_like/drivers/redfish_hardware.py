@@ -1,5 +1,6 @@
-"""redfish: power and boot device through a Redfish BMC (sushy), the
-deploy ramdisk booted over the network (iPXE) and driven by its agent."""
+"""redfish: power, boot device, NMI and BIOS settings through a Redfish
+BMC (sushy), the deploy ramdisk booted over the network (iPXE) and driven
+by its agent."""
 
 from ironic_like.drivers import base
 
@@ -9,3 +10,12 @@ class RedfishHardware(base.HardwareType):
     supported_management_interfaces = ('redfish',)
     supported_deploy_interfaces = ('agent', 'fake')
     supported_boot_interfaces = ('ipxe', 'fake')
+    # Ironic's order: redfish first (the default once enabled in
+    # [DEFAULT]enabled_bios_interfaces), else no-bios.
+    supported_bios_interfaces = ('redfish', 'no-bios')
+    # In-band inspection through the agent by default, as the deploy
+    # (no out-of-band Redfish inspection here yet).
+    supported_inspect_interfaces = ('agent', 'no-inspect')
+    # Rescue through the agent once enabled
+    # ([DEFAULT]enabled_rescue_interfaces); no-rescue stays the default.
+    supported_rescue_interfaces = ('no-rescue', 'agent')

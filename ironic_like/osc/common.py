@@ -4,6 +4,7 @@ file, request bodies and JSON patches of options, output columns and the
 
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -11,11 +12,14 @@ from osc_lib.cli import format_columns
 from osc_lib import exceptions as osc_exc
 from oslo_utils import strutils
 from oslo_utils import uuidutils
+import yaml
 
 from ironic_like.osc import client as http
 
-# Link fields no command prints unless asked for with --fields.
-LINK_FIELDS = ('links', 'ports', 'states', 'properties_links')
+# Link fields no command prints unless asked for with --fields
+# ("portgroups": a node's links to its port groups, from 1.24).
+LINK_FIELDS = ('links', 'ports', 'portgroups', 'states',
+               'properties_links')
 
 # Column titles that title-casing alone gets wrong.
 _LABELS = {
@@ -121,6 +125,24 @@ def read_text(name, stdin=None):
     except OSError as e:
         raise osc_exc.CommandError('Cannot read %s: %s'
                                    % (name, e.strerror or e))
+
+
+def load_json_or_file(value, what, stdin=None):
+    """A JSON document given as is, as a file of JSON or YAML, or '-'
+    (standard input), as python-ironicclient reads them."""
+    if value == '-' or os.path.isfile(value):
+        text = read_text(value, stdin)
+        try:
+            return yaml.safe_load(text)
+        except yaml.YAMLError as e:
+            raise osc_exc.CommandError('Invalid %s in %s: %s'
+                                       % (what, value, http.one_line(e)))
+    try:
+        return json.loads(value)
+    except ValueError as e:
+        raise osc_exc.CommandError(
+            'Invalid %s: "%s" is neither a file nor JSON (%s).'
+            % (what, value, e))
 
 
 # -- request bodies and JSON patches ---------------------------------------

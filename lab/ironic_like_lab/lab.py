@@ -202,12 +202,19 @@ class Lab(object):
         conf = os.path.join(self.workdir, 'ironic_like.conf')
         with open(conf, 'w') as f:
             f.write('[DEFAULT]\nhost = lab\nauth_strategy = noauth\n'
+                    'enabled_hardware_types = redfish,fake-hardware\n'
+                    # Rescue through the simulated agent (the rescue
+                    # ramdisk is the deploy one, as with IPA).
+                    'enabled_rescue_interfaces = no-rescue,agent\n'
                     '[api]\nhost_ip = 127.0.0.1\nport = %d\n'
-                    '[conductor]\nenabled_hardware_types = redfish,'
-                    'fake-hardware\n'
                     # The simulated agents read the token's header: keep
                     # it out of every URL.
                     '[agent]\ncommand_token_in_query = false\n'
+                    '[conductor]\n'
+                    'rescue_kernel = http://127.0.0.1:8088/images/'
+                    'ipa.kernel\n'
+                    'rescue_ramdisk = http://127.0.0.1:8088/images/'
+                    'ipa.initramfs\n'
                     '[database]\nconnection = sqlite:///%s\n'
                     '[deploy]\nhttp_root = %s\nhttp_url = %s\n'
                     'http_server_port = %d\n'

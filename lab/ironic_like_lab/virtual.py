@@ -51,6 +51,9 @@ INSTANCE = 'instance'
 OS_LOADING = 'os loading'
 OS = 'os'
 BOOT_FAILED = 'boot failed'
+# The rescue ramdisk after rescue.finalize_rescue: its password is set
+# and its agent has stopped (no more heartbeats), as IPA's does.
+RESCUED = 'rescued'
 
 MAX_COMMANDS_KEPT = 100
 MAX_EVENTS_KEPT = 200
@@ -342,6 +345,9 @@ class VirtualAgent(object):
         self.records['os_boot'] = None
         self.records['accelerators'] = []
         self.records['accelerator_erases'] = []
+        # The last rescue.finalize_rescue: the password's hash (never a
+        # plain password) and when.
+        self.records['rescue'] = None
         self.counters = {'boots': 0, 'lookups': 0, 'heartbeats': 0,
                          'heartbeat_errors': 0, 'os_boots': 0,
                          'os_boot_failures': 0, 'reports': 0,
@@ -963,6 +969,34 @@ class VirtualAgent(object):
                 self.current = None
         if heartbeat and gen == self.generation:
             self.force_heartbeat()
+
+    def finalize_rescue(self, params):
+        """IPA's rescue.finalize_rescue: set the rescue password and stop
+        the agent. Only the hash is recorded: a plain password (hashed
+        false, as old conductors send it) is reduced to its SHA-256, so
+        the control API never shows a secret."""
+        password = params.get('rescue_password')
+        if not isinstance(password, str) or not password:
+            raise CommandError('InvalidCommandParamsError',
+                               'rescue_password is required', code=400)
+        hashed = bool(params.get('hashed'))
+        with self.lock:
+            self.records['rescue'] = {
+                'hashed': hashed,
+                'password_hash': (password if hashed else 'sha256:' +
+                                  hashlib.sha256(password.encode())
+                                  .hexdigest()),
+                'at': time.time()}
+            # The agent stops: no more heartbeats; the machine stays up
+            # in the rescue environment until powered off or rebooted.
+            if self._hb_timer is not None:
+                self._hb_timer.cancel()
+                self._hb_timer = None
+            self._hb_seq += 1
+            self.state = RESCUED
+            self.event('rescue finalized (%s password)',
+                       'hashed' if hashed else 'plain')
+        return {'result': 'rescue finalized'}
 
     # ------------------------------------------------------ disk operations
     def _download(self, urls, algo, expected, dest):

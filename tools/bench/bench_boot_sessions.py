@@ -789,7 +789,8 @@ def main(argv=None):
     files, http_port, http_url = bench_deploy.start_boot_file_server(http_root)
     conf = {section: dict(values)
             for section, values in common.SERVICE_TIMINGS.items()}
-    conf['conductor']['enabled_hardware_types'] = 'redfish,fake-hardware'
+    conf.setdefault('DEFAULT', {})['enabled_hardware_types'] = (
+        'redfish,fake-hardware')
     conf['deploy'] = {'http_root': http_root, 'http_url': http_url,
                       'http_server_port': 0}
     conf.setdefault('DEFAULT', {})['rpc_node_call_timeout'] = 8

@@ -36,13 +36,24 @@ FIELDS = {
                'additionalProperties': {'type': 'string',
                                         'maxLength': 255}},
     'maintenance_reason': common.TEXT_OR_NULL,
+    # Ironic 1.47, 1.48, 1.61 (their rules are the conductor's:
+    # conductor/node_flags.py). null removes: false, or follow the option.
+    'automated_clean': {'type': ['boolean', 'null']},
+    'protected': {'type': ['boolean', 'null']},
+    'protected_reason': common.TEXT_OR_NULL,
+    'retired': {'type': ['boolean', 'null']},
+    'retired_reason': common.TEXT_OR_NULL,
+    # The node's chassis (the API turns it into chassis_id).
+    'chassis_uuid': common.UUID_OR_NULL,
 }
 for _kind in drivers_base.INTERFACE_KINDS:
     FIELDS['%s_interface' % _kind] = {'type': ['string', 'null'],
                                       'maxLength': 255}
 
 # Settable on creation (maintenance_reason is not: use /maintenance).
-CREATE_FIELDS = frozenset(FIELDS) - {'maintenance_reason'}
+# A new node is in enroll, where it cannot be protected.
+CREATE_FIELDS = frozenset(FIELDS) - {'maintenance_reason', 'protected',
+                                     'protected_reason'}
 # Changeable with PATCH.
 PATCH_FIELDS = frozenset(FIELDS) - {'uuid'}
 # Cannot be removed with a PATCH.
@@ -98,6 +109,9 @@ PROVISION_BODY = {
         'clean_steps': {'type': 'array', 'items': CLEAN_STEP,
                         'maxItems': MAX_CLEAN_STEPS},
         'configdrive': {'type': ['string', 'object', 'null']},
+        # Checked further (non-empty, rescue only) by the controller,
+        # whose errors name it as Ironic's do.
+        'rescue_password': {'type': ['string', 'null'], 'maxLength': 255},
     },
     'required': ['target'],
     'additionalProperties': False,
@@ -108,3 +122,36 @@ MAINTENANCE_BODY = {
     'properties': {'reason': common.TEXT_OR_NULL},
     'additionalProperties': False,
 }
+
+# PUT /v1/nodes/{id}/management/boot_device. Booleans may come as their
+# strings ("true"), as Ironic accepts them.
+BOOT_DEVICE_BODY = {
+    'type': 'object',
+    'properties': {
+        'boot_device': {'type': 'string', 'minLength': 1,
+                        'maxLength': 255},
+        'persistent': {'type': ['boolean', 'string']},
+    },
+    'required': ['boot_device'],
+    'additionalProperties': False,
+}
+
+# PUT /v1/nodes/{id}/management/inject_nmi: an empty object.
+INJECT_NMI_BODY = {
+    'type': 'object',
+    'properties': {},
+    'additionalProperties': False,
+}
+
+# PUT /v1/nodes/{id}/states/console.
+CONSOLE_BODY = {
+    'type': 'object',
+    'properties': {'enabled': {'type': ['boolean', 'string']}},
+    'required': ['enabled'],
+    'additionalProperties': False,
+}
+
+# PUT /v1/nodes/{id}/states/raid: the target RAID configuration itself,
+# which the node's raid interface checks against its schema
+# (drivers/raid.py); {} clears it.
+RAID_BODY = {'type': 'object', 'maxJsonSize': True}

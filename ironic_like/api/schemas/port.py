@@ -26,12 +26,14 @@ FIELDS = {
     'pxe_enabled': {'type': ['boolean', 'null']},
     'local_link_connection': LOCAL_LINK_CONNECTION,
     'physical_network': {'type': ['string', 'null'], 'maxLength': 64},
-    # Port groups are not implemented: only "none" is accepted.
-    'portgroup_uuid': {'type': 'null'},
+    # The group (of the port's node) the port is a member of (API 1.24).
+    'portgroup_uuid': common.UUID_OR_NULL,
+    # A smart NIC (API 1.53); null (removed) is false.
+    'is_smartnic': {'type': ['boolean', 'null']},
 }
 
 CREATE_FIELDS = frozenset(FIELDS)
-PATCH_FIELDS = frozenset(FIELDS) - {'uuid', 'portgroup_uuid'}
+PATCH_FIELDS = frozenset(FIELDS) - {'uuid'}
 MANDATORY = frozenset(['address', 'node_uuid'])
 
 

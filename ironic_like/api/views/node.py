@@ -1,48 +1,68 @@
 """Nodes in the API."""
 
-import threading
-
 from ironic_like.api import versions as v
 from ironic_like.api.views import base
 from ironic_like.common import agent_token
+from ironic_like.common import states
 from ironic_like.drivers import base as drivers_base
 from ironic_like.drivers import loader
 
-_defaults = {}
-_defaults_lock = threading.Lock()
+# The interface fields Ironic added apart from the 1.31 set.
+INTERFACE_VERSIONS = {
+    'network': v.NETWORK_INTERFACE,
+    'storage': v.STORAGE_INTERFACE,
+    'rescue': v.RESCUE_INTERFACE,
+    'bios': v.BIOS_INTERFACE,
+}
+
+
+def interface_since(kind):
+    """The version the ``<kind>_interface`` fields appeared in."""
+    return INTERFACE_VERSIONS.get(kind, v.NODE_INTERFACES)
 
 
 def default_interfaces(driver):
     """{kind: default interface} of a hardware type ({} if unknown).
 
     A node with no interface of its own uses its type's default; showing
-    that (as Ironic does) beats showing null.
+    that (as Ironic does) beats showing null. Not cached across requests:
+    some defaults follow the [DEFAULT]default_/enabled_<kind>_interface(s)
+    options.
     """
-    found = _defaults.get(driver)
-    if found is None:
-        try:
-            hw = loader.hardware_type(driver)
-            found = {kind: hw.default(kind)
-                     for kind in drivers_base.INTERFACE_KINDS}
-        except Exception:
-            found = {}
-        with _defaults_lock:
-            _defaults[driver] = found
-    return found
+    try:
+        hw = loader.hardware_type(driver)
+    except Exception:
+        return {}
+    return {kind: hw.default(kind) for kind in drivers_base.INTERFACE_KINDS}
 
 
 def _interface(kind):
     name = '%s_interface' % kind
 
     def make(ctx):
+        # The defaults of each hardware type, once per request.
+        defaults = {}
+
         def get(node):
-            return (getattr(node, name)
-                    or default_interfaces(node.driver).get(kind))
+            own = getattr(node, name)
+            if own:
+                return own
+            if node.driver not in defaults:
+                defaults[node.driver] = default_interfaces(
+                    node.driver).get(kind)
+            return defaults[node.driver]
         return get
-    return base.Field(name, v.NODE_INTERFACES, [name, 'driver'], make)
+    return base.Field(name, interface_since(kind), [name, 'driver'], make)
 
 
-def _node_links(sub):
+def _dict_column(name, since):
+    """A JSON column shown as {} when unset, as Ironic shows it."""
+    def make(ctx):
+        return lambda node: getattr(node, name) or {}
+    return base.Field(name, since, [name], make)
+
+
+def _node_links(sub, since=v.MIN_VERSION):
     def make(ctx):
         root = ctx.base_url
         return lambda node: [
@@ -51,7 +71,7 @@ def _node_links(sub):
             {'href': '%s/nodes/%s/%s' % (root, node.uuid, sub),
              'rel': 'bookmark'},
         ]
-    return base.Field(sub, v.MIN_VERSION, ['uuid'], make)
+    return base.Field(sub, since, ['uuid'], make)
 
 
 def hide_agent_secrets(info):
@@ -74,27 +94,57 @@ def _allocation_uuid_make(ctx):
     return ctx.allocation_uuid_of
 
 
-class AllocationUuids(object):
-    """node -> the UUID of its allocation, for the nodes of one response,
-    looked up in one query (load) rather than one per node."""
+class UuidsOf(object):
+    """node -> the UUID of the record its ``id_column`` names (allocation,
+    chassis), for the nodes of one response, looked up in one query
+    (load, with ``lookup(ids) -> {id: uuid}``) rather than one per node."""
 
-    def __init__(self, db):
-        self._db = db
+    def __init__(self, lookup, id_column):
+        self._lookup = lookup
+        self._column = id_column
         self._uuids = {}
 
     def load(self, nodes):
-        ids = {getattr(n, 'allocation_id', None) for n in nodes} - {None}
-        self._uuids = self._db.get_allocation_uuids(ids) if ids else {}
+        column = self._column
+        ids = {getattr(n, column, None) for n in nodes} - {None}
+        self._uuids = self._lookup(ids) if ids else {}
 
     def __call__(self, node):
-        allocation_id = node.allocation_id
-        if allocation_id is None:
+        record_id = getattr(node, self._column)
+        if record_id is None:
             return None
-        return self._uuids.get(allocation_id)
+        return self._uuids.get(record_id)
+
+
+class AllocationUuids(UuidsOf):
+
+    def __init__(self, db):
+        super().__init__(db.get_allocation_uuids, 'allocation_id')
+
+
+class ChassisUuids(UuidsOf):
+
+    def __init__(self, db):
+        super().__init__(db.get_chassis_uuids, 'chassis_id')
 
 
 def _no_allocations(node):
     return None
+
+
+def _no_chassis(node):
+    return None
+
+
+def _chassis_uuid_make(ctx):
+    return ctx.chassis_uuid_of
+
+
+def _provision_state_make(ctx):
+    # States newer than the client's version show as their older name
+    # ('inspect wait' is 'inspecting' before 1.39, as in Ironic).
+    version = getattr(ctx, 'version', v.MAX_VERSION)
+    return lambda node: states.shown_state(node.provision_state, version)
 
 
 def _conductor_make(ctx):
@@ -120,7 +170,8 @@ FIELDS = base.registry(
     base.column('labels'),
     base.column('power_state'),
     base.column('target_power_state'),
-    base.column('provision_state'),
+    base.Field('provision_state', v.MIN_VERSION, ['provision_state'],
+               _provision_state_make),
     base.column('target_provision_state'),
     base.datetime_column('provision_updated_at'),
     base.column('maintenance'),
@@ -135,30 +186,29 @@ FIELDS = base.registry(
                ['uuid', 'driver', 'conductor_group'], _conductor_make),
     base.Field('allocation_uuid', v.ALLOCATIONS, ['allocation_id'],
                _allocation_uuid_make),
+    base.Field('chassis_uuid', v.MIN_VERSION, ['chassis_id'],
+               _chassis_uuid_make),
     base.datetime_column('created_at'),
     base.datetime_column('updated_at'),
-    _interface('boot'),
-    _interface('deploy'),
-    _interface('management'),
-    _interface('power'),
+    *[_interface(kind) for kind in drivers_base.INTERFACE_KINDS],
+    base.column('console_enabled'),
+    base.datetime_column('inspection_started_at', v.INSPECTION_TIMES),
+    base.datetime_column('inspection_finished_at', v.INSPECTION_TIMES),
     # Ironic fields of features this service does not have.
-    base.constant('console_enabled', False),
-    base.constant('chassis_uuid', None),
-    base.constant('inspection_started_at', None, v.INSPECTION_TIMES),
-    base.constant('inspection_finished_at', None, v.INSPECTION_TIMES),
     base.constant('clean_step', {}, v.CLEAN_STEP),
-    base.constant('raid_config', {}, v.RAID_CONFIG),
-    base.constant('target_raid_config', {}, v.RAID_CONFIG),
-    base.constant('fault', None, v.NODE_FAULT),
+    _dict_column('raid_config', v.RAID_CONFIG),
+    _dict_column('target_raid_config', v.RAID_CONFIG),
+    base.column('fault', v.NODE_FAULT),
     base.constant('deploy_step', {}, v.DEPLOY_STEP),
-    base.constant('automated_clean', None, v.AUTOMATED_CLEAN),
-    base.constant('protected', False, v.PROTECTED),
-    base.constant('protected_reason', None, v.PROTECTED),
-    base.constant('retired', False, v.RETIRED),
-    base.constant('retired_reason', None, v.RETIRED),
+    base.column('automated_clean', v.AUTOMATED_CLEAN),
+    base.column('protected', v.PROTECTED),
+    base.column('protected_reason', v.PROTECTED),
+    base.column('retired', v.RETIRED),
+    base.column('retired_reason', v.RETIRED),
     base.links_field('nodes', 'uuid'),
     _node_links('ports'),
     _node_links('states'),
+    _node_links('portgroups', v.PORTGROUPS),
 )
 
 # GET /v1/nodes without detail: Ironic's short form.
@@ -172,22 +222,30 @@ STATES = ['console_enabled', 'last_error', 'power_state', 'provision_state',
 
 
 def view(version, base_url, owner_of, fields=None, detail=True,
-         names=None, allocation_uuid_of=_no_allocations):
+         names=None, allocation_uuid_of=_no_allocations,
+         chassis_uuid_of=_no_chassis):
     """A View of nodes for one request.
 
     ``allocation_uuid_of`` is an AllocationUuids loaded with the nodes
-    to render (when the view shows allocation_uuid)."""
+    to render (when the view shows allocation_uuid), ``chassis_uuid_of``
+    a ChassisUuids likewise."""
     if names is None:
         names = base.select(FIELDS, version, fields,
                             None if detail else SHORT)
     else:
         names = [n for n in names if FIELDS[n].since <= version]
-    ctx = base.ViewContext(base_url, owner_of=owner_of,
-                           allocation_uuid_of=allocation_uuid_of)
+    ctx = base.ViewContext(base_url, owner_of=owner_of, version=version,
+                           allocation_uuid_of=allocation_uuid_of,
+                           chassis_uuid_of=chassis_uuid_of)
     return base.View(FIELDS, names, ctx)
 
 
-def raw_values(node, names):
+def raw_values(node, names, computed=None):
     """Unmasked field values of ``node``: the document a JSON patch is
-    applied to (masked values must never be written back)."""
-    return {name: getattr(node, name) for name in names}
+    applied to (masked values must never be written back).
+
+    ``computed`` maps the names that are not columns (chassis_uuid) to a
+    function of the node giving their value."""
+    computed = computed or {}
+    return {name: (computed[name](node) if name in computed
+                   else getattr(node, name)) for name in names}

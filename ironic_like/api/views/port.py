@@ -11,6 +11,12 @@ def _node_uuid_make(ctx):
     return lambda port: uuids.get(port.node_id)
 
 
+def _portgroup_uuid_make(ctx):
+    # Likewise for groups: one look-up of the page's group ids.
+    uuids = ctx.portgroup_uuids
+    return lambda port: uuids.get(port.portgroup_id)
+
+
 FIELDS = base.registry(
     base.column('uuid'),
     base.column('address'),
@@ -19,9 +25,10 @@ FIELDS = base.registry(
     base.column('pxe_enabled', v.PORT_PXE_AND_LLC),
     base.column('local_link_connection', v.PORT_PXE_AND_LLC),
     base.column('physical_network', v.PHYSICAL_NETWORK),
-    base.constant('internal_info', {}, v.PORT_INTERNAL_INFO),
-    base.constant('portgroup_uuid', None, v.PORTGROUPS),
-    base.constant('is_smartnic', False, v.PORT_SMARTNIC),
+    base.column('internal_info', v.PORT_INTERNAL_INFO),
+    base.Field('portgroup_uuid', v.PORTGROUPS, ['portgroup_id'],
+               _portgroup_uuid_make),
+    base.column('is_smartnic', v.PORT_SMARTNIC),
     base.datetime_column('created_at'),
     base.datetime_column('updated_at'),
     base.links_field('ports', 'uuid'),
@@ -30,7 +37,9 @@ FIELDS = base.registry(
 SHORT = ['uuid', 'address', 'links']
 
 
-def view(version, base_url, node_uuids, fields=None, detail=True):
+def view(version, base_url, node_uuids, fields=None, detail=True,
+         portgroup_uuids=None):
     names = base.select(FIELDS, version, fields, None if detail else SHORT)
-    ctx = base.ViewContext(base_url, node_uuids=node_uuids)
+    ctx = base.ViewContext(base_url, node_uuids=node_uuids,
+                           portgroup_uuids=portgroup_uuids or {})
     return base.View(FIELDS, names, ctx)

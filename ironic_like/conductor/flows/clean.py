@@ -34,6 +34,7 @@ from ironic_like.accelerators import os_acc
 from ironic_like.common import agent_info
 from ironic_like.common import exception
 from ironic_like.common import states
+from ironic_like.conductor import node_flags
 from ironic_like.conductor.flows import deploy
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import persistence
@@ -187,31 +188,42 @@ class GetSteps(node_steps.NodeTaskBase):
                                      REQUESTED: None})
 
 
+def start_agent_step(task, command, step, version_key):
+    """Start ``step`` on the agent with ``command`` (IPA's
+    clean.execute_clean_step or deploy.execute_deploy_step, asynchronous;
+    ``version_key``: its clean_version or deploy_version parameter) and
+    record the command's id; returns it. On a resume, a step the agent
+    already started is followed, not started twice."""
+    node = task.node
+    known = (node.driver_internal_info or {}).get(agent_info.COMMAND)
+    if known:
+        doc = agent_client.find_command(node, known)
+        # Another command's id (the image write's, before the first
+        # deploy step) is not this step's.
+        if doc and doc.get('command_name', command) == command:
+            return known
+    # Sent by a conductor that died before recording its id.
+    # The agent runs one such command at a time: a running one is it.
+    running = agent_client.last_command(node, command)
+    if running and running.get('command_status') == agent_client.RUNNING:
+        node_steps.set_info(task, **{agent_info.COMMAND: running.get('id')})
+        return running.get('id')
+    doc = agent_client.start_command(
+        node, command,
+        {'step': step, 'node': {'uuid': node.uuid},
+         'ports': [{'address': p.address} for p in task.ports],
+         version_key: {}})
+    node_steps.set_info(task, **{agent_info.COMMAND: doc.get('id')})
+    return doc.get('id')
+
+
 class ExecuteStep(node_steps.NodeTaskBase):
-    """Start the current step on the agent (asynchronous). On a resume, a
-    step the agent already started is followed, not started twice."""
+    """Start the current step on the agent (asynchronous)."""
 
     def execute(self, task):
-        node = task.node
-        info = node.driver_internal_info or {}
-        step = info[STEPS][info[INDEX]]
-        known = info.get(agent_info.COMMAND)
-        if known and agent_client.find_command(node, known):
-            return
-        # Sent by a conductor that died before recording its id.
-        # The agent runs one such command at a time: a running one is it.
-        running = agent_client.last_command(node, EXECUTE_CLEAN_STEP)
-        if running and running.get('command_status') == \
-                agent_client.RUNNING:
-            node_steps.set_info(task, **{
-                agent_info.COMMAND: running.get('id')})
-            return
-        doc = agent_client.start_command(
-            node, EXECUTE_CLEAN_STEP,
-            {'step': step, 'node': {'uuid': node.uuid},
-             'ports': [{'address': p.address} for p in task.ports],
-             'clean_version': {}})
-        node_steps.set_info(task, **{agent_info.COMMAND: doc.get('id')})
+        info = task.node.driver_internal_info or {}
+        start_agent_step(task, EXECUTE_CLEAN_STEP,
+                         info[STEPS][info[INDEX]], 'clean_version')
 
 
 class Done(node_steps.NodeTaskBase):
@@ -227,7 +239,7 @@ class Done(node_steps.NodeTaskBase):
             task.update_node({'provision_state': states.MANAGEABLE,
                               'target_provision_state': None})
         else:
-            node_steps.move(task, 'done', keep_target=False)
+            node_flags.finish_cleaning(task)
 
 
 def _fail_first():

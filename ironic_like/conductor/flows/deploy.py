@@ -8,14 +8,21 @@ agent between them hold no thread):
         -> deploy-start-image-write (and plug accelerators meanwhile)
         -> deploy-await-image
     (a heartbeat that finds the image written) deploy-finish:
-        deploy-fail-on-revert -> deploy-boot-from-disk
+        deploy-fail-on-revert -> deploy-run-steps -> deploy-boot-from-disk
         -> deploy-reboot-to-instance -> deploy-done
+
+deploy-run-steps runs the steps the deploy's templates add (see
+common/deploy_templates.py, recorded when the deploy was accepted): the
+agent's through deploy.execute_deploy_step, the others through the
+node's interfaces. The built-in steps (write_image...) stay the fixed
+atoms above.
 
 Any failure ends in "deploy failed", the node powered off and last_error
 naming the step (see node_steps.FailOnRevert).
 """
 
 from concurrent import futures
+import time
 
 from oslo_log import log
 from taskflow.patterns import linear_flow
@@ -25,10 +32,13 @@ from ironic_like.accelerators import os_acc
 from ironic_like.common.accelerators import specs as acc_specs
 
 from ironic_like.common import agent_info
+from ironic_like.common import deploy_templates
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import persistence
+from ironic_like.conf import CONF
+from ironic_like.db import api as db_api
 from ironic_like.drivers.modules import agent_client
 
 LOG = log.getLogger(__name__)
@@ -47,6 +57,7 @@ POWER_ON = 'deploy-power-on'
 AWAIT_AGENT = 'deploy-await-agent'
 START_IMAGE_WRITE = 'deploy-start-image-write'
 AWAIT_IMAGE = 'deploy-await-image'
+RUN_STEPS = 'deploy-run-steps'
 BOOT_FROM_DISK = 'deploy-boot-from-disk'
 REBOOT_TO_INSTANCE = 'deploy-reboot-to-instance'
 DONE = 'deploy-done'
@@ -62,6 +73,24 @@ _HASH_LENGTHS = {32: 'md5', 64: 'sha256', 128: 'sha512'}
 ACCELERATORS = 'accelerators'
 # instance_info: the flavor extra specs os_acc reads (doc/accelerators.md).
 EXTRA_SPECS = 'flavor_extra_specs'
+
+# IPA's command running one deploy step.
+EXECUTE_DEPLOY_STEP = 'deploy.execute_deploy_step'
+# The agent deploy's own deploy steps, with Ironic's priorities: the
+# fixed atoms of these flows do them (write_image: deploy-start-image-
+# write; prepare_instance_boot: deploy-boot-from-disk; boot_instance:
+# deploy-reboot-to-instance). A template step of the same name overrides
+# its priority and arguments in the recorded list.
+BUILT_IN_STEPS = (
+    {'interface': 'deploy', 'step': 'write_image', 'priority': 80,
+     'args': {}},
+    {'interface': 'deploy', 'step': 'prepare_instance_boot',
+     'priority': 60, 'args': {}},
+    {'interface': 'deploy', 'step': 'boot_instance', 'priority': 20,
+     'args': {}},
+)
+# Seconds between two looks at a running agent deploy step.
+STEP_POLL_INTERVAL = 1.0
 
 
 def image_info(node):
@@ -124,6 +153,31 @@ def os_acc_instance(node):
             'name': info.get('display_name') or node.name,
             'project_id': node.lessee or node.owner,
             'image_uuid': info.get('image_source')}
+
+
+def deploy_steps(task, runs_flows=True):
+    """Check the deploy's requested traits and record its ordered steps
+    in driver_internal_info (the API shows them; deploy-run-steps runs
+    the templates' ones). InvalidParameterValue (400) when a requested
+    trait is not the node's or two matched templates name one step."""
+    node = task.node
+    deploy_templates.check_instance_traits(node)
+    names = deploy_templates.requested_traits(node)
+    templates = deploy_templates.matching_templates(
+        node, db_api.get_instance().get_deploy_templates_by_names(names))
+    builtin = BUILT_IN_STEPS if runs_flows else ()
+    steps = deploy_templates.ordered_steps(templates, builtin)
+    for step in builtin:
+        if not deploy_templates.is_builtin(step, steps):
+            # The fixed atoms do it whatever the templates say.
+            raise exception.InvalidParameterValue(
+                err='Cannot deploy: a deploy template disables the deploy '
+                    'step %s.%s, which the agent deploy always runs.'
+                    % (step['interface'], step['step']),
+                field='instance_info/traits')
+    node_steps.set_info(task, **{deploy_templates.STEPS: steps,
+                                 deploy_templates.INDEX: 0})
+    return steps
 
 
 class Validate(node_steps.NodeTaskBase):
@@ -206,6 +260,79 @@ class StartImageWriteAndPlug(StartImageWrite):
                         task.node.uuid, e)
 
 
+def _step_name(step):
+    return '%s.%s' % (step['interface'], step['step'])
+
+
+def _await_agent_step(task, command_id, step):
+    """Hold the worker (and the lock) until the agent's step ends: deploy
+    steps are few and the agent reports nothing else meanwhile."""
+    node = task.node
+    name = 'deploy step %s' % _step_name(step)
+    timeout = CONF.agent.phase_timeout
+    deadline = time.monotonic() + timeout if timeout else None
+    while True:
+        doc = agent_client.find_command(node, command_id)
+        if doc is None:
+            raise exception.AgentCommandFailed(
+                command=name, error='the agent forgot it (did it reboot?)')
+        status = doc.get('command_status')
+        if status == agent_client.FAILED:
+            raise exception.AgentCommandFailed(
+                command=name, error=agent_client.error_text(doc))
+        if status != agent_client.RUNNING:
+            return
+        if deadline is not None and time.monotonic() > deadline:
+            raise exception.AgentCommandFailed(
+                command=name, error='still running after %d seconds '
+                                    '([agent]phase_timeout)' % timeout)
+        time.sleep(STEP_POLL_INTERVAL)
+
+
+def _run_interface_step(task, step):
+    interface = getattr(task.driver, step['interface'], None)
+    method = None
+    # A step is a public method of the interface, called as Ironic calls
+    # its steps: (task, **args).
+    if interface is not None and not step['step'].startswith('_'):
+        method = getattr(interface, step['step'], None)
+    if not callable(method):
+        why = ('its %s interface has no such step' % step['interface']
+               if interface is not None
+               else 'it has no %s interface' % step['interface'])
+        raise exception.InvalidParameterValue(
+            err='Deploy step %s is not supported by node %s: %s.'
+                % (_step_name(step), task.node.uuid, why))
+    method(task, **(step.get('args') or {}))
+
+
+class RunSteps(node_steps.NodeTaskBase):
+    """Run the templates' deploy steps recorded for this deploy, in their
+    order, once the image is written and while the agent still runs.
+    The index of the next step is recorded after each one, so a resumed
+    flow carries on after the last finished step."""
+
+    def execute(self, task):
+        # Imported here: clean imports this module (tear-down uses the
+        # accelerator helpers above).
+        from ironic_like.conductor.flows import clean
+        info = task.node.driver_internal_info or {}
+        steps = info.get(deploy_templates.STEPS) or []
+        start = info.get(deploy_templates.INDEX) or 0
+        for index in range(start, len(steps)):
+            step = steps[index]
+            if deploy_templates.is_builtin(step, BUILT_IN_STEPS):
+                continue
+            if step['interface'] == 'deploy':
+                command_id = clean.start_agent_step(
+                    task, EXECUTE_DEPLOY_STEP, step, 'deploy_version')
+                _await_agent_step(task, command_id, step)
+            else:
+                _run_interface_step(task, step)
+            node_steps.set_info(task, **{deploy_templates.INDEX: index + 1,
+                                         agent_info.COMMAND: None})
+
+
 class BootFromDisk(node_steps.NodeTaskBase):
     """The ramdisk's work is done: drop its boot configuration and token,
     and make the disk the persistent boot device."""
@@ -250,6 +377,7 @@ def write_image_flow():
 def finish_flow():
     flow = linear_flow.Flow(FINISH)
     flow.add(_fail_first(),
+             RunSteps(RUN_STEPS),
              BootFromDisk(BOOT_FROM_DISK),
              # Power cycle (or on) into the instance.
              node_steps.PowerOn(REBOOT_TO_INSTANCE),

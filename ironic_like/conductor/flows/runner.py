@@ -15,6 +15,7 @@ from oslo_log import log
 from ironic_like.common import agent_info
 from ironic_like.common import exception
 from ironic_like.common import states
+from ironic_like.conductor import node_flags
 from ironic_like.conductor.flows import clean
 from ironic_like.conductor.flows import deploy
 from ironic_like.conductor.flows import node_steps
@@ -38,9 +39,15 @@ def executor():
     return _EXECUTOR[0]
 
 
-def _follow_up(node, finished):
+def _follow_up(task, finished):
+    node = task.node
     if finished == clean.TEARDOWN and \
             node.provision_state == states.CLEANING:
+        if node_flags.skip_automated_clean(node):
+            LOG.info('Node %s: automated cleaning is off; not cleaned',
+                     node.uuid)
+            node_flags.finish_cleaning(task)
+            return None
         return clean.BOOT_RAMDISK
     if finished == clean.START_STEPS and \
             node.provision_state == states.CLEANING:
@@ -112,7 +119,7 @@ def run_chain(task, name):
         while name and not _abort_requested(task.node.id):
             if not persistence.run(task, name):
                 return
-            name = _follow_up(task.node, name)
+            name = _follow_up(task, name)
 
 
 def start_deploy(task, configdrive=None):
@@ -161,7 +168,7 @@ def _resume_chain(task):
     record = persistence.recorded(task.node)
     resumed = bool(record) and persistence.resume(task)
     task.node = task.db.get_node_by_id(task.node.id)
-    follow = _follow_up(task.node, record['name']) if resumed else None
+    follow = _follow_up(task, record['name']) if resumed else None
     if follow:
         run_chain(task, follow)
         return

@@ -45,6 +45,8 @@ def _free_node_conditions(resource_class, traits, owner=None):
     conditions = [
         n.provision_state == states.AVAILABLE,
         n.maintenance.is_(False),
+        # Retired nodes are never scheduled again (Ironic 1.61).
+        n.retired.is_(False),
         n.power_state.is_not(None),
         n.instance_uuid.is_(None),
         n.allocation_id.is_(None),

@@ -20,17 +20,22 @@ import sqlalchemy as sa
 from sqlalchemy import event
 
 from ironic_like.common import exception
-from ironic_like.common.hostos import selector as hostos_selector
 from ironic_like.conf import CONF
 from ironic_like.db.sqlalchemy import accelerator_views
 from ironic_like.db.sqlalchemy import accelerators
 from ironic_like.db.sqlalchemy import allocations
+from ironic_like.db.sqlalchemy import bios
 from ironic_like.db.sqlalchemy import boot_sessions
+from ironic_like.db.sqlalchemy import chassis
+from ironic_like.db.sqlalchemy import deploy_templates
 from ironic_like.db.sqlalchemy import hostos
 # Registers the per-connection settings (SQLite pragmas, idle-transaction
 # bound) on every engine.
 from ironic_like.db.sqlalchemy import connection_setup  # noqa: F401
 from ironic_like.db.sqlalchemy import models
+from ironic_like.db.sqlalchemy import portgroups
+from ironic_like.db.sqlalchemy import ports
+from ironic_like.db.sqlalchemy import volumes
 
 LOG = log.getLogger(__name__)
 
@@ -168,8 +173,7 @@ NODE_SORT_KEYS = frozenset([
     'id', 'uuid', 'name', 'created_at', 'updated_at', 'provision_state',
     'power_state', 'driver', 'resource_class', 'conductor_group',
     'provision_updated_at', 'maintenance', 'instance_uuid', 'owner'])
-PORT_SORT_KEYS = frozenset(['id', 'uuid', 'address', 'created_at',
-                            'updated_at', 'node_id', 'pxe_enabled'])
+PORT_SORT_KEYS = ports.PORT_SORT_KEYS
 
 # Node columns that may never be changed through update_node.
 _NODE_IMMUTABLE = frozenset(['id', 'uuid', 'created_at'])
@@ -236,7 +240,8 @@ def _apply_node_filters(query, filters):
     model = models.Node
     for key in ('provision_state', 'driver', 'resource_class',
                 'conductor_group', 'owner', 'lessee', 'reservation',
-                'conductor_affinity', 'power_state'):
+                'conductor_affinity', 'power_state', 'fault',
+                'chassis_id'):
         if filters.get(key) is not None:
             value = filters[key]
             column = getattr(model, key)
@@ -246,6 +251,8 @@ def _apply_node_filters(query, filters):
                 query = query.where(column == value)
     if filters.get('maintenance') is not None:
         query = query.where(model.maintenance == bool(filters['maintenance']))
+    if filters.get('retired') is not None:
+        query = query.where(model.retired == bool(filters['retired']))
     if filters.get('associated') is not None:
         if filters['associated']:
             query = query.where(model.instance_uuid.is_not(None))
@@ -271,41 +278,9 @@ def _apply_node_filters(query, filters):
     if filters.get('id_in') is not None:
         query = query.where(model.id.in_(list(filters['id_in'])))
     if filters.get('label_selector') is not None:
-        query = query.where(_label_selector_clause(
+        query = query.where(hostos.label_selector_clause(
             filters['label_selector']))
     return query
-
-
-def _label_selector_clause(selector):
-    """A WHERE clause selecting the nodes a label selector (normalized,
-    see common/hostos/selector.py) matches, through the node_labels index
-    (one sub-query per term). An empty selector selects no node."""
-    if hostos_selector.is_empty(selector):
-        return sa.false()
-    node_id = models.Node.id
-    label = models.NodeLabel
-
-    def having(key, values=None):
-        sub = sa.select(label.node_id).where(label.key == key)
-        if values is not None:
-            sub = sub.where(label.value.in_(list(values)))
-        return node_id.in_(sub)
-
-    clauses = [having(key, [value]) for key, value
-               in (selector.get('match_labels') or {}).items()]
-    for expr in selector.get('match_expressions') or ():
-        key, operator = expr['key'], expr['operator']
-        values = expr.get('values') or []
-        if operator == hostos_selector.IN:
-            clauses.append(having(key, values))
-        elif operator == hostos_selector.NOT_IN:
-            # A node without the key is not in any value set.
-            clauses.append(sa.not_(having(key, values)))
-        elif operator == hostos_selector.EXISTS:
-            clauses.append(having(key))
-        else:
-            clauses.append(sa.not_(having(key)))
-    return sa.and_(*clauses)
 
 
 class TraitView(object):
@@ -331,6 +306,16 @@ class NodeView(object):
         return {k: v for k, v in self.__dict__.items() if k != 'traits'}
 
 
+def _raise_chassis_gone(values):
+    """A node written with the id of a chassis deleted meanwhile: the
+    chassis is the only row a node refers to that the API looks up."""
+    if values.get('chassis_id') is None:
+        raise
+    raise exception.InvalidParameterValue(
+        err='The chassis of the node was deleted meanwhile.',
+        field='chassis_uuid')
+
+
 def _check_holder(node, holder):
     """NodeLockLost unless ``node`` (read FOR UPDATE) is locked by
     ``holder`` (no check when holder is None)."""
@@ -342,8 +327,14 @@ def _check_holder(node, holder):
 class Connection(accelerators.AcceleratorsMixin,
                  accelerator_views.AcceleratorViewsMixin,
                  allocations.AllocationsMixin,
+                 bios.BIOSMixin,
                  boot_sessions.BootSessionsMixin,
-                 hostos.HostOSMixin):
+                 chassis.ChassisMixin,
+                 deploy_templates.DeployTemplatesMixin,
+                 hostos.HostOSMixin,
+                 portgroups.PortgroupsMixin,
+                 ports.PortsMixin,
+                 volumes.VolumesMixin):
     """All database access of the service."""
 
     # -- nodes ---------------------------------------------------------
@@ -371,6 +362,8 @@ class Connection(accelerators.AcceleratorsMixin,
                 session.flush()
         except db_exc.DBDuplicateEntry as e:
             self._raise_node_duplicate(e, values)
+        except db_exc.DBReferenceError:
+            _raise_chassis_gone(values)
         return node
 
     @staticmethod
@@ -520,6 +513,8 @@ class Connection(accelerators.AcceleratorsMixin,
         except db_exc.DBDuplicateEntry as e:
             values.setdefault('uuid', node_id)
             self._raise_node_duplicate(e, values)
+        except db_exc.DBReferenceError:
+            _raise_chassis_gone(values)
         return node
 
     def destroy_node(self, node_id):
@@ -536,6 +531,9 @@ class Connection(accelerators.AcceleratorsMixin,
                     models.Allocation.id.in_(allocation_ids)))
             session.execute(sa.delete(models.Port).where(
                 models.Port.node_id == node_id))
+            # After the ports: they point at the groups.
+            session.execute(sa.delete(models.Portgroup).where(
+                models.Portgroup.node_id == node_id))
             session.execute(sa.delete(models.NodeTrait).where(
                 models.NodeTrait.node_id == node_id))
             session.execute(sa.delete(models.BootComponent).where(
@@ -543,7 +541,9 @@ class Connection(accelerators.AcceleratorsMixin,
             session.execute(sa.delete(models.BootArtifacts).where(
                 models.BootArtifacts.node_id == node_id))
             hostos.destroy_node_rows(session, node_id)
+            bios.destroy_node_rows(session, node_id)
             accelerators.destroy_node_rows(session, node_id)
+            volumes.destroy_node_rows(session, node_id)
             count = session.execute(sa.delete(models.Node).where(
                 models.Node.id == node_id)).rowcount
         if not count:
@@ -676,101 +676,6 @@ class Connection(accelerators.AcceleratorsMixin,
                     models.NodeTrait.trait == trait)).rowcount
         if not count:
             raise exception.NodeTraitNotFound(node_id=node_id, trait=trait)
-
-    # -- ports -----------------------------------------------------------
-
-    def create_port(self, values):
-        values = dict(values)
-        values.setdefault('uuid', uuidutils.generate_uuid())
-        values.setdefault('pxe_enabled', True)
-        for key in ('extra', 'local_link_connection'):
-            if values.get(key) is None:
-                values[key] = {}
-        port = models.Port()
-        port.update(values)
-        try:
-            with _writer() as session:
-                session.add(port)
-                session.flush()
-        except db_exc.DBDuplicateEntry as e:
-            if 'address' in (e.columns or []) or \
-                    'uniq_ports0address' in (e.columns or []):
-                raise exception.MACAlreadyExists(mac=values['address'])
-            raise exception.PortAlreadyExists(uuid=values['uuid'])
-        except db_exc.DBReferenceError:
-            # A node deleted meanwhile (or never there): a 404, not a 500.
-            raise exception.NodeNotFound(node=values.get('node_id'))
-        return port
-
-    def _get_port(self, column, value):
-        with _reader() as session:
-            port = session.scalars(
-                sa.select(models.Port).where(column == value)).first()
-        if port is None:
-            raise exception.PortNotFound(port=value)
-        return port
-
-    def get_port_by_id(self, port_id):
-        return self._get_port(models.Port.id, port_id)
-
-    def get_port_by_uuid(self, port_uuid):
-        return self._get_port(models.Port.uuid, port_uuid)
-
-    def get_port_by_address(self, address):
-        return self._get_port(models.Port.address, address)
-
-    def get_port_list(self, filters=None, limit=None, marker=None,
-                      sort_key=None, sort_dir=None):
-        filters = filters or {}
-        query = sa.select(models.Port)
-        if filters.get('node_id') is not None:
-            query = query.where(models.Port.node_id == filters['node_id'])
-        if filters.get('address') is not None:
-            query = query.where(models.Port.address == filters['address'])
-        if filters.get('addresses') is not None:
-            query = query.where(
-                models.Port.address.in_(list(filters['addresses'])))
-        marker_obj = None
-        if marker is not None:
-            try:
-                marker_obj = self.get_port_by_uuid(marker)
-            except exception.PortNotFound:
-                raise exception.InvalidParameterValue(
-                    err='The marker %s does not name an existing port.'
-                        % marker, field='marker')
-        query = _paginate(query, models.Port, limit, marker_obj, sort_key,
-                          sort_dir, allowed_keys=PORT_SORT_KEYS)
-        with _reader() as session:
-            return list(session.scalars(query))
-
-    def get_ports_by_node_id(self, node_id):
-        return self.get_port_list(filters={'node_id': node_id})
-
-    def update_port(self, port_id, values):
-        values = dict(values)
-        values.pop('id', None)
-        values.pop('uuid', None)
-        try:
-            with _writer() as session:
-                port = session.get(models.Port, port_id)
-                if port is None:
-                    raise exception.PortNotFound(port=port_id)
-                port.update(values)
-                session.flush()
-                session.refresh(port)
-        except db_exc.DBDuplicateEntry:
-            raise exception.MACAlreadyExists(mac=values.get('address'))
-        except db_exc.DBReferenceError:
-            # Moved to a node that does not exist.
-            raise exception.NodeNotFound(node=values.get('node_id'))
-        return port
-
-    def destroy_port(self, port_id):
-        with _writer() as session:
-            count = session.execute(sa.delete(models.Port).where(
-                models.Port.id == port_id)).rowcount
-        if not count:
-            raise exception.PortNotFound(port=port_id)
 
     # -- conductors ------------------------------------------------------
 

@@ -673,3 +673,35 @@ class HostOSMixin(object):
     def get_hostos_agent(self, node_id):
         with _sa_api()._reader() as session:
             return session.get(models.HostOSAgent, node_id)
+
+
+def label_selector_clause(selector):
+    """A WHERE clause selecting the nodes a label selector (normalized,
+    see common/hostos/selector.py) matches, through the node_labels index
+    (one sub-query per term). An empty selector selects no node."""
+    if hostos_selector.is_empty(selector):
+        return sa.false()
+    node_id = models.Node.id
+    label = models.NodeLabel
+
+    def having(key, values=None):
+        sub = sa.select(label.node_id).where(label.key == key)
+        if values is not None:
+            sub = sub.where(label.value.in_(list(values)))
+        return node_id.in_(sub)
+
+    clauses = [having(key, [value]) for key, value
+               in (selector.get('match_labels') or {}).items()]
+    for expr in selector.get('match_expressions') or ():
+        key, operator = expr['key'], expr['operator']
+        values = expr.get('values') or []
+        if operator == hostos_selector.IN:
+            clauses.append(having(key, values))
+        elif operator == hostos_selector.NOT_IN:
+            # A node without the key is not in any value set.
+            clauses.append(sa.not_(having(key, values)))
+        elif operator == hostos_selector.EXISTS:
+            clauses.append(having(key))
+        else:
+            clauses.append(sa.not_(having(key)))
+    return sa.and_(*clauses)

@@ -80,6 +80,8 @@ class Node(Base):
                                 server_default=sa.false())
     raid_config = sa.Column(db_types.JsonEncodedDict)
     target_raid_config = sa.Column(db_types.JsonEncodedDict)
+    inspection_started_at = sa.Column(sa.DateTime, nullable=True)
+    inspection_finished_at = sa.Column(sa.DateTime, nullable=True)
     power_state = sa.Column(sa.String(15), nullable=True)
     target_power_state = sa.Column(sa.String(15), nullable=True)
     provision_state = sa.Column(sa.String(15), nullable=True)
@@ -153,6 +155,11 @@ class Port(Base):
     pxe_enabled = sa.Column(sa.Boolean, nullable=False, default=True)
     portgroup_id = sa.Column(sa.Integer, sa.ForeignKey(
         'portgroups.id', name='ports_portgroup_id_fkey'), nullable=True)
+    # Ironic 1.18: the service's own records of the port (the VIF bound
+    # to it); Ironic 1.53: a smart NIC.
+    internal_info = sa.Column(db_types.JsonEncodedDict)
+    is_smartnic = sa.Column(sa.Boolean, nullable=False, default=False,
+                            server_default=sa.false())
 
 
 class Chassis(Base):

@@ -9,6 +9,7 @@ from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conf import CONF
 from ironic_like.drivers import base
+from ironic_like.drivers import raid
 
 FAKE_POWER_KEY = 'fake_power_state'
 LAST_CONDUCTOR_KEY = 'fake_last_power_conductor'
@@ -46,8 +47,24 @@ class FakePower(base.PowerInterface):
 
 class FakeManagement(base.ManagementInterface):
     KEY = 'fake_boot_device'
+    NMI_KEY = 'fake_nmi_count'
+    BOOT_DEVICES = ('bios', 'cdrom', 'disk', 'pxe')
+
+    def get_supported_boot_devices(self, task):
+        return list(self.BOOT_DEVICES)
+
+    def inject_nmi(self, task):
+        # Counted, so that a test can tell the NMI reached the interface.
+        info = dict(task.node.driver_internal_info or {})
+        info[self.NMI_KEY] = info.get(self.NMI_KEY, 0) + 1
+        task.update_node({'driver_internal_info': info})
 
     def set_boot_device(self, task, device, persistent=False):
+        if device not in self.BOOT_DEVICES:
+            raise exception.InvalidParameterValue(
+                err='Invalid boot device %s specified; use one of %s.'
+                    % (device, ', '.join(self.BOOT_DEVICES)),
+                field='boot_device')
         info = dict(task.node.driver_internal_info or {})
         info[self.KEY] = {'boot_device': device, 'persistent': persistent}
         task.update_node({'driver_internal_info': info})
@@ -84,3 +101,49 @@ class FakeBoot(base.BootInterface):
 
     def clean_up_ramdisk(self, task):
         return None
+
+
+class FakeBIOS(base.BIOSInterface):
+    """A BIOS with a few fixed settings (read on manage/verify)."""
+
+    SETTINGS = {
+        'BootMode': 'Uefi',
+        'ProcVirtualization': 'Enabled',
+        'SecureBoot': 'Disabled',
+    }
+
+    def get_bios_settings(self, task):
+        return dict(self.SETTINGS)
+
+
+class FakeConsole(base.ConsoleInterface):
+    """A console that is only a flag: console_enabled, which the conductor
+    sets once start_console/stop_console returned."""
+
+    def start_console(self, task):
+        return None
+
+    def stop_console(self, task):
+        return None
+
+    def get_console(self, task):
+        return {'type': 'shellinabox',
+                'url': 'http://localhost:4201/%s' % task.node.uuid}
+
+
+class FakeRAID(base.RAIDInterface):
+    """Accepts any valid target RAID configuration; creating it copies it
+    to raid_config."""
+
+    def validate_raid_config(self, task, raid_config):
+        raid.validate_configuration(raid_config)
+
+    def get_logical_disk_properties(self):
+        return raid.logical_disk_properties()
+
+    def create_configuration(self, task, **kwargs):
+        task.update_node({'raid_config': dict(
+            task.node.target_raid_config or {})})
+
+    def delete_configuration(self, task):
+        task.update_node({'raid_config': {}})

@@ -116,11 +116,11 @@ def _deploy_images(node):
     info = node.driver_info or {}
     images = []
     for field in ('deploy_kernel', 'deploy_ramdisk'):
-        value = info.get(field) or getattr(CONF.deploy, field)
+        value = info.get(field) or getattr(CONF.conductor, field)
         if not value:
             raise exception.MissingParameterValue(
                 err='Node %s: %s is set neither in driver_info nor in '
-                    '[deploy]%s.' % (node.uuid, field, field),
+                    '[conductor]%s.' % (node.uuid, field, field),
                 field=field)
         # Whitespace would split the URL on the kernel command line.
         if not isinstance(value, str) or len(value.split()) != 1:
@@ -134,6 +134,15 @@ def _deploy_images(node):
 
 class IPXEBoot(base.BootInterface):
 
+    def get_properties(self):
+        return {
+            'deploy_kernel': 'URL or path of the deploy ramdisk\'s kernel. '
+                             'Optional when [conductor]deploy_kernel is '
+                             'set.',
+            'deploy_ramdisk': 'URL or path of the deploy ramdisk. Optional '
+                              'when [conductor]deploy_ramdisk is set.',
+        }
+
     def validate(self, task):
         _deploy_images(task.node)
 
@@ -142,7 +151,7 @@ class IPXEBoot(base.BootInterface):
         # The node boots a new agent after this: whatever token an earlier
         # one got must go, so that the new agent's lookup hands one out.
         agent_info.wipe_agent_token(task)
-        append = CONF.deploy.kernel_append_params or ''
+        append = CONF.pxe.kernel_append_params or ''
         script = _SCRIPT.format(
             kernel=kernel, ramdisk=ramdisk, api_url=api_url(),
             node=task.node.uuid, append=append + ' ' if append else '')

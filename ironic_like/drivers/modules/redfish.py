@@ -207,3 +207,31 @@ class RedfishManagement(base.ManagementInterface):
         return {'boot_device': BOOT_DEVICE_MAP_REV.get(boot.target),
                 'persistent': (boot.enabled ==
                                sushy.BootSourceOverrideEnabled.CONTINUOUS)}
+
+    def inject_nmi(self, task):
+        action = 'injecting an NMI'
+        info, system = redfish_utils.get_system(task.node, action=action)
+        with redfish_utils.sushy_errors(info, action,
+                                        exception.IronicLikeException):
+            system.reset_system(sushy.ResetType.NMI)
+
+
+class RedfishBIOS(base.BIOSInterface):
+    """The BIOS attributes of the Redfish system (its Bios resource),
+    read on manage/verify."""
+
+    def get_properties(self):
+        return dict(redfish_utils.COMMON_PROPERTIES)
+
+    def validate(self, task):
+        redfish_utils.parse_driver_info(task.node)
+
+    def get_bios_settings(self, task):
+        action = 'reading the BIOS settings'
+        info, system = redfish_utils.get_system(task.node, action=action)
+        with redfish_utils.sushy_errors(info, action,
+                                        exception.IronicLikeException):
+            attributes = dict(system.bios.attributes or {})
+        # Stored as text, as Ironic stores them, whatever their JSON type.
+        return {name: None if value is None else str(value)
+                for name, value in attributes.items()}

@@ -12,13 +12,16 @@ from ironic_like.osc import common
 class Resource(object):
     """A kind of API resource: ``name`` (the argument naming one, help
     texts), ``collection`` (its URL path and the key of a list answer) and
-    how users name one, for the help of the arguments."""
+    how users name one, for the help of the arguments. ``key``: the key
+    of a list answer, when it is not ``collection``."""
 
-    def __init__(self, name, collection, ident_help, idents_help=None):
+    def __init__(self, name, collection, ident_help, idents_help=None,
+                 key=None):
         self.name = name
         self.collection = collection
         self.ident_help = ident_help
         self.idents_help = idents_help
+        self.key = key or collection
 
     def path(self, ident, *sub):
         return '/'.join((self.collection, http.quote(ident)) + sub)
@@ -137,7 +140,7 @@ class ListCommand(common.BaremetalMixin, command.Lister):
             params['detail'] = 'True'
         elif fields:
             params['fields'] = ','.join(fields)
-        items = self.client.list(path, self.RESOURCE.collection, params,
+        items = self.client.list(path, self.RESOURCE.key, params,
                                  limit=parsed_args.limit)
         if parsed_args.long:
             fields = common.long_fields(items, self.LONG_FIELDS)
@@ -188,7 +191,7 @@ class DeleteCommand(common.BaremetalMixin, command.Command):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        parser.add_argument(self.RESOURCE.collection,
+        parser.add_argument(self.RESOURCE.key,
                             metavar='<%s>' % self.RESOURCE.name, nargs='+',
                             help=self.RESOURCE.idents_help)
         return parser
@@ -196,6 +199,6 @@ class DeleteCommand(common.BaremetalMixin, command.Command):
     def take_action(self, parsed_args):
         self.check_version()
         common.delete_each(
-            getattr(parsed_args, self.RESOURCE.collection),
+            getattr(parsed_args, self.RESOURCE.key),
             lambda ident: self.client.delete(self.RESOURCE.path(ident)),
             self.RESOURCE.name, out=self.app.stdout)

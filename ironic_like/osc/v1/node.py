@@ -15,8 +15,16 @@ LOG = logging.getLogger(__name__)
 NODE = base.Resource('node', 'nodes', 'Name or UUID of the node.',
                      'Names or UUIDs of the nodes.')
 
-# Interfaces the service's hardware types have.
-INTERFACE_KINDS = ('boot', 'deploy', 'management', 'power')
+# Interfaces the service's hardware types have, with the API version that
+# brought each node field (None: there from the first version).
+INTERFACE_VERSIONS = {
+    'bios': http.BIOS, 'boot': None, 'console': http.MORE_INTERFACES,
+    'deploy': None, 'inspect': http.MORE_INTERFACES, 'management': None,
+    'network': http.NETWORK_INTERFACE, 'power': None,
+    'raid': http.MORE_INTERFACES, 'rescue': http.RESCUE,
+    'storage': http.STORAGE_INTERFACE, 'vendor': http.MORE_INTERFACES,
+}
+INTERFACE_KINDS = tuple(sorted(INTERFACE_VERSIONS))
 
 # GET /v1/nodes without --long: Ironic's short form.
 SHORT_FIELDS = ['uuid', 'name', 'instance_uuid', 'power_state',
@@ -24,20 +32,23 @@ SHORT_FIELDS = ['uuid', 'name', 'instance_uuid', 'power_state',
 # Column order of --long (fields the server adds come after, by name).
 LONG_FIELDS = [
     'uuid', 'name', 'description', 'driver', 'resource_class', 'owner',
-    'conductor_group', 'conductor', 'instance_uuid', 'allocation_uuid',
-    'power_state', 'target_power_state', 'provision_state',
-    'target_provision_state', 'provision_updated_at', 'maintenance',
-    'maintenance_reason', 'last_error', 'reservation', 'traits',
+    'conductor_group', 'conductor', 'chassis_uuid', 'instance_uuid',
+    'allocation_uuid', 'power_state', 'target_power_state',
+    'provision_state', 'target_provision_state', 'provision_updated_at',
+    'maintenance', 'maintenance_reason', 'fault', 'protected',
+    'protected_reason', 'retired', 'retired_reason', 'automated_clean',
+    'last_error', 'reservation', 'traits',
     'properties', 'extra', 'labels', 'driver_info', 'driver_internal_info',
-    'instance_info', 'boot_interface', 'deploy_interface',
-    'management_interface', 'power_interface', 'created_at', 'updated_at',
+    'instance_info', 'target_raid_config', 'raid_config',
+    'console_enabled'] + ['%s_interface' % k for k in INTERFACE_KINDS] + [
+    'created_at', 'updated_at',
 ]
 
 # Fields of create, set and unset (each command has options for some):
 # simple ones, then dictionaries (labels are strings, the others JSON).
 _FIELDS = dict.fromkeys(
     ['name', 'uuid', 'driver', 'resource_class', 'conductor_group', 'owner',
-     'description', 'instance_uuid']
+     'description', 'instance_uuid', 'chassis_uuid']
     + ['%s_interface' % k for k in INTERFACE_KINDS], common.VALUE)
 _FIELDS.update(properties=common.DICT, extra=common.DICT,
                driver_info=common.DICT, instance_info=common.DICT,
@@ -47,6 +58,44 @@ _FIELDS.update(properties=common.DICT, extra=common.DICT,
 # Set and unset patch labels themselves: a label key is one JSON pointer
 # token ("example.com/role" is a key, not a path).
 _PATCH_FIELDS = {k: v for k, v in _FIELDS.items() if k != 'labels'}
+
+# The flags set and unset change, each with the API version that brought
+# it and its option (named when the version is too old).
+_FLAGS = (
+    ('automated_clean', http.AUTOMATED_CLEAN, '--automated-clean'),
+    ('protected', http.PROTECTED, '--protected'),
+    ('protected_reason', http.PROTECTED, '--protected-reason'),
+    ('retired', http.RETIRED, '--retired'),
+    ('retired_reason', http.RETIRED, '--retired-reason'),
+)
+_FLAG_PATCH_FIELDS = dict(_PATCH_FIELDS,
+                          **dict.fromkeys([f[0] for f in _FLAGS],
+                                          common.VALUE))
+
+
+def _require_flags(client, parsed_args, remove):
+    """Fail with the version needed unless the request version has
+    every flag the command line changes: an older server would answer
+    only that the field is unknown."""
+    for dest, feature, option in _FLAGS:
+        value = getattr(parsed_args, dest, None)
+        if (value is True) if remove else (value is not None):
+            client.require(feature, option)
+
+
+def _require_interfaces(client, parsed_args, remove):
+    """Fail with the version needed unless the request version has the
+    interface fields the command line sets, resets or unsets."""
+    for kind in INTERFACE_KINDS:
+        feature = INTERFACE_VERSIONS[kind]
+        if feature is None:
+            continue
+        value = getattr(parsed_args, '%s_interface' % kind, None)
+        given = (value is True) if remove else (value is not None)
+        if given:
+            client.require(feature, '--%s-interface' % kind)
+        if getattr(parsed_args, 'reset_%s_interface' % kind, None):
+            client.require(feature, '--reset-%s-interface' % kind)
 
 
 def _pointer_token(key):
@@ -62,11 +111,23 @@ def _label_ops(parsed_args, remove):
                                              deserialize=False).items()]
 
 
-def _add_interface_options(parser, verb):
+def _add_interface_options(parser, verb, reset=False):
+    """--<kind>-interface for every kind (and, with ``reset``, its
+    exclusive --reset-<kind>-interface)."""
     for kind in INTERFACE_KINDS:
-        parser.add_argument(
+        feature = INTERFACE_VERSIONS[kind]
+        since = (' (API %s)' % http.version_string(feature)
+                 if feature else '')
+        group = parser.add_mutually_exclusive_group() if reset else parser
+        group.add_argument(
             '--%s-interface' % kind, metavar='<%s_interface>' % kind,
-            help='%s the %s interface of the node.' % (verb, kind))
+            help='%s the %s interface of the node%s.' % (verb, kind, since))
+        if reset:
+            group.add_argument(
+                '--reset-%s-interface' % kind, action='store_true',
+                default=None,
+                help='Reset the %s interface to the driver\'s default%s.'
+                     % (kind, since))
 
 
 def _add_dict_options(parser, verb):
@@ -109,12 +170,15 @@ class CreateNode(common.BaremetalMixin, command.ShowOne):
                             help='Owner (project) of the node.')
         parser.add_argument('--description', metavar='<description>',
                             help='Description of the node.')
+        parser.add_argument('--chassis-uuid', metavar='<chassis>',
+                            help='UUID of the chassis of the node.')
         _add_interface_options(parser, 'Set')
         return parser
 
     def take_action(self, parsed_args):
-        node = self.client.post('nodes',
-                                common.body_fields(parsed_args, _FIELDS))
+        body = common.body_fields(parsed_args, _FIELDS)
+        _require_interfaces(self.client, parsed_args, remove=False)
+        node = self.client.post('nodes', body)
         return common.show(node)
 
 
@@ -126,7 +190,8 @@ class ListNode(base.ListCommand):
     LONG_FIELDS = LONG_FIELDS
     FILTERS = ('provision_state', 'driver', 'resource_class',
                'conductor_group', 'owner', 'marker', 'maintenance',
-               'associated', 'label_selector')
+               'associated', 'label_selector', 'chassis_uuid', 'fault',
+               'retired')
 
     def add_paging_options(self, parser):
         super().add_paging_options(parser)
@@ -159,6 +224,27 @@ class ListNode(base.ListCommand):
             '--label-selector', metavar='<selector>',
             help='Only nodes whose labels match this Kubernetes '
                  'selector, e.g. "env=prod,tier in (web,db),!legacy,gpu".')
+        parser.add_argument('--chassis', dest='chassis_uuid',
+                            metavar='<chassis UUID>',
+                            help='Only nodes of this chassis.')
+        parser.add_argument('--fault', metavar='<fault>',
+                            help='Only nodes in maintenance for this '
+                                 'fault, e.g. "power failure" (API 1.42).')
+        retired = parser.add_mutually_exclusive_group()
+        retired.add_argument('--retired', dest='retired',
+                             action='store_true', default=None,
+                             help='Only retired nodes (API 1.61).')
+        # --no-retired: python-ironicclient's spelling.
+        retired.add_argument('--unretired', '--no-retired', dest='retired',
+                             action='store_false',
+                             help='Only nodes not retired (API 1.61).')
+
+    def query_params(self, parsed_args):
+        if parsed_args.fault is not None:
+            self.client.require(http.NODE_FAULT, '--fault')
+        if parsed_args.retired is not None:
+            self.client.require(http.RETIRED, '--retired/--unretired')
+        return super().query_params(parsed_args)
 
 
 class ShowNode(base.ShowCommand):
@@ -170,7 +256,7 @@ class SetNode(base.SetCommand):
     """Set node fields (JSON patch "add")."""
 
     RESOURCE = NODE
-    FIELDS = _PATCH_FIELDS
+    FIELDS = _FLAG_PATCH_FIELDS
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -198,18 +284,71 @@ class SetNode(base.SetCommand):
                             help='Set the owner.')
         parser.add_argument('--description', metavar='<description>',
                             help='Set the description.')
-        _add_interface_options(parser, 'Set')
+        parser.add_argument('--chassis-uuid', metavar='<chassis>',
+                            help='Move the node to this chassis (UUID).')
+        _add_interface_options(parser, 'Set', reset=True)
+        parser.add_argument(
+            '--target-raid-config', metavar='<target_raid_config>',
+            help='Set the target RAID configuration of the node (API '
+                 '1.12): a JSON string, a file of JSON or YAML, or "-" '
+                 'to read it from standard input.')
+        # default=None: a flag not given is left out of the patch.
+        parser.add_argument('--protected', action='store_true',
+                            default=None,
+                            help='Protect the node: no undeploy, rebuild '
+                                 'or delete (active nodes only; API '
+                                 '1.48).')
+        parser.add_argument('--protected-reason', metavar='<reason>',
+                            help='Why the node is protected (with '
+                                 '--protected or on a protected node).')
+        parser.add_argument('--retired', action='store_true', default=None,
+                            help='Retire the node: it is not provided '
+                                 'again (not in "available"; API 1.61).')
+        parser.add_argument('--retired-reason', metavar='<reason>',
+                            help='Why the node is retired (with --retired '
+                                 'or on a retired node).')
+        clean = parser.add_mutually_exclusive_group()
+        clean.add_argument('--automated-clean', action='store_true',
+                           default=None,
+                           help='Always clean the node on provide and '
+                                'undeploy (API 1.47).')
+        clean.add_argument('--no-automated-clean', dest='automated_clean',
+                           action='store_false',
+                           help='Explicitly disable automated cleaning of '
+                                'the node (API 1.47).')
         return parser
 
     def build_patch(self, parsed_args):
         patch = super().build_patch(parsed_args)
+        patch += [common.remove_op('/%s_interface' % kind)
+                  for kind in INTERFACE_KINDS
+                  if getattr(parsed_args, 'reset_%s_interface' % kind)]
         patch += _label_ops(parsed_args, remove=False)
         if parsed_args.reset_interfaces and not parsed_args.driver:
             raise osc_exc.CommandError(
                 '--reset-interfaces can only be given with --driver.')
         return patch
 
+    def take_action(self, parsed_args):
+        if parsed_args.target_raid_config is None:
+            return super().take_action(parsed_args)
+        raid = common.load_json_or_file(
+            parsed_args.target_raid_config, 'target RAID configuration',
+            getattr(self.app, 'stdin', None))
+        if not isinstance(raid, dict):
+            raise osc_exc.CommandError('The target RAID configuration '
+                                       'must be a JSON object.')
+        patch = self.build_patch(parsed_args)
+        self.client.require(http.RAID_CONFIG, '--target-raid-config')
+        self.client.put(self.path(parsed_args, 'states', 'raid'), raid)
+        if patch:
+            super().take_action(parsed_args)
+
     def patch_params(self, parsed_args):
+        # Called after check_version(), just before the PATCH: where the
+        # options' own versions are checked.
+        _require_flags(self.client, parsed_args, remove=False)
+        _require_interfaces(self.client, parsed_args, remove=False)
         if not parsed_args.reset_interfaces:
             return None
         self.client.require(http.RESET_INTERFACES, '--reset-interfaces')
@@ -220,11 +359,16 @@ class UnsetNode(base.UnsetCommand):
     """Unset node fields (JSON patch "remove")."""
 
     RESOURCE = NODE
-    FIELDS = _PATCH_FIELDS
+    FIELDS = _FLAG_PATCH_FIELDS
 
     def build_patch(self, parsed_args):
         return (super().build_patch(parsed_args)
                 + _label_ops(parsed_args, remove=True))
+
+    def patch_params(self, parsed_args):
+        _require_flags(self.client, parsed_args, remove=True)
+        _require_interfaces(self.client, parsed_args, remove=True)
+        return None
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -233,14 +377,26 @@ class UnsetNode(base.UnsetCommand):
                            ('resource-class', 'resource class'),
                            ('conductor-group', 'conductor group'),
                            ('owner', 'owner'),
-                           ('description', 'description')):
+                           ('description', 'description'),
+                           ('chassis-uuid', 'chassis'),
+                           ('protected', 'protection (and its reason)'),
+                           ('protected-reason', 'protection reason'),
+                           ('retired', 'retirement (and its reason)'),
+                           ('retired-reason', 'retirement reason'),
+                           ('automated-clean',
+                            'automated clean choice (the service\'s '
+                            'default applies)')):
             parser.add_argument('--' + flag, action='store_true',
                                 help='Unset the %s.' % what)
         for kind in INTERFACE_KINDS:
+            feature = INTERFACE_VERSIONS[kind]
             parser.add_argument('--%s-interface' % kind,
                                 action='store_true',
                                 help='Reset the %s interface to the '
-                                     'driver\'s default.' % kind)
+                                     'driver\'s default%s.' % (
+                                         kind, ' (API %s)'
+                                         % http.version_string(feature)
+                                         if feature else ''))
         for flag, dest, what in (
                 ('property', 'properties', 'property'),
                 ('extra', 'extra', 'extra value'),
@@ -317,12 +473,15 @@ class ProvisionStateCommand(NodeCommand):
     def take_action(self, parsed_args):
         self.check_version()
         ident = parsed_args.node
-        self.client.put(NODE.path(ident, 'states', 'provision'),
-                        self.body(parsed_args))
+        self.send(NODE.path(ident, 'states', 'provision'),
+                  self.body(parsed_args))
         timeout = getattr(parsed_args, 'wait_timeout', None)
         if timeout is None or not self.EXPECTED:
             return
         self.wait(ident, timeout)
+
+    def send(self, path, body):
+        self.client.put(path, body)
 
     def wait(self, ident, timeout, **kwargs):
         expected = self.EXPECTED
@@ -415,6 +574,46 @@ class AbortNode(ProvisionStateCommand):
     """Abort the current operation of a node (e.g. cleaning)."""
     TARGET = 'abort'
     REQUIRES = (http.ABORT_VERB, 'Provision target "abort"')
+
+
+class InspectNode(ProvisionStateCommand):
+    """Inspect a manageable node's hardware (back to "manageable")."""
+    TARGET = 'inspect'
+    EXPECTED = 'manageable'
+    REQUIRES = (http.INSPECT_VERB, 'Provision target "inspect"')
+
+
+class RescueNode(ProvisionStateCommand):
+    """Boot an active node into the rescue ramdisk (to "rescue")."""
+    TARGET = 'rescue'
+    EXPECTED = 'rescue'
+    REQUIRES = (http.RESCUE, 'Provision target "rescue"')
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            '--rescue-password', metavar='<rescue-password>', required=True,
+            help='The password to log in to the rescue ramdisk with (a '
+                 'non-empty string).')
+        return parser
+
+    def body(self, parsed_args):
+        if not parsed_args.rescue_password.strip():
+            raise osc_exc.CommandError('--rescue-password must not be '
+                                       'empty.')
+        return {'target': self.TARGET,
+                'rescue_password': parsed_args.rescue_password}
+
+    def send(self, path, body):
+        # Not logged, not even with --debug: the body holds the password.
+        self.client.request('PUT', path, body=body, log=False)
+
+
+class UnrescueNode(ProvisionStateCommand):
+    """Take a node out of rescue (back to "active")."""
+    TARGET = 'unrescue'
+    EXPECTED = 'active'
+    REQUIRES = (http.RESCUE, 'Provision target "unrescue"')
 
 
 class AdoptNode(ProvisionStateCommand):
@@ -564,3 +763,240 @@ class ListTraitsNode(base.ResourceCommand, command.Lister):
         self.check_version()
         doc = self.client.get(self.path(parsed_args, 'traits'))
         return ('Traits',), ((t,) for t in doc.get('traits') or [])
+
+
+# -- validation, management, console, BIOS, VIFs --------------------------
+
+# python-ironicclient's boot devices.
+BOOT_DEVICES = ('pxe', 'disk', 'cdrom', 'bios', 'safe', 'wanboot')
+
+
+class NodesCommand(common.BaremetalMixin, command.Command):
+    """A command on one or more nodes (the <node> arguments), sent to
+    each in turn; one error naming every failure at the end."""
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('nodes', metavar='<node>', nargs='+',
+                            help=NODE.idents_help)
+        return parser
+
+    def act(self, ident, parsed_args):
+        raise NotImplementedError()
+
+    def take_action(self, parsed_args):
+        self.check_version()
+        failures = []
+        for ident in parsed_args.nodes:
+            try:
+                self.act(ident, parsed_args)
+            except osc_exc.CommandError as e:
+                if len(parsed_args.nodes) == 1:
+                    raise
+                failures.append('node %s: %s' % (ident, e))
+        if failures:
+            raise osc_exc.CommandError('; '.join(failures))
+
+
+class ValidateNode(base.ResourceCommand, command.Lister):
+    """Validate a node's driver interfaces."""
+
+    RESOURCE = NODE
+
+    def take_action(self, parsed_args):
+        self.check_version()
+        doc = self.client.get(self.path(parsed_args, 'validate')) or {}
+        rows = []
+        for name in sorted(doc):
+            value = doc[name] if isinstance(doc[name], dict) else {}
+            rows.append((name, value.get('result'), value.get('reason')))
+        return ('Interface', 'Result', 'Reason'), rows
+
+
+class BootdeviceShowNode(base.ResourceCommand, command.ShowOne):
+    """Show the boot device of a node (or those it supports)."""
+
+    RESOURCE = NODE
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('--supported', action='store_true',
+                            default=False,
+                            help='Show the supported boot devices.')
+        return parser
+
+    def take_action(self, parsed_args):
+        self.check_version()
+        if parsed_args.supported:
+            info = dict(self.client.get(self.path(
+                parsed_args, 'management', 'boot_device', 'supported'))
+                or {})
+            info['supported_boot_devices'] = ', '.join(
+                info.get('supported_boot_devices') or [])
+        else:
+            info = self.client.get(self.path(
+                parsed_args, 'management', 'boot_device')) or {}
+        return common.show(info)
+
+
+class BootdeviceSetNode(NodesCommand):
+    """Set the boot device of nodes."""
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('device', metavar='<device>',
+                            choices=BOOT_DEVICES,
+                            help='One of %s.' % ', '.join(BOOT_DEVICES))
+        parser.add_argument('--persistent', action='store_true',
+                            default=False,
+                            help='Make the change persistent for all '
+                                 'future boots.')
+        return parser
+
+    def act(self, ident, parsed_args):
+        self.client.put(NODE.path(ident, 'management', 'boot_device'),
+                        {'boot_device': parsed_args.device,
+                         'persistent': parsed_args.persistent})
+
+
+class InjectNmiNode(NodesCommand):
+    """Inject a non-maskable interrupt (NMI) into nodes."""
+
+    REQUIRES = (http.INJECT_NMI, 'Node inject nmi')
+
+    def act(self, ident, parsed_args):
+        self.client.put(NODE.path(ident, 'management', 'inject_nmi'), {})
+
+
+class ConsoleShowNode(base.ResourceCommand, command.ShowOne):
+    """Show the console information of a node."""
+
+    RESOURCE = NODE
+
+    def take_action(self, parsed_args):
+        self.check_version()
+        info = self.client.get(self.path(parsed_args, 'states',
+                                         'console')) or {}
+        return common.show(info)
+
+
+class ConsoleEnableNode(NodesCommand):
+    """Enable console access of nodes."""
+
+    ENABLED = True
+
+    def act(self, ident, parsed_args):
+        self.client.put(NODE.path(ident, 'states', 'console'),
+                        {'enabled': self.ENABLED})
+
+
+class ConsoleDisableNode(ConsoleEnableNode):
+    """Disable console access of nodes."""
+
+    ENABLED = False
+
+
+_BIOS = (http.BIOS, 'Node BIOS settings')
+
+
+class ListBIOSSettingNode(base.ResourceCommand, command.Lister):
+    """List the BIOS settings of a node."""
+
+    RESOURCE = NODE
+    REQUIRES = _BIOS
+
+    def take_action(self, parsed_args):
+        self.check_version()
+        doc = self.client.get(self.path(parsed_args, 'bios')) or {}
+        return common.listing(doc.get('bios') or [], ('name', 'value'),
+                              ('BIOS setting name', 'BIOS setting value'))
+
+
+class ShowBIOSSettingNode(base.ResourceCommand, command.ShowOne):
+    """Show one BIOS setting of a node."""
+
+    RESOURCE = NODE
+    REQUIRES = _BIOS
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('setting_name', metavar='<setting name>',
+                            help='Name of the setting to show.')
+        return parser
+
+    def take_action(self, parsed_args):
+        self.check_version()
+        name = parsed_args.setting_name
+        doc = self.client.get(self.path(parsed_args, 'bios',
+                                        http.quote(name))) or {}
+        # Ironic answers {"<name>": {the setting}}.
+        setting = doc.get(name) if isinstance(doc.get(name), dict) else doc
+        return common.show(setting)
+
+
+_VIFS = (http.VIFS, 'Node VIF commands')
+
+
+class VifListNode(base.ResourceCommand, command.Lister):
+    """List the VIFs attached to a node."""
+
+    RESOURCE = NODE
+    REQUIRES = _VIFS
+
+    def take_action(self, parsed_args):
+        self.check_version()
+        doc = self.client.get(self.path(parsed_args, 'vifs')) or {}
+        return common.listing(doc.get('vifs') or [], ('id',), ('ID',))
+
+
+class VifAttachNode(base.ResourceCommand, command.Command):
+    """Attach a VIF to a node."""
+
+    RESOURCE = NODE
+    REQUIRES = _VIFS
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('vif_id', metavar='<vif-id>',
+                            help='Name or UUID of the VIF to attach.')
+        parser.add_argument('--port-uuid', metavar='<port-uuid>',
+                            help='UUID of the port to attach the VIF to.')
+        parser.add_argument('--portgroup-uuid', metavar='<portgroup-uuid>',
+                            help='UUID of the port group to attach the VIF '
+                                 'to.')
+        parser.add_argument('--vif-info', metavar='<key=value>',
+                            action='append',
+                            help='Metadata of the attachment (repeatable; '
+                                 'not "id").')
+        return parser
+
+    def take_action(self, parsed_args):
+        body = common.to_dict(parsed_args.vif_info)
+        if 'id' in body:
+            raise osc_exc.CommandError('--vif-info cannot set "id": it is '
+                                       'the <vif-id> argument.')
+        if parsed_args.port_uuid:
+            body['port_uuid'] = parsed_args.port_uuid
+        if parsed_args.portgroup_uuid:
+            body['portgroup_uuid'] = parsed_args.portgroup_uuid
+        body['id'] = parsed_args.vif_id
+        self.check_version()
+        self.client.post(self.path(parsed_args, 'vifs'), body)
+
+
+class VifDetachNode(base.ResourceCommand, command.Command):
+    """Detach a VIF from a node."""
+
+    RESOURCE = NODE
+    REQUIRES = _VIFS
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('vif_id', metavar='<vif-id>',
+                            help='Name or UUID of the VIF to detach.')
+        return parser
+
+    def take_action(self, parsed_args):
+        self.check_version()
+        self.client.delete(self.path(parsed_args, 'vifs',
+                                     http.quote(parsed_args.vif_id)))

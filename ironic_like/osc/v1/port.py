@@ -3,8 +3,10 @@
 from osc_lib.command import command
 from osc_lib import exceptions as osc_exc
 
+from ironic_like.osc import client as http
 from ironic_like.osc import common
 from ironic_like.osc.v1 import base
+from ironic_like.osc.v1 import portgroup as portgroup_cmds
 
 PORT = base.Resource('port', 'ports', 'UUID of the port.',
                      'UUIDs of the ports.')
@@ -20,8 +22,26 @@ _FIELDS = {'address': common.VALUE, 'physical_network': common.VALUE,
            'pxe_enabled': common.VALUE, 'extra': common.DICT,
            'local_link_connection': common.STR_DICT}
 
+_PORT_GROUP = (http.PORT_PORTGROUP, '--port-group')
 
-class CreatePort(common.BaremetalMixin, command.ShowOne):
+
+def _add_port_group_option(parser, help_text):
+    parser.add_argument('--port-group', dest='portgroup',
+                        metavar='<port group>', help=help_text)
+
+
+class _PortGroupMixin(object):
+    """--port-group of create and set: a port group given by name or
+    UUID, sent as the port's portgroup_uuid (1.24)."""
+
+    def portgroup_uuid(self, parsed_args):
+        self.client.require(*_PORT_GROUP)
+        return portgroup_cmds.portgroup_uuid(self.client,
+                                             parsed_args.portgroup)
+
+
+class CreatePort(_PortGroupMixin, common.BaremetalMixin,
+                 command.ShowOne):
     """Create a port of a node."""
 
     def get_parser(self, prog_name):
@@ -46,6 +66,8 @@ class CreatePort(common.BaremetalMixin, command.ShowOne):
                                  '(true or false).')
         parser.add_argument('--physical-network', metavar='<network>',
                             help='Physical network of the port.')
+        _add_port_group_option(parser, 'Name or UUID of the port group '
+                                       'of the port (API 1.24).')
         return parser
 
     def take_action(self, parsed_args):
@@ -55,6 +77,8 @@ class CreatePort(common.BaremetalMixin, command.ShowOne):
         if parsed_args.uuid:
             body['uuid'] = parsed_args.uuid
         body.update(common.body_fields(parsed_args, _FIELDS))
+        if parsed_args.portgroup is not None:
+            body['portgroup_uuid'] = self.portgroup_uuid(parsed_args)
         port = self.client.post('ports', body)
         return common.show(port)
 
@@ -65,7 +89,7 @@ class ListPort(base.ListCommand):
     RESOURCE = PORT
     SHORT_FIELDS = SHORT_FIELDS
     LONG_FIELDS = LONG_FIELDS
-    FILTERS = ('node', 'address', 'marker')
+    FILTERS = ('node', 'address', 'portgroup', 'marker')
 
     def add_filter_options(self, parser):
         parser.add_argument('--node', metavar='<node>',
@@ -73,6 +97,13 @@ class ListPort(base.ListCommand):
                                  'UUID).')
         parser.add_argument('--address', metavar='<address>',
                             help='Only the port with this MAC address.')
+        _add_port_group_option(parser, 'Only the ports of this port group '
+                                       '(name or UUID; API 1.24).')
+
+    def query_params(self, parsed_args):
+        if parsed_args.portgroup is not None:
+            self.client.require(*_PORT_GROUP)
+        return super().query_params(parsed_args)
 
 
 class ShowPort(base.ShowCommand):
@@ -104,7 +135,7 @@ class ShowPort(base.ShowCommand):
         return ports[0]
 
 
-class SetPort(base.SetCommand):
+class SetPort(_PortGroupMixin, base.SetCommand):
     """Set port fields."""
 
     RESOURCE = PORT
@@ -135,6 +166,8 @@ class SetPort(base.SetCommand):
         pxe.add_argument('--pxe-disabled', dest='pxe_enabled',
                          action='store_false',
                          help='Do not boot from this port.')
+        _add_port_group_option(parser, 'Put the port in this port group '
+                                       '(name or UUID; API 1.24).')
         return parser
 
     def build_patch(self, parsed_args):
@@ -142,7 +175,11 @@ class SetPort(base.SetCommand):
         if parsed_args.node is not None:
             patch.append(common.add_op(
                 '/node_uuid', self.node_uuid(parsed_args.node)))
-        return patch + super().build_patch(parsed_args)
+        patch += super().build_patch(parsed_args)
+        if parsed_args.portgroup is not None:
+            patch.append(common.add_op('/portgroup_uuid',
+                                       self.portgroup_uuid(parsed_args)))
+        return patch
 
 
 class UnsetPort(base.UnsetCommand):
@@ -152,7 +189,8 @@ class UnsetPort(base.UnsetCommand):
     # The dictionaries first: the order the patch has always had.
     FIELDS = {'extra': common.DICT,
               'local_link_connection': common.STR_DICT,
-              'physical_network': common.VALUE}
+              'physical_network': common.VALUE,
+              'portgroup_uuid': common.VALUE}
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -164,7 +202,17 @@ class UnsetPort(base.UnsetCommand):
                                  '(repeatable).')
         parser.add_argument('--physical-network', action='store_true',
                             help='Unset the physical network.')
+        parser.add_argument('--port-group', dest='portgroup_uuid',
+                            action='store_true',
+                            help='Take the port out of its port group '
+                                 '(API 1.24).')
         return parser
+
+    def patch_params(self, parsed_args):
+        # Called after check_version(), just before the PATCH.
+        if parsed_args.portgroup_uuid:
+            self.client.require(*_PORT_GROUP)
+        return None
 
 
 class DeletePort(base.DeleteCommand):

@@ -91,7 +91,7 @@ class Lab(object):
         self.work_dir = test.work_dir()
         self._start_boot_files()
         sections = {
-            'conductor': {'enabled_hardware_types': 'redfish,fake-hardware'},
+            'DEFAULT': {'enabled_hardware_types': 'redfish,fake-hardware'},
             'deploy': {'http_root': self.http_root,
                        'http_url': self.http_url,
                        'http_server_port': 0},

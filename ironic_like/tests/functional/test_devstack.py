@@ -272,7 +272,7 @@ class TestDevstackPlugin(base.FunctionalTestCase):
         self.assertEqual(str(self.port), parser['api']['port'])
         self.assertEqual('127.0.0.1', parser['api']['host_ip'])
         self.assertEqual('fake-hardware',
-                         parser['conductor']['enabled_hardware_types'])
+                         parser['DEFAULT']['enabled_hardware_types'])
         self.assertEqual('True',
                          parser['oslo_messaging_rabbit']['amqp_auto_delete'])
 

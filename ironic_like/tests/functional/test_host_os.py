@@ -35,8 +35,8 @@ import sqlalchemy as sa
 from ironic_like.common.hostos import archive
 from ironic_like.tests.functional import test_agent_deploy
 
-NODES = 40
-WEB = 20
+NODES = 20
+WEB = 10
 ROLLOUT_BOUND = 240
 SENTINEL = 'hostos-secret-4f7d1c9e2b'
 INTERVAL = 2

@@ -138,7 +138,7 @@ class TestRedfishCluster(base.FunctionalTestCase):
         self.watch(self.emulator.process)
         self.cluster = self.start_cluster(
             conductors=1, api_workers=1, work_dir=work_dir,
-            conf={'conductor': {
+            conf={'DEFAULT': {
                 'enabled_hardware_types': 'fake-hardware,redfish'}})
 
     def _create(self, name, driver_info):

@@ -7,14 +7,22 @@ from ironic_like.api.controllers.v1.accelerators import version as \
     accelerators
 from ironic_like.api.controllers.v1 import allocation
 from ironic_like.api.controllers.v1.boot import version as boot
+from ironic_like.api.controllers.v1 import chassis
 from ironic_like.api.controllers.v1 import conductor
+from ironic_like.api.controllers.v1 import deploy_template
 from ironic_like.api.controllers.v1 import driver
+from ironic_like.api.controllers.v1 import event
 from ironic_like.api.controllers.v1.hostos import version as hostos
 from ironic_like.api.controllers.v1 import node
 from ironic_like.api.controllers.v1 import port
+from ironic_like.api.controllers.v1 import portgroup
 from ironic_like.api.controllers.v1 import ramdisk
+from ironic_like.api.controllers.v1 import volume
 from ironic_like.api import links
 from ironic_like.api import versions
+from ironic_like.api.views import deploy_template as \
+    deploy_template_view
+from ironic_like.api.views import portgroup as portgroup_view
 
 DOCS_URL = ('https://docs.openstack.org/ironic/latest/contributor/'
             'webapi.html')
@@ -40,15 +48,26 @@ def v1_document(base_url, version):
                          'type': 'application/vnd.openstack.ironic.v1+json'}],
         'nodes': links.make_collection_links(base_url, 'nodes'),
         'ports': links.make_collection_links(base_url, 'ports'),
+        'chassis': links.make_collection_links(base_url, 'chassis'),
         'drivers': links.make_collection_links(base_url, 'drivers'),
         'version': version_document(base_url),
     }
+    if version >= portgroup_view.PORTGROUPS:
+        doc['portgroups'] = links.make_collection_links(base_url,
+                                                        'portgroups')
     if version >= versions.CONDUCTORS:
         doc['conductors'] = links.make_collection_links(base_url,
                                                         'conductors')
     if version >= versions.ALLOCATIONS:
         doc['allocations'] = links.make_collection_links(base_url,
                                                          'allocations')
+    if version >= deploy_template_view.DEPLOY_TEMPLATES:
+        doc['deploy_templates'] = links.make_collection_links(
+            base_url, 'deploy_templates')
+    if version >= volume.VOLUME:
+        doc['volume'] = links.make_collection_links(base_url, 'volume')
+    if version >= event.EVENTS:
+        doc['events'] = links.make_collection_links(base_url, 'events')
     return doc
 
 
@@ -56,12 +75,19 @@ class Controller(rest.RestController):
 
     nodes = node.NodesController()
     ports = port.PortsController()
+    chassis = chassis.ChassisController()
+    portgroups = portgroup.PortgroupsController()
     conductors = conductor.ConductorsController()
     drivers = driver.DriversController()
     allocations = allocation.AllocationsController()
+    deploy_templates = deploy_template.DeployTemplatesController()
     boot = boot.BootController()
     hostos = hostos.HostOSController()
     accelerators = accelerators.AcceleratorsController()
+    # The networking service's reports (1.54).
+    events = event.EventsController()
+    # Volume connectors and targets (1.32).
+    volume = volume.VolumeController()
     # The deploy agent's (public routes; see ramdisk.py).
     lookup = ramdisk.LookupController()
     heartbeat = ramdisk.HeartbeatController()

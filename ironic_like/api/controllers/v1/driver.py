@@ -10,6 +10,7 @@ from ironic_like.api.views import driver as driver_view
 from ironic_like.common import exception
 from ironic_like.common import policy
 from ironic_like.conf import CONF
+from ironic_like.drivers import loader
 
 _TYPES = ('classic', 'dynamic')
 
@@ -33,8 +34,8 @@ def _get_hosts(name):
 
 
 class DriverPropertiesController(rest.RestController):
-    """Properties a driver reads from driver_info: none are documented by
-    our interfaces yet, so the document is empty."""
+    """The driver_info keys the hardware type's (default) interfaces read,
+    with their descriptions."""
 
     def __init__(self, name):
         self.name = name
@@ -42,9 +43,43 @@ class DriverPropertiesController(rest.RestController):
     @pecan.expose('json')
     def get_all(self, **kwargs):
         utils.query()
-        policy.authorize('baremetal:driver:get', {}, utils.context())
+        policy.authorize('baremetal:driver:get_properties', {},
+                         utils.context())
         _get_hosts(self.name)
-        return {}
+        return driver_view.properties(self.name)
+
+
+class DriverRaidController(rest.RestController):
+    """GET /v1/drivers/{name}/raid/logical_disk_properties (1.12): what a
+    logical disk of a target RAID configuration may say, per the hardware
+    type's default raid interface."""
+
+    _custom_actions = {'logical_disk_properties': ['GET']}
+
+    def __init__(self, name):
+        self.name = name
+
+    @pecan.expose('json')
+    def logical_disk_properties(self, **kwargs):
+        utils.query()
+        utils.require_version(versions.RAID_CONFIG,
+                              'Logical disk properties')
+        policy.authorize('baremetal:driver:get_raid_logical_disk_properties',
+                         {}, utils.context())
+        _get_hosts(self.name)
+        hw = loader.hardware_type(self.name)
+        default = hw.default('raid')
+        try:
+            if default is None:
+                raise exception.UnsupportedDriverExtension(
+                    driver=self.name, extension='raid')
+            return loader.interface('raid',
+                                    default).get_logical_disk_properties()
+        except exception.UnsupportedDriverExtension:
+            # As Ironic: RAID is a standard interface some drivers lack,
+            # so its absence is a 404.
+            raise exception.UnsupportedDriverExtension(
+                driver=self.name, extension='raid', code=404)
 
 
 class DriversController(rest.RestController):
@@ -53,6 +88,8 @@ class DriversController(rest.RestController):
     def _lookup(self, name, *remainder):
         if list(remainder) == ['properties']:
             return DriverPropertiesController(name), []
+        if list(remainder) == ['raid', 'logical_disk_properties']:
+            return DriverRaidController(name), ['logical_disk_properties']
         if list(remainder) == ['vendor_passthru', 'lookup']:
             # The agent's lookup in the vendor passthru form (ramdisk).
             return ramdisk.DriverVendorPassthruController(name), ['lookup']

@@ -12,20 +12,28 @@ from ironic_like.api.controllers.v1.accelerators import node as \
     node_accelerators
 from ironic_like.api.controllers.v1 import allocation
 from ironic_like.api.controllers.v1 import collection
+from ironic_like.api.controllers.v1 import node_bios
 from ironic_like.api.controllers.v1 import node_maintenance
+from ironic_like.api.controllers.v1 import node_management
 from ironic_like.api.controllers.v1 import node_states
 from ironic_like.api.controllers.v1 import node_traits
+from ironic_like.api.controllers.v1 import node_validate
+from ironic_like.api.controllers.v1 import node_vifs
 from ironic_like.api.controllers.v1 import port
+from ironic_like.api.controllers.v1 import portgroup
 from ironic_like.api.controllers.v1 import ramdisk
 from ironic_like.api.controllers.v1 import utils
+from ironic_like.api.controllers.v1 import volume
 from ironic_like.api import links
 from ironic_like.api import patching
 from ironic_like.api.schemas import node as schema
 from ironic_like.api import validation
 from ironic_like.api import versions
 from ironic_like.api.views import base as view_base
+from ironic_like.api.views import chassis as chassis_view
 from ironic_like.api.views import node as node_view
 from ironic_like.common import exception
+from ironic_like.common import faults
 from ironic_like.common.hostos import selector as hostos_selector
 from ironic_like.common import policy
 from ironic_like.common import states
@@ -41,16 +49,22 @@ FILTERS = {
     'resource_class': versions.RESOURCE_CLASS,
     'conductor_group': versions.CONDUCTOR_GROUP,
     'owner': versions.OWNER,
+    'fault': versions.NODE_FAULT,
+    'retired': versions.RETIRED,
 }
 LIST_PARAMS = frozenset(utils.PAGING_PARAMS + ('fields', 'detail')
-                        + tuple(FILTERS) + ('label_selector',))
-_BOOL_FILTERS = ('maintenance', 'associated')
+                        + tuple(FILTERS) + ('label_selector', 'chassis_uuid'))
+# GET /v1/chassis/{uuid}/nodes: the chassis is in the path.
+CHASSIS_NODES_PARAMS = LIST_PARAMS - {'chassis_uuid'}
+_BOOL_FILTERS = ('maintenance', 'associated', 'retired')
 # Stored forms: empty dicts, not null; lower-case conductor groups (Ironic
 # matches them case-insensitively).
 _normalize = utils.Normalizer(
     schema.FIELDS,
     ['driver_info', 'properties', 'extra', 'instance_info', 'labels'],
-    {'conductor_group': lambda group: (group or '').lower()})
+    {'conductor_group': lambda group: (group or '').lower(),
+     # Not null in the database: a removed flag is false.
+     'protected': bool, 'retired': bool})
 # What a field removed by a PATCH becomes.
 DEFAULTS = _normalize.defaults
 
@@ -72,6 +86,11 @@ def _filters(params):
             raise exception.InvalidUUID(uuid=value, field=name)
         elif name == 'conductor_group':
             value = value.lower()
+        elif name == 'fault' and value not in faults.VALID_FAULTS:
+            raise exception.InvalidParameterValue(
+                err='Unknown fault "%s": use one of %s.'
+                    % (value, ', '.join(sorted(faults.VALID_FAULTS))),
+                field='fault')
         filters[name] = value
     text = params.get('label_selector')
     if text is not None:
@@ -83,7 +102,39 @@ def _filters(params):
                 field='label_selector')
         filters['label_selector'] = hostos_selector.parse(
             text, 'label_selector')
+    chassis_uuid = params.get('chassis_uuid')
+    if chassis_uuid is not None:
+        if not uuidutils.is_uuid_like(chassis_uuid):
+            raise exception.InvalidUUID(uuid=chassis_uuid,
+                                        field='chassis_uuid')
+        # Ironic's database layer looks the chassis up, so an unknown
+        # chassis is a 404 ChassisNotFound there, not a 400: the same here.
+        filters['chassis_id'] = utils.dbapi().get_chassis_by_uuid(
+            chassis_uuid).id
     return filters
+
+
+def _chassis_id(chassis_uuid):
+    """The id of the chassis a body names (None for none). An unknown
+    chassis is a bad request naming chassis_uuid (400, as Ironic), not a
+    missing resource."""
+    if chassis_uuid is None:
+        return None
+    try:
+        return utils.dbapi().get_chassis_by_uuid(chassis_uuid).id
+    except exception.ChassisNotFound:
+        raise exception.InvalidParameterValue(
+            err='Chassis %s could not be found.' % chassis_uuid,
+            field='chassis_uuid')
+
+
+def _chassis_uuid(node):
+    """The UUID of the node's chassis (None if in none): chassis_uuid
+    is not a column of the node."""
+    if node.chassis_id is None:
+        return None
+    return utils.dbapi().get_chassis_uuids([node.chassis_id]).get(
+        node.chassis_id)
 
 
 class _NodeRenderer(object):
@@ -91,15 +142,19 @@ class _NodeRenderer(object):
 
     def __init__(self, fields=None, detail=True):
         self.allocations = node_view.AllocationUuids(utils.dbapi())
+        self.chassis = node_view.ChassisUuids(utils.dbapi())
         self.view = node_view.view(utils.version(), utils.public_url(),
                                    utils.owner_lookup(), fields=fields,
                                    detail=detail,
-                                   allocation_uuid_of=self.allocations)
+                                   allocation_uuid_of=self.allocations,
+                                   chassis_uuid_of=self.chassis)
         self.columns = self.view.columns
 
     def render_all(self, nodes):
         if 'allocation_uuid' in self.view.names:
             self.allocations.load(nodes)
+        if 'chassis_uuid' in self.view.names:
+            self.chassis.load(nodes)
         render = self.view.render
         return [render(node) for node in nodes]
 
@@ -127,7 +182,16 @@ class NodesController(rest.RestController):
         'maintenance': node_maintenance.NodeMaintenanceController,
         'traits': node_traits.NodeTraitsController,
         'ports': port.NodePortsController,
+        'portgroups': portgroup.NodePortgroupsController,
         'allocation': allocation.NodeAllocationController,
+        # Driver interfaces: validation, management, BIOS (1.40).
+        'validate': node_validate.NodeValidateController,
+        'management': node_management.NodeManagementController,
+        'bios': node_bios.NodeBiosController,
+        # Its VIFs (1.28), recorded on its ports and port groups.
+        'vifs': node_vifs.NodeVIFsController,
+        # Its volume connectors and targets (1.32, read only here).
+        'volume': volume.VolumeController,
         # Its accelerators (no microversion; see accelerators/node.py).
         'accelerators': node_accelerators.NodeAcceleratorsController,
         # Only the agent's heartbeat, in the vendor passthru form (see
@@ -145,6 +209,18 @@ class NodesController(rest.RestController):
         if remainder[0] == 'traits' and not utils.allowed(versions.TRAITS):
             # The endpoint did not exist yet: 404 whatever the method.
             raise exception.NotFound()
+        if remainder[0] == 'portgroups':
+            # Came in 1.24: 404 before, whatever the method.
+            utils.hide_below(versions.PORTGROUPS)
+        if remainder[0] == 'bios':
+            # Came in 1.40: 404 before, whatever the method.
+            utils.hide_below(versions.BIOS_INTERFACE)
+        if remainder[0] == 'volume':
+            # Came in 1.32: 404 before, whatever the method.
+            utils.hide_below(volume.VOLUME)
+        if remainder[0] == 'vifs':
+            # Came in 1.28: 404 before, whatever the method.
+            utils.hide_below(node_vifs.VIFS)
         return sub(ident), remainder[1:]
 
     # -- reading ---------------------------------------------------------
@@ -157,20 +233,25 @@ class NodesController(rest.RestController):
     def detail(self, **kwargs):
         return self._list(detail_path=True)
 
-    def _list(self, detail_path):
-        params = utils.query(LIST_PARAMS)
+    def _list(self, detail_path, extra_filters=None, path='nodes',
+              param_names=LIST_PARAMS):
+        """A page of nodes; ``extra_filters`` and ``path`` (of the next
+        link) are those of a sub-resource (/v1/chassis/{uuid}/nodes)."""
+        params = utils.query(param_names)
         ctx = utils.context()
         policy.authorize('baremetal:node:list', {}, ctx)
         fields = view_base.parse_fields(
             utils.fields_param(params, detail_path))
         detail = utils.parse_detail(params, detail_path)
         filters = _filters(params)
+        filters.update(extra_filters or {})
         limit = utils.parse_limit(params.get('limit'))
         sort_key = utils.parse_sort_key(params.get('sort_key'),
                                         sa_api.NODE_SORT_KEYS, 'id')
         sort_dir = utils.parse_sort_dir(params.get('sort_dir'))
         marker = _marker(params)
-        path = 'nodes/detail' if detail_path else 'nodes'
+        if detail_path:
+            path += '/detail'
         if not policy.check('baremetal:node:list_all', {}, ctx):
             # Project-scoped users see the nodes their project owns or
             # leases, nothing else.
@@ -207,8 +288,10 @@ class NodesController(rest.RestController):
         body = utils.load_body()
         utils.check_body_fields(body, schema.CREATE_FIELDS,
                                 node_view.FIELDS, 'node')
-        utils.validate(_CREATE_VALIDATOR, body)
+        utils.validate(_CREATE_VALIDATOR, body, string_booleans=True)
         values = _normalize(dict(body))
+        if 'chassis_uuid' in values:
+            values['chassis_id'] = _chassis_id(values.pop('chassis_uuid'))
         node_uuid = values.get('uuid') or uuidutils.generate_uuid()
         values['uuid'] = node_uuid
         if not utils.allowed(versions.ENROLL_ON_CREATE):
@@ -241,12 +324,25 @@ class NodesController(rest.RestController):
                     if node_view.FIELDS[name].since <= version}
         patching.check(patch, node_view.FIELDS, version, writable,
                        schema.MANDATORY)
-        before = node_view.raw_values(node, writable)
+        before = node_view.raw_values(node, writable,
+                                      {'chassis_uuid': _chassis_uuid})
         after = patching.apply(before, patch)
         changes = patching.changes(before, after, DEFAULTS)
         for name, value in changes.items():
-            utils.validate(_FIELD_VALIDATORS[name], {name: value})
+            changes[name] = utils.validate(_FIELD_VALIDATORS[name],
+                                           {name: value},
+                                           string_booleans=True)[name]
         changes = _normalize(changes)
+        if 'chassis_uuid' in changes:
+            chassis_uuid = changes.pop('chassis_uuid')
+            if chassis_uuid is None and \
+                    not utils.allowed(chassis_view.UNSET_CHASSIS_UUID):
+                # Ironic's answer (NotAcceptable), by remove or by null.
+                raise exception.NotAcceptable(
+                    'Removing chassis_uuid needs API version %s or later.'
+                    % versions.to_string(chassis_view.UNSET_CHASSIS_UUID),
+                    field='chassis_uuid')
+            changes['chassis_id'] = _chassis_id(chassis_uuid)
         if reset and 'driver' not in changes:
             raise exception.InvalidParameterValue(
                 err='The reset_interfaces parameter can only be used when '

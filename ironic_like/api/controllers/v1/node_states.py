@@ -16,6 +16,8 @@ from ironic_like.common import states
 
 _POWER_VALIDATOR = validation.make_validator(schema.POWER_BODY)
 _PROVISION_VALIDATOR = validation.make_validator(schema.PROVISION_BODY)
+_CONSOLE_VALIDATOR = validation.make_validator(schema.CONSOLE_BODY)
+_RAID_VALIDATOR = validation.make_validator(schema.RAID_BODY)
 
 _SOFT_POWER_TARGETS = frozenset([states.SOFT_REBOOT, states.SOFT_POWER_OFF])
 
@@ -26,8 +28,11 @@ TARGET_VERSIONS = {
     'abort': versions.ABORT_VERB,
     'clean': versions.CLEAN_VERB,
     'adopt': versions.ADOPT_VERB,
+    'inspect': versions.INSPECTION_TIMES,
     'deploy': versions.DEPLOY_VERBS,
     'undeploy': versions.DEPLOY_VERBS,
+    'rescue': versions.RESCUE,
+    'unrescue': versions.RESCUE,
 }
 # Targets that may come with a config drive.
 _CONFIGDRIVE_EVENTS = frozenset(['deploy', 'rebuild'])
@@ -35,7 +40,8 @@ _CONFIGDRIVE_EVENTS = frozenset(['deploy', 'rebuild'])
 
 class NodeStatesController(rest.RestController):
 
-    _custom_actions = {'power': ['PUT'], 'provision': ['PUT']}
+    _custom_actions = {'power': ['PUT'], 'provision': ['PUT'],
+                       'console': ['GET', 'PUT'], 'raid': ['PUT']}
 
     def __init__(self, node_ident):
         self.node_ident = node_ident
@@ -109,16 +115,88 @@ class NodeStatesController(rest.RestController):
             raise exception.InvalidParameterValue(
                 err='A config drive can only be given with the "active" '
                     'and "rebuild" targets.', field='configdrive')
+        rescue_password = body.get('rescue_password')
+        if rescue_password is not None:
+            # An unknown body field before 1.38, as Ironic's
+            # InvalidParameterValue names it.
+            if not utils.allowed(versions.RESCUE):
+                raise exception.InvalidParameterValue(
+                    err='"rescue_password" needs API version %s or later.'
+                        % versions.to_string(versions.RESCUE),
+                    field='rescue_password')
+            if event != 'rescue':
+                raise exception.InvalidParameterValue(
+                    err='"rescue_password" is only valid when setting '
+                        'target provision state to rescue',
+                    field='rescue_password')
+        if event == 'rescue' and not (rescue_password and
+                                      rescue_password.strip()):
+            raise exception.MissingParameterValue(
+                err='A non-empty "rescue_password" is required when '
+                    'setting target provision state to rescue',
+                field='rescue_password')
         # Answer at once when the state machine forbids the action; the
         # conductor checks again under the node's lock.
         if not states.is_allowed(node.provision_state, event):
             raise exception.InvalidStateRequested(
                 action=target, node=node.uuid, state=node.provision_state)
+        if event == 'abort' and node.provision_state == states.INSPECTWAIT:
+            utils.require_version(versions.INSPECT_ABORT,
+                                  'Aborting "inspect wait"')
         action_params = {}
         if clean_steps is not None:
             action_params['clean_steps'] = clean_steps
         if configdrive is not None:
             action_params['configdrive'] = configdrive
+        if event == 'rescue':
+            action_params['rescue_password'] = rescue_password
         utils.rpcapi().do_provisioning_action(utils.context(), node, event,
                                               action_params)
         self._accepted()
+
+    @pecan.expose('json')
+    def console(self, **kwargs):
+        """GET: whether the console is on and how to reach it; PUT
+        {"enabled": bool}: switch it (202, done by the conductor)."""
+        utils.query()
+        if pecan.request.method == 'GET':
+            return self._get_console()
+        node = utils.get_authorized_node(self.node_ident,
+                                         'baremetal:node:set_console_state')
+        body = utils.load_body()
+        utils.validate(_CONSOLE_VALIDATOR, body)
+        enabled = utils.parse_bool('enabled', body['enabled'])
+        utils.rpcapi().set_console_mode(utils.context(), node, enabled)
+        utils.set_status(202)
+        utils.set_location(links.build_url(
+            utils.public_url(), 'nodes/%s/states/console' % self.node_ident))
+
+    def _get_console(self):
+        node = utils.get_authorized_node(self.node_ident,
+                                         'baremetal:node:get_console')
+        try:
+            info = utils.rpcapi().get_console_information(utils.context(),
+                                                          node)
+        except exception.NodeConsoleNotEnabled:
+            return {'console_enabled': False, 'console_info': None}
+        return {'console_enabled': True, 'console_info': info}
+
+    @pecan.expose('json')
+    def raid(self, **kwargs):
+        """PUT the target RAID configuration (1.12; 204)."""
+        utils.query()
+        utils.require_version(versions.RAID_CONFIG,
+                              'Setting the target RAID configuration')
+        node = utils.get_authorized_node(self.node_ident,
+                                         'baremetal:node:set_raid_state')
+        body = utils.load_body()
+        utils.validate(_RAID_VALIDATOR, body)
+        try:
+            utils.rpcapi().set_target_raid_config(utils.context(), node,
+                                                  body)
+        except exception.UnsupportedDriverExtension as e:
+            # As Ironic: RAID is a standard interface some drivers lack,
+            # so its absence is a 404 here.
+            e.code = 404
+            raise
+        utils.set_status(204)

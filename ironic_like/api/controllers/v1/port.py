@@ -9,11 +9,13 @@ import pecan
 from pecan import rest
 
 from ironic_like.api.controllers.v1 import collection
+from ironic_like.api.controllers.v1 import portgroup_utils
 from ironic_like.api.controllers.v1 import utils
 from ironic_like.api import links
 from ironic_like.api import patching
 from ironic_like.api.schemas import port as schema
 from ironic_like.api import validation
+from ironic_like.api import versions
 from ironic_like.api.views import base as view_base
 from ironic_like.api.views import port as port_view
 from ironic_like.common import exception
@@ -21,12 +23,13 @@ from ironic_like.common import policy
 from ironic_like.db.sqlalchemy import api as sa_api
 
 _LIST_PARAMS = utils.PAGING_PARAMS + ('fields', 'detail')
-_FILTER_PARAMS = ('node', 'node_uuid', 'address')
+_FILTER_PARAMS = ('node', 'node_uuid', 'address', 'portgroup')
 # Stored forms: empty dicts, not null; PXE enabled unless said otherwise;
 # MAC addresses in one spelling.
 _normalize = utils.Normalizer(
     schema.FIELDS, ['extra', 'local_link_connection'],
     {'pxe_enabled': lambda enabled: True if enabled is None else enabled,
+     'is_smartnic': bool,
      'address': validation.normalize_mac})
 # What a field removed by a PATCH becomes.
 DEFAULTS = _normalize.defaults
@@ -80,15 +83,40 @@ def _get_port(port_uuid):
     return utils.dbapi().get_port_by_uuid(port_uuid)
 
 
+def _portgroup_uuids(ports):
+    """{group id: group UUID} for the groups of ``ports`` (one query, none
+    when no port is in a group)."""
+    return utils.dbapi().get_portgroup_uuids(p.portgroup_id for p in ports)
+
+
 def _render(port, node, fields=None):
     view = port_view.view(utils.version(), utils.public_url(),
-                          {node.id: node.uuid}, fields=fields)
+                          {node.id: node.uuid}, fields=fields,
+                          portgroup_uuids=_portgroup_uuids([port]))
     return view.render(port)
 
 
-def list_ports(detail_path, node_ident=None):
-    """GET of /v1/ports[/detail] and /v1/nodes/{id}/ports[/detail]."""
-    names = _LIST_PARAMS if node_ident else _LIST_PARAMS + _FILTER_PARAMS
+def _list_portgroup(params, portgroup_ident):
+    """The group a list is narrowed to (?portgroup= from 1.24, or the
+    group of /v1/portgroups/{id}/ports), with its node; None, None if
+    none."""
+    ident = portgroup_ident
+    if ident is None and params.get('portgroup') is not None:
+        utils.require_version(versions.PORTGROUPS, 'The portgroup filter')
+        ident = params['portgroup']
+    if ident is None:
+        return None, None
+    portgroup = portgroup_utils.get_portgroup(ident)
+    node = portgroup_utils.authorize_portgroup('baremetal:node:get',
+                                               portgroup, ident)
+    return portgroup, node
+
+
+def list_ports(detail_path, node_ident=None, portgroup_ident=None):
+    """GET of /v1/ports[/detail], /v1/nodes/{id}/ports[/detail] and
+    /v1/portgroups/{id}/ports[/detail]."""
+    names = (_LIST_PARAMS if node_ident or portgroup_ident
+             else _LIST_PARAMS + _FILTER_PARAMS)
     params = utils.query(names)
     ctx = utils.context()
     policy.authorize('baremetal:port:list', {}, ctx)
@@ -102,6 +130,7 @@ def list_ports(detail_path, node_ident=None):
     if marker is not None and not uuidutils.is_uuid_like(marker):
         raise exception.InvalidUUID(uuid=marker, field='marker')
 
+    portgroup, portgroup_node = _list_portgroup(params, portgroup_ident)
     node = None
     if node_ident is not None:
         node = utils.get_node(node_ident)
@@ -119,7 +148,8 @@ def list_ports(detail_path, node_ident=None):
         node = utils.dbapi().get_node_by_uuid(params['node_uuid'])
     if node is not None:
         utils.authorize_node('baremetal:node:get', node)
-    elif not policy.check('baremetal:port:list_all', {}, ctx):
+    elif portgroup_node is None and \
+            not policy.check('baremetal:port:list_all', {}, ctx):
         # Needs a project filter on ports the database layer lacks yet.
         raise exception.HTTPForbidden(
             resource='baremetal:port:list_all (filter by node to list the '
@@ -128,16 +158,27 @@ def list_ports(detail_path, node_ident=None):
     filters = {}
     if node is not None:
         filters['node_id'] = node.id
+    if portgroup is not None:
+        # With a node filter too, both apply (another node's filter finds
+        # none of the group's ports).
+        filters['portgroup_id'] = portgroup.id
     if params.get('address') is not None:
         filters['address'] = validation.normalize_mac(params['address'])
     ports = utils.dbapi().get_port_list(filters=filters, limit=limit,
                                         marker=marker, sort_key=sort_key,
                                         sort_dir=sort_dir)
+    node = node or portgroup_node
     node_uuids = {node.id: node.uuid} if node else _node_uuids(ports)
     view = port_view.view(utils.version(), utils.public_url(), node_uuids,
-                          fields=fields, detail=detail)
+                          fields=fields, detail=detail,
+                          portgroup_uuids=_portgroup_uuids(ports))
     items = [view.render(p) for p in ports]
-    path = 'nodes/%s/ports' % node_ident if node_ident else 'ports'
+    if portgroup_ident:
+        path = 'portgroups/%s/ports' % portgroup_ident
+    elif node_ident:
+        path = 'nodes/%s/ports' % node_ident
+    else:
+        path = 'ports'
     if detail_path:
         path += '/detail'
     last = ports[-1].uuid if ports else None
@@ -189,10 +230,13 @@ class PortsController(rest.RestController):
         body = utils.load_body()
         utils.check_body_fields(body, schema.CREATE_FIELDS,
                                 port_view.FIELDS, 'port')
-        utils.validate(_CREATE_VALIDATOR, body)
+        utils.validate(_CREATE_VALIDATOR, body, string_booleans=True)
         values = _normalize(dict(body))
         node = _node_by_uuid(values.pop('node_uuid'))
-        values.pop('portgroup_uuid', None)
+        portgroup_uuid = values.pop('portgroup_uuid', None)
+        if portgroup_uuid is not None:
+            values['portgroup_id'] = portgroup_utils.portgroup_for_port(
+                portgroup_uuid, node).id
         port_uuid = values.get('uuid') or uuidutils.generate_uuid()
         values['uuid'] = port_uuid
         utils.rpcapi().create_port(ctx, node, values)
@@ -215,17 +259,27 @@ class PortsController(rest.RestController):
         patching.check(patch, port_view.FIELDS, version, writable,
                        schema.MANDATORY)
         before = {name: getattr(port, name) for name in writable
-                  if name != 'node_uuid'}
+                  if name not in ('node_uuid', 'portgroup_uuid')}
         before['node_uuid'] = node.uuid
+        if 'portgroup_uuid' in writable:
+            before['portgroup_uuid'] = _portgroup_uuids([port]).get(
+                port.portgroup_id)
         after = patching.apply(before, patch)
         changes = patching.changes(before, after, DEFAULTS)
         for name, value in changes.items():
-            utils.validate(_FIELD_VALIDATORS[name], {name: value})
+            changes[name] = utils.validate(_FIELD_VALIDATORS[name],
+                                           {name: value},
+                                           string_booleans=True)[name]
         values = _normalize(changes)
         new_node = node
         if 'node_uuid' in values:
             new_node = _node_by_uuid(values.pop('node_uuid'))
             values['node_id'] = new_node.id
+        if 'portgroup_uuid' in values:
+            portgroup_uuid = values.pop('portgroup_uuid')
+            values['portgroup_id'] = None if portgroup_uuid is None else \
+                portgroup_utils.portgroup_for_port(portgroup_uuid,
+                                                   new_node).id
         if values:
             utils.rpcapi().update_port(utils.context(), node, port.id,
                                        values)

@@ -31,7 +31,9 @@ once only, and ironic-python-agent then keeps the token it has.
 Failed lookups (400, 404) are limited per client address
 ([agent]lookup_failures_per_minute, see api/lookup_limit.py): beyond the
 limit, 429 with Retry-After. The callback URL of a heartbeat is checked by
-common/callback_url.py ([agent]allowed_callback_networks).
+common/callback_url.py ([agent]allowed_callback_networks, and https only
+with [agent]require_tls). Lookup answers only for nodes where an agent is
+expected unless [api]restrict_lookup is False.
 """
 
 from oslo_log import log
@@ -110,7 +112,8 @@ def _nodes_by_ports(db, macs):
 
 def find_node(addresses, node_uuid=None):
     """The node an agent with ``addresses`` (MACs) and optionally
-    ``node_uuid`` runs on, if an agent is expected there.
+    ``node_uuid`` runs on, if an agent is expected there (in any state
+    with ``[api]restrict_lookup = False``).
 
     :raises: MissingParameterValue (400) with neither a valid MAC nor a
         UUID; NotFound (404) when no node matches or it is in a state
@@ -152,7 +155,10 @@ def find_node(addresses, node_uuid=None):
                     % ', '.join(sorted(n.uuid for n in matched)))
             matched = waiting
         node = matched[0]
-    if node.provision_state not in states.LOOKUP_ALLOWED_STATES:
+    # [api]restrict_lookup = False (as in Ironic) answers for a node in any
+    # state; several nodes matching still need the one expecting an agent.
+    if (CONF.api.restrict_lookup
+            and node.provision_state not in states.LOOKUP_ALLOWED_STATES):
         raise exception.NotFound(
             'Node %s matches the lookup but expects no agent: its '
             'provision state is "%s" (an agent is expected in: %s).'

@@ -216,8 +216,30 @@ def check_body_fields(body, writable, fields, what):
                 % (name, versions.to_string(field.since)), field=name)
 
 
-def validate(validator, body):
+def validate(validator, body, string_booleans=False):
+    """Check ``body`` against ``validator``'s schema (400 naming the
+    field) and return it. With ``string_booleans`` (Ironic's resources),
+    boolean fields given as strings ("True", "false", "1": what
+    python-ironicclient sends for --retired and the like, and Ironic
+    accepts) are turned into booleans first."""
+    if string_booleans and isinstance(body, dict):
+        properties = validator.schema.get('properties', {})
+        for name, value in body.items():
+            if isinstance(value, str) and _allows_boolean(
+                    properties.get(name)):
+                try:
+                    body[name] = strutils.bool_from_string(value,
+                                                           strict=True)
+                except ValueError:
+                    pass  # the schema names the field
     validation.validate(validator, body)
+    return body
+
+
+def _allows_boolean(schema):
+    kind = (schema or {}).get('type')
+    return kind == 'boolean' or (isinstance(kind, list)
+                                 and 'boolean' in kind)
 
 
 class Normalizer(object):

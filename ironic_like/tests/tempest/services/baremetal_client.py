@@ -37,8 +37,9 @@ def _query(params):
 
 
 class BaremetalLikeClient(rest_client.RestClient):
-    """Nodes, ports, allocations, conductors, drivers and the agent's
-    lookup and heartbeat, under ``/v1`` of the catalog's endpoint."""
+    """Nodes, ports, port groups, chassis, allocations, conductors,
+    drivers and the agent's lookup and heartbeat, under ``/v1`` of the
+    catalog's endpoint."""
 
     api_microversion_header_name = MICROVERSION_HEADER
     version_prefix = 'v1'
@@ -204,6 +205,53 @@ class BaremetalLikeClient(rest_client.RestClient):
 
     def delete_port(self, ident):
         return self._delete('ports', ident)
+
+    # -- port groups (1.23+; the sub-resources 1.24+) ----------------------
+
+    def list_portgroups(self, detail=False, **params):
+        if detail:
+            return self._get('portgroups', 'detail', **params)
+        return self._get('portgroups', **params)
+
+    def show_portgroup(self, ident, **params):
+        return self._get('portgroups', ident, **params)
+
+    def create_portgroup(self, **fields):
+        return self._post(['portgroups'], fields)
+
+    def update_portgroup(self, ident, patch):
+        return self._patch(['portgroups', ident], patch)
+
+    def delete_portgroup(self, ident):
+        return self._delete('portgroups', ident)
+
+    def list_node_portgroups(self, ident, **params):
+        return self._get('nodes', ident, 'portgroups', **params)
+
+    def list_portgroup_ports(self, ident, **params):
+        return self._get('portgroups', ident, 'ports', **params)
+
+    # -- chassis -----------------------------------------------------------
+
+    def list_chassis(self, detail=False, **params):
+        if detail:
+            return self._get('chassis', 'detail', **params)
+        return self._get('chassis', **params)
+
+    def show_chassis(self, uuid, **params):
+        return self._get('chassis', uuid, **params)
+
+    def create_chassis(self, **fields):
+        return self._post(['chassis'], fields)
+
+    def update_chassis(self, uuid, patch):
+        return self._patch(['chassis', uuid], patch)
+
+    def delete_chassis(self, uuid):
+        return self._delete('chassis', uuid)
+
+    def list_chassis_nodes(self, uuid, **params):
+        return self._get('chassis', uuid, 'nodes', **params)
 
     # -- allocations (1.52+) ---------------------------------------------
 

@@ -45,9 +45,9 @@ class TestTokenSecrecy(base.APITestCase):
         self.config(command_token_in_query=False, group='agent')
         self.http_root = self.useFixture(fixtures.TempDir()).path
         self.config(http_root=self.http_root,
-                    http_url='http://boot.test:8088/',
-                    deploy_kernel='http://img.test/k',
-                    deploy_ramdisk='http://img.test/r', group='deploy')
+                    http_url='http://boot.test:8088/', group='deploy')
+        self.config(deploy_kernel='http://img.test/k',
+                    deploy_ramdisk='http://img.test/r', group='conductor')
         self.useFixture(fixtures.MockPatchObject(
             agent_token, 'generate', return_value=SENTINEL))
         self.node = self.create_node(

@@ -39,6 +39,7 @@ WRITES = frozenset(['POST', 'PUT', 'PATCH', 'DELETE'])
 NODE_UUID = '1be26c0b-03f2-4d2d-ae87-c02d7f33c123'
 PORT_UUID = '2be26c0b-03f2-4d2d-ae87-c02d7f33c124'
 ALLOCATION_UUID = '3be26c0b-03f2-4d2d-ae87-c02d7f33c125'
+CHASSIS_UUID = '4be26c0b-03f2-4d2d-ae87-c02d7f33c126'
 NODE_NAME = 'fuzz-node'
 TRAIT = 'CUSTOM_FUZZ'
 TEMPLATE_NAME = 'fuzz-template'
@@ -52,6 +53,7 @@ PATH_PARAMETERS = {
     'node_ident': NODE_UUID,
     'port_uuid': PORT_UUID,
     'allocation_ident': ALLOCATION_UUID,
+    'chassis_uuid': CHASSIS_UUID,
     'hostname': 'test-conductor',
     'driver_name': 'fake-hardware',
     'trait': TRAIT,
@@ -74,6 +76,8 @@ def _snapshot(db):
                    for p in db.get_port_list())
     allocations = sorted((a.uuid, str(a.updated_at), a.state, a.node_id)
                          for a in db.get_allocation_list())
+    chassis = sorted((c.uuid, str(c.updated_at))
+                     for c in db.get_chassis_list())
     templates = sorted((t.name, str(t.updated_at))
                        for t in db.list_boot_templates())
     sessions = sorted((s.name, str(s.updated_at), s.status)
@@ -88,6 +92,7 @@ def _snapshot(db):
     configurations = sorted((c.name, str(c.updated_at), c.status)
                             for c in db.list_hostos_configurations())
     return {'nodes': nodes, 'ports': ports, 'allocations': allocations,
+            'chassis': chassis,
             'boot_templates': templates, 'boot_sessions': sessions,
             'boot_components': components,
             'boot_options': db.get_boot_options(),
@@ -142,6 +147,10 @@ class FuzzTestBase(base.APITestCase):
             db.get_port_by_uuid(PORT_UUID)
         except Exception:
             self.create_port(node, uuid=PORT_UUID)
+        try:
+            db.get_chassis_by_uuid(CHASSIS_UUID)
+        except Exception:
+            db.create_chassis({'uuid': CHASSIS_UUID})
         try:
             db.get_allocation_by_uuid(ALLOCATION_UUID)
         except Exception:
@@ -267,11 +276,21 @@ class FuzzTestBase(base.APITestCase):
 # the unit tests' timeout); every path belongs to exactly one group.
 _GROUPS = (
     ('ports', ('/v1/ports',)),
+    ('portgroups', ('/v1/portgroups', openapi.NODE + '/portgroups')),
+    ('chassis', ('/v1/chassis',)),
+    ('deploy-templates', ('/v1/deploy_templates',)),
+    ('volume', ('/v1/volume', openapi.NODE + '/volume')),
+    ('accelerators', ('/v1/accelerators', openapi.NODE + '/accelerators')),
     ('allocations', ('/v1/allocations',)),
+    ('network', (openapi.NODE + '/vifs', '/v1/events')),
     ('node-subresources', (openapi.NODE + '/traits', openapi.NODE + '/ports',
                            openapi.NODE + '/allocation',
                            openapi.NODE + '/vendor_passthru')),
     ('node-states', (openapi.NODE + '/states', openapi.NODE + '/maintenance')),
+    ('node-interfaces', (openapi.NODE + '/validate',
+                         openapi.NODE + '/management',
+                         openapi.NODE + '/bios')),
+    ('drivers', ('/v1/drivers',)),
     ('nodes', ('/v1/nodes',)),
     ('boot-templates', ('/v1/boot/sessiontemplate',)),
     ('boot-sessions', ('/v1/boot/sessions',)),
@@ -310,16 +329,65 @@ class TestFuzzNodeStates(FuzzTestBase):
         self._fuzz_group('node-states')
 
 
+class TestFuzzNodeInterfaces(FuzzTestBase):
+
+    def test_fuzz(self):
+        self._fuzz_group('node-interfaces')
+
+
+class TestFuzzDrivers(FuzzTestBase):
+
+    def test_fuzz(self):
+        self._fuzz_group('drivers')
+
+
 class TestFuzzNodeSubresources(FuzzTestBase):
 
     def test_fuzz(self):
         self._fuzz_group('node-subresources')
 
 
+class TestFuzzNetwork(FuzzTestBase):
+    """A node's VIFs and the networking service's events."""
+
+    def test_fuzz(self):
+        self._fuzz_group('network')
+
+
 class TestFuzzPorts(FuzzTestBase):
 
     def test_fuzz(self):
         self._fuzz_group('ports')
+
+
+class TestFuzzPortgroups(FuzzTestBase):
+
+    def test_fuzz(self):
+        self._fuzz_group('portgroups')
+
+
+class TestFuzzChassis(FuzzTestBase):
+
+    def test_fuzz(self):
+        self._fuzz_group('chassis')
+
+
+class TestFuzzDeployTemplates(FuzzTestBase):
+
+    def test_fuzz(self):
+        self._fuzz_group('deploy-templates')
+
+
+class TestFuzzVolume(FuzzTestBase):
+
+    def test_fuzz(self):
+        self._fuzz_group('volume')
+
+
+class TestFuzzAccelerators(FuzzTestBase):
+
+    def test_fuzz(self):
+        self._fuzz_group('accelerators')
 
 
 class TestFuzzAllocations(FuzzTestBase):
@@ -373,7 +441,7 @@ class TestFuzzHostOSOther(FuzzTestBase):
 
 
 class TestFuzzOther(FuzzTestBase):
-    """Discovery, this document, conductors, drivers and the agent's."""
+    """Discovery, this document, conductors and the agent's."""
 
     def test_fuzz(self):
         self._fuzz_group('other')

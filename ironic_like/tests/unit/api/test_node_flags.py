@@ -132,3 +132,31 @@ class TestNodeFlags(base.APITestCase):
         r = self.get('/v1/nodes?fault=power%20failure', version='1.41',
                      status=406)
         self.assertFault(r, 406, 'fault')
+        r = self.get('/v1/nodes?fault=on%20fire', version='1.42',
+                     status=400)
+        self.assertFault(r, 400, 'fault', 'power failure')
+
+
+class TestStringBooleans(base.APITestCase):
+    """python-ironicclient sends "True" for --retired and the like; Ironic
+    takes it, so must we (and still refuses what is no boolean)."""
+
+    with_conductor = True
+
+    def test_patch_and_create_take_boolean_strings(self):
+        node = self.create_node(provision_state=states.MANAGEABLE)
+        url = '/v1/nodes/%s' % node.uuid
+        doc = self.patch(url, _replace('retired', 'True'),
+                         version='1.61').json
+        self.assertIs(True, doc['retired'])
+        doc = self.patch(url, _replace('retired', 'false'),
+                         version='1.61').json
+        self.assertIs(False, doc['retired'])
+        doc = self.post('/v1/nodes', {'driver': 'fake-hardware',
+                                      'automated_clean': '1'},
+                        version='1.61').json
+        self.assertIs(True, doc['automated_clean'])
+        r = self.patch(url, _replace('retired', 'maybe'), version='1.61',
+                       status=400)
+        self.assertFault(r, 400, 'retired')
+        self.assertFalse(self.db.get_node_by_id(node.id).retired)

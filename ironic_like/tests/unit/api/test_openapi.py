@@ -15,6 +15,10 @@ from ironic_like.api.controllers.v1.boot import applystaged as boot_staged
 from ironic_like.api.controllers.v1.boot import components as boot_components
 from ironic_like.api.controllers.v1.boot import options as boot_options
 from ironic_like.api.controllers.v1.boot import sessions as boot_sessions
+from ironic_like.api.controllers.v1 import chassis as chassis_ctl
+from ironic_like.api.controllers.v1 import deploy_template as \
+    deploy_template_ctl
+from ironic_like.api.controllers.v1 import event as event_ctl
 from ironic_like.api.controllers.v1.boot import templates as boot_templates
 from ironic_like.api.controllers.v1.hostos import agents as hostos_agents
 from ironic_like.api.controllers.v1.hostos import common as hostos_common
@@ -23,13 +27,18 @@ from ironic_like.api.controllers.v1.hostos import configurations as \
 from ironic_like.api.controllers.v1.hostos import modules as hostos_modules
 from ironic_like.api.controllers.v1 import node as node_ctl
 from ironic_like.api.controllers.v1 import node_maintenance
+from ironic_like.api.controllers.v1 import node_management
 from ironic_like.api.controllers.v1 import node_states
 from ironic_like.api.controllers.v1 import node_traits
+from ironic_like.api.controllers.v1 import node_vifs
 from ironic_like.api.controllers.v1 import port as port_ctl
+from ironic_like.api.controllers.v1 import portgroup as portgroup_ctl
 from ironic_like.api.controllers.v1 import ramdisk
+from ironic_like.api.controllers.v1 import volume as volume_ctl
 from ironic_like.api.middleware import public_routes
 from ironic_like.api import openapi
 from ironic_like.api import patching
+from ironic_like.api.schemas import event as event_schema
 from ironic_like.api.schemas import node as node_schema
 from ironic_like.api import validation
 from ironic_like.common import states
@@ -38,10 +47,14 @@ from ironic_like.tests.unit.api import base
 METHODS = ('GET', 'POST', 'PUT', 'PATCH', 'DELETE')
 # What the controllers validate request bodies with.
 _VALIDATOR_MODULES = (node_ctl, node_states, node_maintenance, node_traits,
-                      port_ctl, allocation_ctl, patching, boot_templates,
+                      node_management, node_vifs, event_ctl,
+                      port_ctl, portgroup_ctl, allocation_ctl, patching,
+                      chassis_ctl, deploy_template_ctl,
+                      boot_templates,
                       boot_sessions, boot_components, boot_staged,
                       boot_options, hostos_common, hostos_modules,
-                      hostos_configurations, hostos_agents)
+                      hostos_configurations, hostos_agents,
+                      volume_ctl)
 
 
 def _validators():
@@ -172,6 +185,12 @@ class TestDocument(base.APITestCase):
                     self.assertEqual(schema['properties'][name],
                                      _unconvert(values['properties'][name],
                                                 schema['properties'][name]))
+        # The events of POST /v1/events are also checked one by one (to
+        # name the field at fault): documented as the items of its body.
+        self.assertIs(event_schema.EVENT,
+                      event_schema.CREATE_BODY['properties']['events'][
+                          'items'])
+        documented.add(id(event_schema.EVENT))
         # And every schema a controller validates with is documented.
         self.assertEqual(set(used), documented)
 
@@ -211,7 +230,9 @@ class TestRoutesAreCurrent(base.APITestCase):
             {'uuid': '5be26c0b-03f2-4d2d-ae87-c02d7f33c126',
              'name': 'doc-allocation', 'resource_class': 'doc',
              'state': states.ALLOCATING})
+        chassis = self.db.create_chassis({})
         self.values = {'node_ident': node.uuid, 'port_uuid': port.uuid,
+                       'chassis_uuid': chassis.uuid,
                        'allocation_ident': allocation.uuid,
                        'hostname': 'test-conductor',
                        'driver_name': 'fake-hardware',
@@ -280,6 +301,11 @@ class TestRoutesAreCurrent(base.APITestCase):
                 for t in self.doc['paths']), name)
         for cls in (node_ctl.NodesController, port_ctl.PortsController,
                     port_ctl.NodePortsController,
+                    portgroup_ctl.PortgroupsController,
+                    portgroup_ctl.NodePortgroupsController,
+                    portgroup_ctl.PortgroupPortsController,
+                    chassis_ctl.ChassisController,
+                    chassis_ctl.ChassisNodesController,
                     node_states.NodeStatesController,
                     ramdisk.DriverVendorPassthruController,
                     ramdisk.NodeVendorPassthruController):

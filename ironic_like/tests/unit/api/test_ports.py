@@ -220,11 +220,14 @@ class TestWritePorts(base.APITestCase):
                           status=400)
             self.assertFault(r, 400, 'local_link_connection')
 
-    def test_portgroup_only_none(self):
-        self.post('/v1/ports', {'node_uuid': self.node.uuid,
-                                'address': MAC,
-                                'portgroup_uuid': uuidutils.generate_uuid()},
-                  status=400)
+    def test_unknown_portgroup_400(self):
+        # Port groups are covered in test_portgroups.py.
+        r = self.post('/v1/ports', {'node_uuid': self.node.uuid,
+                                    'address': MAC,
+                                    'portgroup_uuid':
+                                        uuidutils.generate_uuid()},
+                      status=400)
+        self.assertFault(r, 400, 'field/attribute portgroup_uuid')
 
     def test_patch(self):
         port = self.create_port(self.node, address=MAC)
@@ -256,11 +259,13 @@ class TestWritePorts(base.APITestCase):
     def test_patch_errors(self):
         port = self.create_port(self.node, address=MAC)
         url = '/v1/ports/%s' % port.uuid
-        for path in ('/uuid', '/created_at', '/internal_info',
-                     '/portgroup_uuid'):
+        for path in ('/uuid', '/created_at', '/internal_info'):
             r = self.patch(url, [{'op': 'replace', 'path': path,
                                   'value': 'x'}], status=400)
             self.assertFault(r, 400, 'internal attribute')
+        r = self.patch(url, [{'op': 'replace', 'path': '/portgroup_uuid',
+                              'value': 'x'}], status=400)
+        self.assertFault(r, 400, 'field/attribute portgroup_uuid')
         r = self.patch(url, [{'op': 'add', 'path': '/speed', 'value': 1}],
                        status=400)
         self.assertFault(r, 400, 'field/attribute speed')

@@ -46,6 +46,36 @@ EXPECTED = {
     (S.DELETING, 'fail'): S.ERROR,
     (S.ERROR, 'rebuild'): S.DEPLOYING,
     (S.ERROR, 'deleted'): S.DELETING,
+    (S.MANAGEABLE, 'inspect'): S.INSPECTING,
+    (S.INSPECTFAIL, 'inspect'): S.INSPECTING,
+    (S.INSPECTFAIL, 'manage'): S.MANAGEABLE,
+    (S.INSPECTING, 'done'): S.MANAGEABLE,
+    (S.INSPECTING, 'wait'): S.INSPECTWAIT,
+    (S.INSPECTING, 'fail'): S.INSPECTFAIL,
+    (S.INSPECTWAIT, 'resume'): S.INSPECTING,
+    (S.INSPECTWAIT, 'done'): S.MANAGEABLE,
+    (S.INSPECTWAIT, 'fail'): S.INSPECTFAIL,
+    (S.INSPECTWAIT, 'abort'): S.INSPECTFAIL,
+    # Rescue, as Ironic's machine.
+    (S.ACTIVE, 'rescue'): S.RESCUING,
+    (S.RESCUING, 'done'): S.RESCUE,
+    (S.RESCUING, 'wait'): S.RESCUEWAIT,
+    (S.RESCUING, 'fail'): S.RESCUEFAIL,
+    (S.RESCUEWAIT, 'resume'): S.RESCUING,
+    (S.RESCUEWAIT, 'fail'): S.RESCUEFAIL,
+    (S.RESCUEWAIT, 'abort'): S.RESCUEFAIL,
+    (S.RESCUEWAIT, 'deleted'): S.DELETING,
+    (S.RESCUE, 'rescue'): S.RESCUING,
+    (S.RESCUE, 'unrescue'): S.UNRESCUING,
+    (S.RESCUE, 'deleted'): S.DELETING,
+    (S.RESCUEFAIL, 'rescue'): S.RESCUING,
+    (S.RESCUEFAIL, 'unrescue'): S.UNRESCUING,
+    (S.RESCUEFAIL, 'deleted'): S.DELETING,
+    (S.UNRESCUING, 'done'): S.ACTIVE,
+    (S.UNRESCUING, 'fail'): S.UNRESCUEFAIL,
+    (S.UNRESCUEFAIL, 'rescue'): S.RESCUING,
+    (S.UNRESCUEFAIL, 'unrescue'): S.UNRESCUING,
+    (S.UNRESCUEFAIL, 'deleted'): S.DELETING,
 }
 
 ALL_EVENTS = sorted({e for (_s, e) in EXPECTED} | set(S.VERBS.values()))
@@ -77,7 +107,7 @@ class TestTransitions(testtools.TestCase):
         self.assertIsNone(states.next_state('nonsense', 'manage'))
         self.assertIsNone(states.next_state(S.ENROLL, 'nonsense'))
         self.assertIsNone(states.next_state(None, 'manage'))
-        self.assertFalse(states.is_allowed(S.INSPECTING, 'fail'))
+        self.assertFalse(states.is_allowed(S.INSPECTING, 'abort'))
 
     def test_shared_machine_not_mutated(self):
         # next_state works on a copy: asking twice gives the same answer.
@@ -97,10 +127,18 @@ class TestAllowedEvents(testtools.TestCase):
 
     def test_examples(self):
         self.assertEqual(['manage'], states.allowed_events(S.ENROLL))
-        self.assertEqual(['adopt', 'clean', 'manage', 'provide'],
+        self.assertEqual(['adopt', 'clean', 'inspect', 'manage',
+                          'provide'],
                          states.allowed_events(S.MANAGEABLE))
-        self.assertEqual(['deleted', 'rebuild'],
+        self.assertEqual(['abort'], states.allowed_events(S.INSPECTWAIT))
+        self.assertEqual(['inspect', 'manage'],
+                         states.allowed_events(S.INSPECTFAIL))
+        self.assertEqual(['deleted', 'rebuild', 'rescue'],
                          states.allowed_events(S.ACTIVE))
+        self.assertEqual(['abort', 'deleted'],
+                         states.allowed_events(S.RESCUEWAIT))
+        self.assertEqual(['deleted', 'rescue', 'unrescue'],
+                         states.allowed_events(S.RESCUE))
         self.assertEqual(['abort'], states.allowed_events(S.DEPLOYWAIT))
         # Transient states offer nothing to the API but abort where it
         # is safe (between two steps of the work).
@@ -137,6 +175,13 @@ class TestTargets(testtools.TestCase):
             ('adopt', S.MANAGEABLE, S.ACTIVE),
             ('abort', S.DEPLOYWAIT, None),
             ('abort', S.CLEANWAIT, None),
+            ('inspect', S.MANAGEABLE, S.MANAGEABLE),
+            ('inspect', S.INSPECTFAIL, S.MANAGEABLE),
+            ('abort', S.INSPECTWAIT, None),
+            ('rescue', S.ACTIVE, S.RESCUE),
+            ('rescue', S.RESCUEFAIL, S.RESCUE),
+            ('unrescue', S.RESCUE, S.ACTIVE),
+            ('abort', S.RESCUEWAIT, None),
         ]
         for event, source, target in cases:
             self.assertEqual(target, states.target_for(event, source),
@@ -160,6 +205,12 @@ class TestStateSets(testtools.TestCase):
         self.assertTrue(S.DELETE_ALLOWED_STATES <= S.STABLE_STATES)
         self.assertTrue(S.UPDATE_ALLOWED_STATES <= S.STABLE_STATES)
         self.assertNotIn(S.ACTIVE, S.DELETE_ALLOWED_STATES)
+
+    def test_inspect_wait_shown_as_inspecting_before_1_39(self):
+        self.assertEqual(S.INSPECTING, S.shown_state(S.INSPECTWAIT, (1, 38)))
+        self.assertEqual(S.INSPECTWAIT,
+                         S.shown_state(S.INSPECTWAIT, (1, 39)))
+        self.assertEqual(S.CLEANWAIT, S.shown_state(S.CLEANWAIT, (1, 1)))
 
     def test_power_targets(self):
         self.assertEqual(S.POWER_ON, S.POWER_TARGETS[S.REBOOT])

@@ -16,8 +16,9 @@ NODE_FLOWS = {
         'deploy-fail-on-revert', 'deploy-discover-accelerators',
         'deploy-start-image-write', 'deploy-await-image'],
     deploy.FINISH: [
-        'deploy-fail-on-revert', 'deploy-boot-from-disk',
-        'deploy-reboot-to-instance', 'deploy-done'],
+        'deploy-fail-on-revert', 'deploy-run-steps',
+        'deploy-boot-from-disk', 'deploy-reboot-to-instance',
+        'deploy-done'],
     clean.TEARDOWN: [
         'teardown-fail-on-revert', 'teardown-power-off',
         'teardown-release-instance'],

@@ -179,3 +179,64 @@ class TestPowerSync(base.TestCase):
                                       states.POWER_ON)
         stored = utils.wait_for_node(node.uuid, _settled)
         self.assertEqual(states.POWER_ON, stored.power_state)
+
+
+class TestPowerFailure(base.TestCase):
+    """Unreadable power: maintenance with the 'power failure' fault after
+    [conductor]power_state_sync_max_retries, and back out once readable."""
+
+    def setUp(self):
+        super().setUp()
+        self.context = ctx.get_admin_context()
+        self.config(power_state_sync_max_retries=3, group='conductor')
+        self.node = utils.create_test_node(power_state=states.POWER_ON)
+
+    def _sync_failing(self):
+        with mock.patch.object(fake.FakePower, 'get_power_state',
+                               side_effect=RuntimeError('BMC gone')):
+            self.assertRaises(RuntimeError, power.sync_node_power_state,
+                              self.context, self.node.id)
+        return self.db.get_node_by_id(self.node.id)
+
+    def test_maintenance_after_max_retries(self):
+        for _ in range(2):
+            stored = self._sync_failing()
+            self.assertFalse(stored.maintenance)
+            self.assertIsNone(stored.fault)
+        stored = self._sync_failing()
+        self.assertTrue(stored.maintenance)
+        self.assertEqual('power failure', stored.fault)
+        self.assertIn('3 times', stored.maintenance_reason)
+        self.assertIn('BMC gone', stored.maintenance_reason)
+        self.assertIsNone(stored.power_state)
+        self.assertIsNone(stored.reservation)
+
+    def test_a_good_read_resets_the_count(self):
+        self._sync_failing()
+        self._sync_failing()
+        power.sync_node_power_state(self.context, self.node.id)
+        stored = self._sync_failing()
+        self.assertFalse(stored.maintenance)
+
+    def test_recovery(self):
+        for _ in range(3):
+            self._sync_failing()
+        with mock.patch.object(fake.FakePower, 'get_power_state',
+                               side_effect=RuntimeError('still gone')):
+            self.assertFalse(power.recover_power_failure(self.context,
+                                                         self.node.id))
+        self.assertTrue(self.db.get_node_by_id(self.node.id).maintenance)
+        self.assertTrue(power.recover_power_failure(self.context,
+                                                    self.node.id))
+        stored = self.db.get_node_by_id(self.node.id)
+        self.assertFalse(stored.maintenance)
+        self.assertIsNone(stored.fault)
+        self.assertIsNone(stored.maintenance_reason)
+        self.assertIsNotNone(stored.power_state)
+
+    def test_operator_maintenance_is_not_recovered(self):
+        self.db.update_node(self.node.id, {'maintenance': True,
+                                           'maintenance_reason': 'mine'})
+        self.assertFalse(power.recover_power_failure(self.context,
+                                                     self.node.id))
+        self.assertTrue(self.db.get_node_by_id(self.node.id).maintenance)

@@ -42,7 +42,7 @@ class TestServiceLifecycle(base.TestCase):
         self.assertEqual({'test-conductor'}, svc.ring.hosts)
 
     def test_start_with_unknown_hardware_type(self):
-        self.config(enabled_hardware_types=['no-such-hw'], group='conductor')
+        self.config(enabled_hardware_types=['no-such-hw'])
         svc = service.ConductorService()
         self.assertRaises(exception.DriverNotFound, svc.start)
         self.assertRaises(exception.ConductorNotFound,

@@ -23,9 +23,10 @@ class TestIPXEBoot(base.TestCase):
         self.context = ctx.get_admin_context()
         self.root = self.useFixture(fixtures.TempDir()).path
         self.config(http_root=self.root, http_url='http://boot.test:8088/',
-                    deploy_kernel='http://img.test/k',
-                    deploy_ramdisk='http://img.test/r',
-                    kernel_append_params='nofb', group='deploy')
+                    group='deploy')
+        self.config(deploy_kernel='http://img.test/k',
+                    deploy_ramdisk='http://img.test/r', group='conductor')
+        self.config(kernel_append_params='nofb', group='pxe')
         self.config(host_ip='0.0.0.0', port=6385, group='api')
         self.node = utils.create_test_node(boot_interface='ipxe')
         self.macs = ['52:54:00:AA:BB:01', '52:54:00:aa:bb:02']
@@ -132,7 +133,7 @@ class TestIPXEBoot(base.TestCase):
             self.assertIsNone(self.boot.validate(task))
 
     def test_validate_missing(self):
-        self.config(deploy_ramdisk='', group='deploy')
+        self.config(deploy_ramdisk='', group='conductor')
         with self._task() as task:
             e = self.assertRaises(exception.MissingParameterValue,
                                   self.boot.validate, task)

@@ -45,13 +45,18 @@ class TestLoader(testtools.TestCase):
         self.assertEqual(400, e.code)
 
     def test_interface_names_defaults(self):
+        # The optional kinds default to Ironic's no-op interfaces, the
+        # only ones their enabled_<kind>_interfaces options enable.
+        expected = {'power': 'fake', 'management': 'fake', 'deploy': 'fake',
+                    'boot': 'fake', 'bios': 'no-bios',
+                    'console': 'no-console', 'inspect': 'no-inspect',
+                    'network': 'noop', 'raid': 'no-raid',
+                    'rescue': 'no-rescue', 'storage': 'noop',
+                    'vendor': 'no-vendor'}
         self.assertEqual(
-            {'power': 'fake', 'management': 'fake', 'deploy': 'fake',
-             'boot': 'fake'},
-            loader.interface_names({'driver': 'fake-hardware'}))
+            expected, loader.interface_names({'driver': 'fake-hardware'}))
         self.assertEqual(
-            {'power': 'fake', 'management': 'fake', 'deploy': 'fake',
-             'boot': 'fake'},
+            expected,
             loader.interface_names({'driver': 'fake-hardware',
                                     'power_interface': None,
                                     'boot_interface': 'fake'}))
@@ -88,8 +93,10 @@ class TestBase(testtools.TestCase):
 
     def test_hardware_type_supported_and_default(self):
         hw = fake_hardware.FakeHardware()
-        for kind in base.INTERFACE_KINDS:
+        for kind in ('power', 'management', 'deploy', 'boot'):
             self.assertEqual('fake', hw.default(kind))
+        for kind in base.CONFIGURED_KINDS:
+            self.assertIsNotNone(hw.default(kind))
         self.assertEqual(['fake'], hw.supported('power'))
         self.assertEqual(['fake', 'agent'], hw.supported('deploy'))
         self.assertEqual(['fake', 'ipxe'], hw.supported('boot'))

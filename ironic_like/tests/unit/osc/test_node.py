@@ -542,3 +542,155 @@ class TestTraitsNode(base.CommandTestCase):
                                                   ['n']))
         self.assertEqual(('Traits',), titles)
         self.assertEqual([('CUSTOM_A',), ('CUSTOM_B',)], rows)
+
+
+class TestNodeChassisAndFlags(base.CommandTestCase):
+    """--chassis-uuid and the node flags: protected (1.48), retired
+    (1.61), automated_clean (1.47) and the fault filter (1.42)."""
+
+    MAX_VERSION = '1.62'
+
+    def setUp(self):
+        super().setUp()
+        self.session.route('PATCH', '/v1/nodes/n', fakes.FakeResponse(
+            200, fakes.node()))
+        self.session.route('GET', '/v1/nodes(/detail)?', fakes.FakeResponse(
+            200, {'nodes': [fakes.node(
+                chassis_uuid=fakes.NODE_UUID2, fault=None, protected=False,
+                protected_reason=None, retired=True, retired_reason='EOL',
+                automated_clean=None)]}))
+
+    def use_version(self, version):
+        self.client = self.app.client_manager.baremetal = http.Client(
+            self.session, fakes.ENDPOINT, version)
+
+    def test_create_with_chassis(self):
+        self.session.route('POST', '/v1/nodes',
+                           fakes.FakeResponse(201, fakes.node()))
+        self.run_command(node_cmds.CreateNode, [
+            '--driver', 'd', '--chassis-uuid', fakes.NODE_UUID2])
+        self.assertEqual({'driver': 'd', 'chassis_uuid': fakes.NODE_UUID2},
+                         self.last().body)
+
+    def test_set_flags(self):
+        self.run_command(node_cmds.SetNode, [
+            'n', '--chassis-uuid', fakes.NODE_UUID2, '--protected',
+            '--protected-reason', 'prod', '--retired',
+            '--retired-reason', 'EOL', '--automated-clean'])
+        self.assertEqual([
+            {'op': 'add', 'path': '/chassis_uuid',
+             'value': fakes.NODE_UUID2},
+            {'op': 'add', 'path': '/automated_clean', 'value': True},
+            {'op': 'add', 'path': '/protected', 'value': True},
+            {'op': 'add', 'path': '/protected_reason', 'value': 'prod'},
+            {'op': 'add', 'path': '/retired', 'value': True},
+            {'op': 'add', 'path': '/retired_reason', 'value': 'EOL'}],
+            self.last().body)
+        # The negotiated version: the highest this plugin knows.
+        self.assertEqual('1.61', self.last().headers[http.VERSION_HEADER])
+
+    def test_set_no_automated_clean(self):
+        self.run_command(node_cmds.SetNode, ['n', '--no-automated-clean'])
+        self.assertEqual([{'op': 'add', 'path': '/automated_clean',
+                           'value': False}], self.last().body)
+        self.assertParseFails(node_cmds.SetNode, [
+            'n', '--automated-clean', '--no-automated-clean'])
+
+    def test_unset_flags(self):
+        self.run_command(node_cmds.UnsetNode, [
+            'n', '--chassis-uuid', '--protected', '--protected-reason',
+            '--retired', '--retired-reason', '--automated-clean'])
+        self.assertEqual([
+            {'op': 'remove', 'path': '/chassis_uuid'},
+            {'op': 'remove', 'path': '/automated_clean'},
+            {'op': 'remove', 'path': '/protected'},
+            {'op': 'remove', 'path': '/protected_reason'},
+            {'op': 'remove', 'path': '/retired'},
+            {'op': 'remove', 'path': '/retired_reason'}], self.last().body)
+
+    def test_flag_versions(self):
+        # Each flag needs its version; nothing is sent below it.
+        for version, argv, needed in (
+                ((1, 46), ['--automated-clean'], '1.47'),
+                ((1, 47), ['--protected'], '1.48'),
+                ((1, 47), ['--protected-reason', 'x'], '1.48'),
+                ((1, 60), ['--retired'], '1.61'),
+                ((1, 60), ['--retired-reason', 'x'], '1.61')):
+            self.use_version(version)
+            for command_class, args in (
+                    (node_cmds.SetNode, argv),
+                    (node_cmds.UnsetNode, argv[:1])):
+                e = self.assertRaises(osc_exc.CommandError,
+                                      self.run_command, command_class,
+                                      ['n'] + args)
+                self.assertIn('%s: API version %s or later is needed'
+                              % (argv[0], needed), str(e))
+        self.assertEqual([], self.requests())
+        # At their versions they go through.
+        self.use_version((1, 48))
+        self.run_command(node_cmds.SetNode, ['n', '--protected',
+                                             '--automated-clean'])
+        self.assertEqual('1.48', self.last().headers[http.VERSION_HEADER])
+        self.run_command(node_cmds.UnsetNode, ['n', '--protected'])
+        self.assertEqual('PATCH', self.last().method)
+
+    def test_chassis_needs_no_version(self):
+        self.use_version((1, 1))
+        self.run_command(node_cmds.SetNode,
+                         ['n', '--chassis-uuid', fakes.NODE_UUID2])
+        self.run_command(node_cmds.UnsetNode, ['n', '--chassis-uuid'])
+        self.run_command(node_cmds.ListNode, ['--chassis', fakes.NODE_UUID2])
+        self.assertEqual(['1.1'] * 3, [r.headers[http.VERSION_HEADER]
+                                       for r in self.requests()])
+
+    def test_list_filters(self):
+        self.run_command(node_cmds.ListNode, [
+            '--chassis', fakes.NODE_UUID2, '--fault', 'power failure',
+            '--retired'])
+        self.assertRequest(self.last(), 'GET', '/v1/nodes', params={
+            'chassis_uuid': fakes.NODE_UUID2, 'fault': 'power failure',
+            'retired': 'True'})
+        for flag in ('--unretired', '--no-retired'):
+            self.run_command(node_cmds.ListNode, [flag])
+            self.assertEqual({'retired': 'False'}, self.last().params)
+        self.assertParseFails(node_cmds.ListNode,
+                              ['--retired', '--unretired'])
+
+    def test_list_filter_versions(self):
+        self.use_version((1, 41))
+        e = self.assertRaises(osc_exc.CommandError, self.run_command,
+                              node_cmds.ListNode, ['--fault', 'x'])
+        self.assertIn('--fault: API version 1.42', str(e))
+        self.use_version((1, 60))
+        self.run_command(node_cmds.ListNode, ['--fault', 'x'])
+        e = self.assertRaises(osc_exc.CommandError, self.run_command,
+                              node_cmds.ListNode, ['--unretired'])
+        self.assertIn('API version 1.61', str(e))
+        self.assertEqual(1, len(self.requests()))
+
+    def test_retired_needs_a_server_of_1_61(self):
+        self.session.max_version = '1.60'
+        e = self.assertRaises(osc_exc.CommandError, self.run_command,
+                              node_cmds.SetNode, ['n', '--retired'])
+        self.assertIn('the server supports versions up to 1.60', str(e))
+
+    def test_long_columns(self):
+        titles, rows = self.rows(self.run_command(node_cmds.ListNode,
+                                                  ['--long']))
+        for title in ('Chassis UUID', 'Fault', 'Protected',
+                      'Protected Reason', 'Retired', 'Retired Reason',
+                      'Automated Clean'):
+            self.assertIn(title, titles)
+        # In LONG_FIELDS' order, not the server's field names'.
+        self.assertLess(titles.index('Chassis UUID'),
+                        titles.index('Instance UUID'))
+        self.assertLess(titles.index('Maintenance'), titles.index('Fault'))
+        row = dict(zip(titles, rows[0]))
+        self.assertEqual('EOL', row['Retired Reason'])
+
+    def test_portgroups_links_hidden(self):
+        # From 1.24 a node links to its port groups: links, not data.
+        self.session.route('GET', '/v1/nodes/n', fakes.FakeResponse(
+            200, fakes.node(portgroups=[{'href': 'x', 'rel': 'self'}])))
+        shown = self.as_dict(self.run_command(node_cmds.ShowNode, ['n']))
+        self.assertNotIn('portgroups', shown)

@@ -2,6 +2,7 @@
 
 from osc_lib import exceptions as osc_exc
 
+from ironic_like.osc import client as http
 from ironic_like.osc.v1 import port as port_cmds
 from ironic_like.tests.unit.osc import base
 from ironic_like.tests.unit.osc import fakes
@@ -172,3 +173,77 @@ class TestSetUnsetDeletePort(base.CommandTestCase):
                          [r.path for r in self.requests()])
         self.assertEqual('Deleted port p1\nDeleted port p2\n',
                          self.app.stdout.getvalue())
+
+
+class TestPortGroupOption(base.CommandTestCase):
+    """--port-group of the port commands: the port's portgroup_uuid
+    (1.24), a group given by name or UUID."""
+
+    PG_UUID = '7be26c0b-03f2-4d2e-ae87-c02d7f33c129'
+
+    def setUp(self):
+        super().setUp()
+        self.session.route('POST', '/v1/ports',
+                           fakes.FakeResponse(201, fakes.port()))
+        self.session.route('PATCH', '/v1/ports/p', fakes.FakeResponse(
+            200, fakes.port()))
+        self.session.route('GET', '/v1/ports', fakes.FakeResponse(
+            200, {'ports': []}))
+        self.session.route('GET', '/v1/portgroups/bond0', fakes.FakeResponse(
+            200, {'uuid': self.PG_UUID}))
+
+    def use_version(self, version):
+        self.client = self.app.client_manager.baremetal = http.Client(
+            self.session, fakes.ENDPOINT, version)
+
+    def test_create_with_group_uuid(self):
+        self.run_command(port_cmds.CreatePort, [
+            '52:54:00:00:00:01', '--node', fakes.NODE_UUID,
+            '--port-group', self.PG_UUID])
+        self.assertEqual(1, len(self.requests()))
+        self.assertEqual({'address': '52:54:00:00:00:01',
+                          'node_uuid': fakes.NODE_UUID,
+                          'portgroup_uuid': self.PG_UUID}, self.last().body)
+
+    def test_create_with_group_name(self):
+        self.run_command(port_cmds.CreatePort, [
+            '52:54:00:00:00:01', '--node', fakes.NODE_UUID,
+            '--port-group', 'bond0'])
+        get, post = self.requests()
+        self.assertRequest(get, 'GET', '/v1/portgroups/bond0',
+                           params={'fields': 'uuid'})
+        self.assertEqual(self.PG_UUID, post.body['portgroup_uuid'])
+
+    def test_set_and_unset(self):
+        self.run_command(port_cmds.SetPort, ['p', '--port-group', 'bond0',
+                                             '--extra', 'k=v'])
+        self.assertEqual([
+            {'op': 'add', 'path': '/extra/k', 'value': 'v'},
+            {'op': 'add', 'path': '/portgroup_uuid', 'value': self.PG_UUID}],
+            self.last().body)
+        self.run_command(port_cmds.UnsetPort, ['p', '--port-group'])
+        self.assertEqual([{'op': 'remove', 'path': '/portgroup_uuid'}],
+                         self.last().body)
+
+    def test_list(self):
+        self.run_command(port_cmds.ListPort, ['--port-group', 'bond0'])
+        self.assertRequest(self.last(), 'GET', '/v1/ports',
+                           params={'portgroup': 'bond0'})
+
+    def test_needs_1_24(self):
+        self.use_version((1, 23))
+        for command_class, argv in (
+                (port_cmds.CreatePort, ['52:54:00:00:00:01', '--node',
+                                        fakes.NODE_UUID, '--port-group',
+                                        self.PG_UUID]),
+                (port_cmds.SetPort, ['p', '--port-group', 'bond0']),
+                (port_cmds.UnsetPort, ['p', '--port-group']),
+                (port_cmds.ListPort, ['--port-group', 'bond0'])):
+            e = self.assertRaises(osc_exc.CommandError, self.run_command,
+                                  command_class, argv)
+            self.assertIn('--port-group: API version 1.24 or later is '
+                          'needed', str(e))
+        self.assertEqual([], self.requests())
+        # Without the option, 1.23 is fine.
+        self.run_command(port_cmds.ListPort, [])
+        self.assertEqual('1.23', self.last().headers[http.VERSION_HEADER])

@@ -1,6 +1,7 @@
-"""The node's other Ironic interfaces, console and RAID columns; BIOS
-settings; deploy templates and their steps; volume connectors and
-targets.
+"""The node's other Ironic interfaces, console, RAID and inspection
+columns; the
+port's internal_info and is_smartnic; BIOS settings; deploy templates and
+their steps; volume connectors and targets.
 
 Revision ID: a8b9c0d1e2f3
 Revises: f7a8b9c0d1e2
@@ -39,6 +40,18 @@ def upgrade():
         batch.add_column(sa.Column('target_raid_config',
                                    db_types.JsonEncodedDict(),
                                    nullable=True))
+        batch.add_column(sa.Column('inspection_started_at', sa.DateTime(),
+                                   nullable=True))
+        batch.add_column(sa.Column('inspection_finished_at', sa.DateTime(),
+                                   nullable=True))
+
+    with op.batch_alter_table('ports') as batch:
+        batch.add_column(sa.Column('internal_info',
+                                   db_types.JsonEncodedDict(),
+                                   nullable=True))
+        batch.add_column(sa.Column('is_smartnic', sa.Boolean(),
+                                   nullable=False,
+                                   server_default=sa.false()))
 
     op.create_table(
         'bios_settings', *_timestamps(),

@@ -1,0 +1,219 @@
+"""What in-band inspection learns from an agent's inventory.
+
+The agent answers ``poll.get_hardware_info`` with ironic-python-agent's
+inventory (cpu, memory, disks, interfaces, boot, ...). This module turns
+it into the node's scheduling properties and the ports to create, without
+touching the database, so that the rules are tested on their own and the
+conductor only applies the result.
+
+The rules are Ironic's, so that a node inspected here is scheduled as one
+inspected by Ironic:
+
+* ``local_gb`` is the size of the root disk, the smallest disk of at least
+  4 GiB (smaller ones are USB sticks, virtual media...), in whole GiB
+  minus one (room for the partition table and the config drive); 0 when
+  there is no such disk;
+* ``capabilities`` gains ``boot_mode`` (the mode the ramdisk booted in);
+* ports follow [inspector]add_ports: ``all`` NICs with a MAC address,
+  the ``active`` ones (with an IP address), the ``pxe`` one (the NIC the
+  node booted from, boot.pxe_interface; the active ones when the agent
+  does not say), or none (``disabled``).
+"""
+
+from oslo_utils import netutils
+
+from ironic_like.common import exception
+from ironic_like.conf import inspector as inspector_opts
+
+GiB = 1024 ** 3
+MiB = 1024 ** 2
+# Disks smaller than this are not root disk candidates (as Ironic).
+MIN_ROOT_DISK_SIZE = 4 * GiB
+
+ADD_PORTS_CHOICES = (inspector_opts.ADD_PORTS_ALL,
+                     inspector_opts.ADD_PORTS_ACTIVE,
+                     inspector_opts.ADD_PORTS_PXE,
+                     inspector_opts.ADD_PORTS_DISABLED)
+
+
+def _bad(reason):
+    return exception.InvalidParameterValue(
+        err='The agent\'s inventory cannot be used: %s.' % reason,
+        field='inventory')
+
+
+def _section(inventory, key, kind):
+    value = inventory.get(key)
+    if not isinstance(value, kind):
+        raise _bad('"%s" is missing or is not a %s' % (
+            key, 'list' if kind is list else 'mapping'))
+    return value
+
+
+def _positive_int(value, what):
+    # bool is an int to Python, never a count or a size here.
+    if isinstance(value, bool):
+        raise _bad('%s is not a number' % what)
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise _bad('%s is not a number' % what)
+    if number <= 0:
+        raise _bad('%s is not positive' % what)
+    return number
+
+
+def root_disk(disks):
+    """The smallest disk of at least 4 GiB, or None."""
+    candidates = []
+    for disk in disks:
+        if not isinstance(disk, dict):
+            continue
+        try:
+            size = int(disk.get('size') or 0)
+        except (TypeError, ValueError):
+            continue
+        if size >= MIN_ROOT_DISK_SIZE:
+            candidates.append((size, disk.get('name') or '', disk))
+    if not candidates:
+        return None
+    return min(candidates, key=lambda c: (c[0], c[1]))[2]
+
+
+def local_gb(disks):
+    disk = root_disk(disks)
+    if disk is None:
+        return 0
+    return int(disk['size']) // GiB - 1
+
+
+def _memory_mb(memory):
+    # physical_mb is what the DIMMs hold; total (bytes) is what the kernel
+    # sees, a little less: the fallback of agents that cannot read DIMMs.
+    if memory.get('physical_mb'):
+        return _positive_int(memory['physical_mb'], 'memory.physical_mb')
+    if memory.get('total'):
+        return _positive_int(memory['total'], 'memory.total') // MiB
+    raise _bad('memory has neither physical_mb nor total')
+
+
+def parse_capabilities(text):
+    """Ironic's capabilities string ("k1:v1,k2:v2") as a dict; entries
+    without a colon are kept as keys with an empty value."""
+    found = {}
+    if isinstance(text, dict):
+        return {str(k): str(v) for k, v in text.items()}
+    for item in (text or '').split(','):
+        item = item.strip()
+        if not item:
+            continue
+        key, _sep, value = item.partition(':')
+        found[key.strip()] = value.strip()
+    return found
+
+
+def format_capabilities(capabilities):
+    return ','.join('%s:%s' % (k, v) for k, v in capabilities.items())
+
+
+def properties(inventory, current=None):
+    """The node's properties after inspection: ``current`` (kept where
+    inspection has nothing to say) updated with cpus, cpu_arch,
+    memory_mb, local_gb and capabilities' boot_mode.
+
+    :raises: InvalidParameterValue for an inventory without usable cpu or
+        memory information.
+    """
+    if not isinstance(inventory, dict):
+        raise _bad('it is not a mapping')
+    cpu = _section(inventory, 'cpu', dict)
+    memory = _section(inventory, 'memory', dict)
+    disks = inventory.get('disks') or []
+    if not isinstance(disks, list):
+        raise _bad('"disks" is not a list')
+    arch = cpu.get('architecture')
+    if not arch or not isinstance(arch, str):
+        raise _bad('cpu.architecture is missing')
+    result = dict(current or {})
+    result.update({
+        'cpus': _positive_int(cpu.get('count'), 'cpu.count'),
+        'cpu_arch': arch,
+        'memory_mb': _memory_mb(memory),
+        'local_gb': local_gb(disks),
+    })
+    boot = inventory.get('boot')
+    mode = boot.get('current_boot_mode') if isinstance(boot, dict) else None
+    if mode:
+        capabilities = parse_capabilities(result.get('capabilities'))
+        capabilities['boot_mode'] = mode
+        result['capabilities'] = format_capabilities(capabilities)
+    return result
+
+
+def _normalized_mac(value):
+    if not isinstance(value, str) or not value:
+        return None
+    mac = value.strip().lower()
+    # The PXE firmware's BOOTIF form: "01-" (Ethernet) then the MAC with
+    # dashes, which agents pass on as they got it.
+    if len(mac) == 20 and mac.startswith('01-'):
+        mac = mac[3:].replace('-', ':')
+    return mac if netutils.is_valid_mac(mac) else None
+
+
+def pxe_mac(inventory):
+    """The MAC address of the NIC the node booted from, if given."""
+    boot = inventory.get('boot') if isinstance(inventory, dict) else None
+    if not isinstance(boot, dict):
+        return None
+    return _normalized_mac(boot.get('pxe_interface'))
+
+
+def nics(inventory):
+    """(mac, has an IP address) of the inventory's NICs with a valid MAC
+    address, in the inventory's order, each MAC once."""
+    interfaces = _section(inventory, 'interfaces', list)
+    found, seen = [], set()
+    for nic in interfaces:
+        if not isinstance(nic, dict):
+            continue
+        mac = _normalized_mac(nic.get('mac_address'))
+        if mac is None or mac in seen:
+            continue  # loopback, InfiniBand GUIDs, garbage
+        seen.add(mac)
+        active = bool(nic.get('ipv4_address') or nic.get('ipv6_address'))
+        found.append((mac, active))
+    return found
+
+
+def ports_to_add(inventory, add_ports, existing=()):
+    """The ports inspection creates: a list of {'address', 'pxe_enabled'}
+    for the NICs ``add_ports`` selects that are not among ``existing``
+    MAC addresses (those ports are kept as they are).
+
+    :raises: InvalidParameterValue for an unknown ``add_ports`` or an
+        inventory without an interfaces list.
+    """
+    if add_ports not in ADD_PORTS_CHOICES:
+        raise exception.InvalidParameterValue(
+            err='[inspector]add_ports must be one of %s, not "%s".' % (
+                ', '.join(ADD_PORTS_CHOICES), add_ports),
+            field='add_ports')
+    if not isinstance(inventory, dict):
+        raise _bad('it is not a mapping')
+    found = nics(inventory)
+    boot_mac = pxe_mac(inventory)
+    if add_ports == inspector_opts.ADD_PORTS_DISABLED:
+        chosen = []
+    elif add_ports == inspector_opts.ADD_PORTS_ALL:
+        chosen = [mac for mac, _active in found]
+    elif add_ports == inspector_opts.ADD_PORTS_PXE and boot_mac:
+        chosen = [mac for mac, _active in found if mac == boot_mac]
+    else:
+        # active, or pxe from an agent that does not name its boot NIC.
+        chosen = [mac for mac, active in found if active]
+    known = {m.lower() for m in existing if m}
+    return [{'address': mac,
+             # Only the boot NIC boots from the network when it is known.
+             'pxe_enabled': boot_mac is None or mac == boot_mac}
+            for mac in chosen if mac not in known]

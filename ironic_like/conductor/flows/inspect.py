@@ -1,0 +1,131 @@
+"""In-band inspection through the agent, one flow per phase:
+
+    inspect-boot-ramdisk: inspect-fail-on-revert -> inspect-prepare-ramdisk
+                          -> inspect-power-on -> inspect-await-agent
+    (first heartbeat in "inspect wait") inspect-finish:
+                          inspect-fail-on-revert -> inspect-inventory
+                          -> inspect-power-off -> inspect-done
+
+Booting the ramdisk and waiting for the agent are cleaning's tasks
+(node_steps); the inventory is read with the agent command accelerator
+discovery uses, turned into properties and ports by common/inspection.py,
+and its accelerators are recorded by discovery's own path.
+"""
+
+from oslo_log import log
+from oslo_utils import timeutils
+from taskflow.patterns import linear_flow
+
+from ironic_like.accelerators import discovery
+from ironic_like.common import exception
+from ironic_like.common import inspection
+from ironic_like.common import states
+from ironic_like.conductor.flows import node_steps
+from ironic_like.conductor.flows import persistence
+from ironic_like.conf import CONF
+from ironic_like.drivers.modules import agent_client
+
+LOG = log.getLogger(__name__)
+
+BOOT_RAMDISK = 'inspect-boot-ramdisk'
+FINISH = 'inspect-finish'
+
+# Atom names: fixed, a persisted schema.
+FAIL_ON_REVERT = 'inspect-fail-on-revert'
+PREPARE_RAMDISK = 'inspect-prepare-ramdisk'
+POWER_ON = 'inspect-power-on'
+AWAIT_AGENT = 'inspect-await-agent'
+INVENTORY = 'inspect-inventory'
+POWER_OFF = 'inspect-power-off'
+DONE = 'inspect-done'
+
+# The agent phase of a node in "inspect wait".
+PHASE_INVENTORY = 'inspect-inventory'
+
+
+def _create_ports(task, inventory):
+    """Ports for the NICs [inspector]add_ports selects; existing ones are
+    kept, a MAC another node's port holds is skipped (logged)."""
+    node = task.node
+    existing = [p.address for p in task.db.get_ports_by_node_id(node.id)]
+    created = []
+    for values in inspection.ports_to_add(inventory,
+                                          CONF.inspector.add_ports,
+                                          existing):
+        try:
+            task.db.create_port(dict(values, node_id=node.id))
+        except exception.MACAlreadyExists:
+            LOG.warning('Node %s: inspection found NIC %s, whose MAC '
+                        'address another port already has; no port '
+                        'created for it', node.uuid, values['address'])
+            continue
+        created.append(values['address'])
+    return created
+
+
+class ProcessInventory(node_steps.NodeTaskBase):
+    """Read the agent's inventory and record what it says: properties,
+    ports, accelerators."""
+
+    def execute(self, task):
+        node = task.node
+        inventory = agent_client.run_command(node,
+                                             discovery.GET_HARDWARE_INFO)
+        if not isinstance(inventory, dict):
+            raise exception.InvalidParameterValue(
+                err='The agent answered %s with no inventory.'
+                    % discovery.GET_HARDWARE_INFO, field='inventory')
+        # Checked whole before anything is written: a bad inventory
+        # changes nothing.
+        props = inspection.properties(inventory, node.properties)
+        inspection.ports_to_add(inventory, CONF.inspector.add_ports)
+        task.update_node({'properties': props})
+        created = _create_ports(task, inventory)
+        try:
+            discovery.record(task.node, inventory)
+        except exception.InvalidParameterValue as e:
+            # Discovery marked itself failed with the reason; what the
+            # node is made of is known all the same.
+            LOG.warning('Node %s: the accelerators of its inventory were '
+                        'refused: %s', node.uuid,
+                        exception.safe_message(e))
+        LOG.info('Node %s inspected: %s; ports added: %s', node.uuid,
+                 {k: props.get(k) for k in ('cpus', 'cpu_arch', 'memory_mb',
+                                            'local_gb')},
+                 ', '.join(created) or '-')
+
+
+class Done(node_steps.NodeTaskBase):
+
+    def execute(self, task):
+        if task.node.provision_state != states.INSPECTING:
+            return
+        node_steps.leave_ramdisk(task)
+        task.update_node({'inspection_finished_at': timeutils.utcnow()})
+        node_steps.move(task, 'done', keep_target=False, target=None)
+
+
+def _fail_first():
+    return node_steps.FailOnRevert(FAIL_ON_REVERT, 'Inspection')
+
+
+def boot_ramdisk_flow():
+    flow = linear_flow.Flow(BOOT_RAMDISK)
+    flow.add(_fail_first(),
+             node_steps.PrepareRamdisk(PREPARE_RAMDISK),
+             node_steps.PowerOn(POWER_ON),
+             node_steps.AwaitAgent(AWAIT_AGENT, PHASE_INVENTORY))
+    return flow
+
+
+def finish_flow():
+    flow = linear_flow.Flow(FINISH)
+    flow.add(_fail_first(),
+             ProcessInventory(INVENTORY),
+             node_steps.PowerOff(POWER_OFF),
+             Done(DONE))
+    return flow
+
+
+persistence.register(BOOT_RAMDISK, boot_ramdisk_flow)
+persistence.register(FINISH, finish_flow)

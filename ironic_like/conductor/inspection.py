@@ -1,0 +1,136 @@
+"""Hardware inspection of a node: "inspect" from manageable (or inspect
+failed) to inspecting, and back to manageable with the node's properties
+and ports filled in, or to inspect failed.
+
+With the ``agent`` inspect interface the work is the inspection flows
+(conductor/flows/inspect.py): the ramdisk boots, the node waits in
+"inspect wait" for its agent's first heartbeat (agent_heartbeat.py hands
+it here), which starts reading and recording the inventory. A node that
+waits longer than [conductor]inspect_wait_timeout fails (checked with the
+other agent timeouts, agent_timeouts.py). Any other inspect interface is
+called (``inspect_hardware(task)``, returning the state to go to) as
+Ironic calls it.
+"""
+
+from oslo_log import log
+from oslo_utils import timeutils
+
+from ironic_like.common import agent_info
+from ironic_like.common import exception
+from ironic_like.common import states
+from ironic_like.conductor.flows import inspect as inspect_flows
+from ironic_like.conductor.flows import node_steps
+from ironic_like.conductor.flows import runner
+from ironic_like.conductor import locks
+from ironic_like.conf import CONF
+from ironic_like.drivers import base as drivers_base
+
+LOG = log.getLogger(__name__)
+
+
+def _runs_flows(iface):
+    # The agent inspect interface (drivers/modules/agent_inspect.py).
+    return bool(getattr(iface, 'runs_flows', False))
+
+
+def validate(task):
+    """Before the node moves: refuse (400) a node that cannot be
+    inspected (no-inspect refuses in its validate(), as Ironic's), rather
+    than fail it in the background."""
+    iface = getattr(task.driver, 'inspect', None)
+    if iface is None:
+        raise drivers_base.unsupported(task, 'inspect')
+    iface.validate(task)
+
+
+def start(task, params=None):
+    """In the provisioning worker, which holds the lock; the node is
+    "inspecting"."""
+    task.update_node({'inspection_started_at': timeutils.utcnow(),
+                      'inspection_finished_at': None})
+    iface = task.driver.inspect
+    if _runs_flows(iface):
+        node_steps.set_info(task, **{agent_info.PHASE: None,
+                                     agent_info.COMMAND: None})
+        runner.run_chain(task, inspect_flows.BOOT_RAMDISK)
+        return
+    try:
+        result = iface.inspect_hardware(task)
+    except Exception as e:
+        node_steps.fail_node(task, 'Inspection failed: %s'
+                             % exception.safe_message(e))
+        return
+    if result == states.INSPECTWAIT:
+        node_steps.move(task, 'wait')
+        return
+    task.update_node({'inspection_finished_at': timeutils.utcnow()})
+    node_steps.move(task, 'done', keep_target=False, target=None)
+
+
+def _back_to_wait(task, error):
+    # The pool refused the work: wait again, the next heartbeat retries.
+    node_steps.move(task, 'wait')
+
+
+def on_heartbeat(task):
+    """A heartbeat was recorded for ``task.node`` (locked) in an inspection
+    state: the first one in "inspect wait" starts reading the inventory
+    (in a worker; the RPC thread only decides)."""
+    node = task.node
+    phase = (node.driver_internal_info or {}).get(agent_info.PHASE)
+    if (node.maintenance or node.provision_state != states.INSPECTWAIT or
+            phase != inspect_flows.PHASE_INVENTORY):
+        return
+    node_steps.move(task, 'resume')
+    task.set_spawn_error_hook(_back_to_wait)
+    task.spawn_after(runner.executor(), runner.run_chain,
+                     inspect_flows.FINISH)
+
+
+def abort(task):
+    """An operator aborted "inspect wait" (the node is inspect failed
+    now): power off and leave the ramdisk, in a worker."""
+    task.spawn_after(runner.executor(), _abort_cleanup)
+
+
+def _abort_cleanup(task):
+    try:
+        node_steps.power_off(task)
+    except Exception as e:
+        LOG.warning('Node %s: power off after abort failed: %s',
+                    task.node.uuid, e)
+    node_steps.leave_ramdisk(task)
+
+
+def wait_overdue(node, now=None):
+    """Seconds the node has waited in "inspect wait" past
+    [conductor]inspect_wait_timeout (None within it, or without one)."""
+    timeout = CONF.conductor.inspect_wait_timeout
+    if (not timeout or node.maintenance or
+            node.provision_state != states.INSPECTWAIT):
+        return None
+    started = node.inspection_started_at or node.provision_updated_at
+    if started is None:
+        return None
+    now = now or timeutils.utcnow()
+    late = (now - started.replace(tzinfo=None)).total_seconds() - timeout
+    return late if late > 0 else None
+
+
+def act_on_overdue_wait(context, node_id):
+    """Fail the inspection of a node that waited too long for its agent.
+    Returns 'failed' or None (within time, or locked: the next check
+    looks again)."""
+    try:
+        with locks.acquire(context, node_id, purpose='inspect wait timeout',
+                           attempts=1) as task:
+            if wait_overdue(task.node) is None:
+                return None
+            node_steps.fail_node(task, (
+                'Timeout reached while inspecting the node: its agent did '
+                'not call back within %d seconds '
+                '([conductor]inspect_wait_timeout).'
+                % CONF.conductor.inspect_wait_timeout))
+            return 'failed'
+    except (exception.NodeLocked, exception.NodeNotFound):
+        return None
