@@ -21,7 +21,7 @@ from ironic_like.common import states
 from ironic_like.conductor.flows import inspect as inspect_flows
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import runner
-from ironic_like.conductor import locks
+from ironic_like.conductor import wait_deadlines
 from ironic_like.conf import CONF
 from ironic_like.drivers import base as drivers_base
 
@@ -110,27 +110,14 @@ def wait_overdue(node, now=None):
             node.provision_state != states.INSPECTWAIT):
         return None
     started = node.inspection_started_at or node.provision_updated_at
-    if started is None:
-        return None
-    now = now or timeutils.utcnow()
-    late = (now - started.replace(tzinfo=None)).total_seconds() - timeout
-    return late if late > 0 else None
+    return wait_deadlines.seconds_late(started, timeout, now)
 
 
 def act_on_overdue_wait(context, node_id):
-    """Fail the inspection of a node that waited too long for its agent.
-    Returns 'failed' or None (within time, or locked: the next check
-    looks again)."""
-    try:
-        with locks.acquire(context, node_id, purpose='inspect wait timeout',
-                           attempts=1) as task:
-            if wait_overdue(task.node) is None:
-                return None
-            node_steps.fail_node(task, (
-                'Timeout reached while inspecting the node: its agent did '
-                'not call back within %d seconds '
-                '([conductor]inspect_wait_timeout).'
-                % CONF.conductor.inspect_wait_timeout))
-            return 'failed'
-    except (exception.NodeLocked, exception.NodeNotFound):
-        return None
+    """Fail the inspection of a node that waited too long for its agent
+    ('failed', or None)."""
+    return wait_deadlines.fail_if_late(
+        context, node_id, wait_overdue, 'inspect wait timeout',
+        'Timeout reached while inspecting the node: its agent did not call '
+        'back within %d seconds ([conductor]inspect_wait_timeout).'
+        % CONF.conductor.inspect_wait_timeout)

@@ -29,7 +29,7 @@ from ironic_like.common import states
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import rescue as rescue_flows
 from ironic_like.conductor.flows import runner
-from ironic_like.conductor import locks
+from ironic_like.conductor import wait_deadlines
 from ironic_like.conf import CONF
 from ironic_like.drivers.modules import agent_rescue
 
@@ -193,28 +193,16 @@ def wait_overdue(node, now=None):
     info = node.driver_internal_info or {}
     started = timeutils.parse_isotime(info[agent_info.PHASE_STARTED]) \
         if info.get(agent_info.PHASE_STARTED) else node.provision_updated_at
-    if started is None:
-        return None
-    now = now or timeutils.utcnow()
-    late = (now - started.replace(tzinfo=None)).total_seconds() - timeout
-    return late if late > 0 else None
+    return wait_deadlines.seconds_late(started, timeout, now)
 
 
 def act_on_overdue_wait(context, node_id):
-    """Fail the rescue of a node that waited too long for its agent.
-    Returns 'failed' or None (within time, or locked: the next check
-    looks again)."""
-    try:
-        with locks.acquire(context, node_id, purpose='rescue wait timeout',
-                           attempts=1) as task:
-            if wait_overdue(task.node) is None:
-                return None
-            node_steps.fail_node(task, (
-                'Timeout reached while waiting for the rescue ramdisk: its '
-                'agent did not call back within %d seconds '
-                '([conductor]rescue_callback_timeout).'
-                % CONF.conductor.rescue_callback_timeout))
-            rescue_flows.forget_password(task)
-            return 'failed'
-    except (exception.NodeLocked, exception.NodeNotFound):
-        return None
+    """Fail the rescue of a node that waited too long for its agent, its
+    password forgotten ('failed', or None)."""
+    return wait_deadlines.fail_if_late(
+        context, node_id, wait_overdue, 'rescue wait timeout',
+        'Timeout reached while waiting for the rescue ramdisk: its agent '
+        'did not call back within %d seconds '
+        '([conductor]rescue_callback_timeout).'
+        % CONF.conductor.rescue_callback_timeout,
+        after=rescue_flows.forget_password)

@@ -185,21 +185,9 @@ def list_ports(detail_path, node_ident=None, portgroup_ident=None):
     return collection.list_body('ports', items, limit, path, last, params)
 
 
-class NodePortsController(rest.RestController):
-    """/v1/nodes/{id}/ports: read only, as in Ironic."""
-
-    _custom_actions = {'detail': ['GET']}
-
-    def __init__(self, node_ident):
-        self.node_ident = node_ident
-
-    @pecan.expose('json')
-    def get_all(self, **kwargs):
-        return list_ports(False, self.node_ident)
-
-    @pecan.expose('json')
-    def detail(self, **kwargs):
-        return list_ports(True, self.node_ident)
+NodePortsController = collection.read_only_list(
+    list_ports, 'node_ident',
+    """/v1/nodes/{id}/ports: read only, as in Ironic.""")
 
 
 class PortsController(rest.RestController):

@@ -129,38 +129,13 @@ def list_portgroups(detail_path, node_ident=None):
                                 params)
 
 
-class NodePortgroupsController(rest.RestController):
-    """/v1/nodes/{id}/portgroups (1.24): read only, as in Ironic."""
+NodePortgroupsController = collection.read_only_list(
+    list_portgroups, 'node_ident',
+    """/v1/nodes/{id}/portgroups (1.24): read only, as in Ironic.""")
 
-    _custom_actions = {'detail': ['GET']}
-
-    def __init__(self, node_ident):
-        self.node_ident = node_ident
-
-    @pecan.expose('json')
-    def get_all(self, **kwargs):
-        return list_portgroups(False, self.node_ident)
-
-    @pecan.expose('json')
-    def detail(self, **kwargs):
-        return list_portgroups(True, self.node_ident)
-
-
-class PortgroupPortsController(rest.RestController):
-    """/v1/portgroups/{id}/ports (1.24): read only, as in Ironic."""
-
-    _custom_actions = {'detail': ['GET']}
-
-    def __init__(self, portgroup_ident):
-        self.portgroup_ident = portgroup_ident
-
-    @pecan.expose('json')
-    def get_all(self, **kwargs):
-        return port.list_ports(False, portgroup_ident=self.portgroup_ident)
-
-    @pecan.expose('json')
-    def detail(self, **kwargs):
-        return port.list_ports(True, portgroup_ident=self.portgroup_ident)
+PortgroupPortsController = collection.read_only_list(
+    port.list_ports, 'portgroup_ident',
+    """/v1/portgroups/{id}/ports (1.24): read only, as in Ironic.""")
 
 
 class PortgroupsController(rest.RestController):
