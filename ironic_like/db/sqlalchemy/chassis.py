@@ -45,6 +45,9 @@ class ChassisMixin(object):
             with _sa_api()._writer() as session:
                 session.add(chassis)
                 session.flush()
+                # As stored: MariaDB keeps whole seconds, and the answer
+                # to a create must equal later reads.
+                session.refresh(chassis)
         except db_exc.DBDuplicateEntry:
             # uuid is the only unique column.
             raise exception.ChassisAlreadyExists(uuid=values['uuid'])

@@ -64,6 +64,9 @@ class PortgroupsMixin(object):
             with _sa_api()._writer() as session:
                 session.add(portgroup)
                 session.flush()
+                # As stored: MariaDB keeps whole seconds, and the answer
+                # to a create must equal later reads.
+                session.refresh(portgroup)
         except db_exc.DBDuplicateEntry as e:
             _raise_duplicate(e, values, values['uuid'])
         except db_exc.DBReferenceError:

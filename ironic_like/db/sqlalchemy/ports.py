@@ -33,6 +33,9 @@ class PortsMixin(object):
             with _sa_api()._writer() as session:
                 session.add(port)
                 session.flush()
+                # As stored: MariaDB keeps whole seconds, and the answer
+                # to a create must equal later reads.
+                session.refresh(port)
         except db_exc.DBDuplicateEntry as e:
             if 'address' in (e.columns or []) or \
                     'uniq_ports0address' in (e.columns or []):

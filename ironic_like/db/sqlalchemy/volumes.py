@@ -91,6 +91,9 @@ class VolumesMixin(object):
             with _sa_api()._writer() as session:
                 session.add(row)
                 session.flush()
+                # As stored: MariaDB keeps whole seconds, and the answer
+                # to a create must equal later reads.
+                session.refresh(row)
         except db_exc.DBDuplicateEntry as e:
             raise_duplicate(e, values, values['uuid'])
         except db_exc.DBReferenceError:
