@@ -9,6 +9,7 @@ from osc_lib import exceptions as osc_exc
 
 from ironic_like.osc import client as http
 from ironic_like.osc.v1 import node as node_cmds
+from ironic_like.osc.v1 import node_management as mgmt_cmds
 from ironic_like.tests.unit.osc import base
 from ironic_like.tests.unit.osc import fakes
 
@@ -182,7 +183,7 @@ class TestNodeValidate(base.CommandTestCase):
             200, {'power': {'result': True},
                   'deploy': {'result': False, 'reason': 'no image'},
                   'boot': {'result': None, 'reason': 'not supported'}}))
-        titles, rows = self.rows(self.run_command(node_cmds.ValidateNode,
+        titles, rows = self.rows(self.run_command(mgmt_cmds.ValidateNode,
                                                   ['n']))
         self.assertEqual(('Interface', 'Result', 'Reason'), titles)
         self.assertEqual([('boot', None, 'not supported'),
@@ -196,7 +197,7 @@ class TestNodeManagement(base.CommandTestCase):
         self.session.route('GET', '/v1/nodes/n/management/boot_device',
                            fakes.FakeResponse(200, {'boot_device': 'pxe',
                                                     'persistent': False}))
-        shown = self.as_dict(self.run_command(node_cmds.BootdeviceShowNode,
+        shown = self.as_dict(self.run_command(mgmt_cmds.BootdeviceShowNode,
                                               ['n']))
         self.assertEqual({'boot_device': 'pxe', 'persistent': False}, shown)
 
@@ -206,13 +207,13 @@ class TestNodeManagement(base.CommandTestCase):
             fakes.FakeResponse(200, {'supported_boot_devices': ['pxe',
                                                                 'disk']}))
         shown = self.as_dict(self.run_command(
-            node_cmds.BootdeviceShowNode, ['n', '--supported']))
+            mgmt_cmds.BootdeviceShowNode, ['n', '--supported']))
         self.assertEqual({'supported_boot_devices': 'pxe, disk'}, shown)
 
     def test_boot_device_set(self):
         self.session.route('PUT', '/v1/nodes/.*/management/boot_device',
                            fakes.FakeResponse(204))
-        self.run_command(node_cmds.BootdeviceSetNode,
+        self.run_command(mgmt_cmds.BootdeviceSetNode,
                          ['a', 'b', 'disk', '--persistent'])
         self.assertEqual(
             [('/v1/nodes/a/management/boot_device',
@@ -220,12 +221,12 @@ class TestNodeManagement(base.CommandTestCase):
              ('/v1/nodes/b/management/boot_device',
               {'boot_device': 'disk', 'persistent': True})],
             [(r.path, r.body) for r in self.requests()])
-        self.run_command(node_cmds.BootdeviceSetNode, ['a', 'pxe'])
+        self.run_command(mgmt_cmds.BootdeviceSetNode, ['a', 'pxe'])
         self.assertEqual({'boot_device': 'pxe', 'persistent': False},
                          self.last().body)
 
     def test_boot_device_choices(self):
-        self.assertParseFails(node_cmds.BootdeviceSetNode, ['a', 'floppy'])
+        self.assertParseFails(mgmt_cmds.BootdeviceSetNode, ['a', 'floppy'])
 
     def test_boot_device_partial_failure(self):
         self.session.route('PUT', '/v1/nodes/a/management/boot_device',
@@ -233,14 +234,14 @@ class TestNodeManagement(base.CommandTestCase):
         self.session.route('PUT', '/v1/nodes/b/management/boot_device',
                            fakes.fault(404, 'Node b could not be found.'))
         e = self.assertRaises(osc_exc.CommandError, self.run_command,
-                              node_cmds.BootdeviceSetNode, ['b', 'a', 'pxe'])
+                              mgmt_cmds.BootdeviceSetNode, ['b', 'a', 'pxe'])
         self.assertIn('node b: Node b could not be found.', str(e))
         self.assertEqual(2, len(self.requests()))
 
     def test_inject_nmi(self):
         self.session.route('PUT', '/v1/nodes/.*/management/inject_nmi',
                            fakes.FakeResponse(204))
-        self.run_command(node_cmds.InjectNmiNode, ['a', 'b'])
+        self.run_command(mgmt_cmds.InjectNmiNode, ['a', 'b'])
         self.assertEqual(['/v1/nodes/a/management/inject_nmi',
                           '/v1/nodes/b/management/inject_nmi'],
                          [r.path for r in self.requests()])
@@ -249,7 +250,7 @@ class TestNodeManagement(base.CommandTestCase):
     def test_inject_nmi_version(self):
         use_version(self, (1, 28))
         e = self.assertRaises(osc_exc.CommandError, self.run_command,
-                              node_cmds.InjectNmiNode, ['a'])
+                              mgmt_cmds.InjectNmiNode, ['a'])
         self.assertIn('API version 1.29', str(e))
         self.assertEqual([], self.requests())
 
@@ -260,7 +261,7 @@ class TestNodeConsole(base.CommandTestCase):
         self.session.route('GET', '/v1/nodes/n/states/console',
                            fakes.FakeResponse(200, {'console_enabled': True,
                                                     'console_info': None}))
-        shown = self.as_dict(self.run_command(node_cmds.ConsoleShowNode,
+        shown = self.as_dict(self.run_command(mgmt_cmds.ConsoleShowNode,
                                               ['n']))
         self.assertEqual({'console_enabled': True, 'console_info': None},
                          shown)
@@ -268,8 +269,8 @@ class TestNodeConsole(base.CommandTestCase):
     def test_enable_disable(self):
         self.session.route('PUT', '/v1/nodes/.*/states/console',
                            fakes.FakeResponse(202))
-        self.run_command(node_cmds.ConsoleEnableNode, ['a', 'b'])
-        self.run_command(node_cmds.ConsoleDisableNode, ['a'])
+        self.run_command(mgmt_cmds.ConsoleEnableNode, ['a', 'b'])
+        self.run_command(mgmt_cmds.ConsoleDisableNode, ['a'])
         self.assertEqual(
             [('/v1/nodes/a/states/console', {'enabled': True}),
              ('/v1/nodes/b/states/console', {'enabled': True}),
@@ -284,7 +285,7 @@ class TestNodeBios(base.CommandTestCase):
             200, {'bios': [{'name': 'Boot', 'value': 'uefi',
                             'links': []}]}))
         titles, rows = self.rows(self.run_command(
-            node_cmds.ListBIOSSettingNode, ['n']))
+            mgmt_cmds.ListBIOSSettingNode, ['n']))
         self.assertEqual(('BIOS setting name', 'BIOS setting value'),
                          titles)
         self.assertEqual([('Boot', 'uefi')], rows)
@@ -296,14 +297,14 @@ class TestNodeBios(base.CommandTestCase):
                                'name': 'Boot Mode', 'value': 'uefi',
                                'links': []}}))
         shown = self.as_dict(self.run_command(
-            node_cmds.ShowBIOSSettingNode, ['n', 'Boot Mode']))
+            mgmt_cmds.ShowBIOSSettingNode, ['n', 'Boot Mode']))
         self.assertEqual({'name': 'Boot Mode', 'value': 'uefi'}, shown)
 
     def test_version(self):
         use_version(self, (1, 39))
         for command_class, argv in (
-                (node_cmds.ListBIOSSettingNode, ['n']),
-                (node_cmds.ShowBIOSSettingNode, ['n', 'x'])):
+                (mgmt_cmds.ListBIOSSettingNode, ['n']),
+                (mgmt_cmds.ShowBIOSSettingNode, ['n', 'x'])):
             e = self.assertRaises(osc_exc.CommandError, self.run_command,
                                   command_class, argv)
             self.assertIn('API version 1.40', str(e))
@@ -377,7 +378,7 @@ class TestNodeVifs(base.CommandTestCase):
     def test_list(self):
         self.session.route('GET', '/v1/nodes/n/vifs', fakes.FakeResponse(
             200, {'vifs': [{'id': 'v1'}, {'id': 'v2'}]}))
-        titles, rows = self.rows(self.run_command(node_cmds.VifListNode,
+        titles, rows = self.rows(self.run_command(mgmt_cmds.VifListNode,
                                                   ['n']))
         self.assertEqual(('ID',), titles)
         self.assertEqual([('v1',), ('v2',)], rows)
@@ -385,34 +386,34 @@ class TestNodeVifs(base.CommandTestCase):
     def test_attach(self):
         self.session.route('POST', '/v1/nodes/n/vifs',
                            fakes.FakeResponse(204))
-        self.run_command(node_cmds.VifAttachNode, [
+        self.run_command(mgmt_cmds.VifAttachNode, [
             'n', 'v1', '--port-uuid', fakes.PORT_UUID,
             '--vif-info', 'a=b'])
         self.assertRequest(self.last(), 'POST', '/v1/nodes/n/vifs', body={
             'id': 'v1', 'port_uuid': fakes.PORT_UUID, 'a': 'b'})
-        self.run_command(node_cmds.VifAttachNode,
+        self.run_command(mgmt_cmds.VifAttachNode,
                          ['n', 'v2', '--portgroup-uuid', 'pg'])
         self.assertEqual({'id': 'v2', 'portgroup_uuid': 'pg'},
                          self.last().body)
 
     def test_attach_id_in_vif_info(self):
         self.assertRaises(osc_exc.CommandError, self.run_command,
-                          node_cmds.VifAttachNode,
+                          mgmt_cmds.VifAttachNode,
                           ['n', 'v1', '--vif-info', 'id=x'])
         self.assertEqual([], self.requests())
 
     def test_detach(self):
         self.session.route('DELETE', '/v1/nodes/n/vifs/v1',
                            fakes.FakeResponse(204))
-        self.run_command(node_cmds.VifDetachNode, ['n', 'v1'])
+        self.run_command(mgmt_cmds.VifDetachNode, ['n', 'v1'])
         self.assertRequest(self.last(), 'DELETE', '/v1/nodes/n/vifs/v1')
 
     def test_version(self):
         use_version(self, (1, 27))
         for command_class, argv in (
-                (node_cmds.VifListNode, ['n']),
-                (node_cmds.VifAttachNode, ['n', 'v']),
-                (node_cmds.VifDetachNode, ['n', 'v'])):
+                (mgmt_cmds.VifListNode, ['n']),
+                (mgmt_cmds.VifAttachNode, ['n', 'v']),
+                (mgmt_cmds.VifDetachNode, ['n', 'v'])):
             e = self.assertRaises(osc_exc.CommandError, self.run_command,
                                   command_class, argv)
             self.assertIn('Node VIF commands: API version 1.28', str(e))
