@@ -159,14 +159,8 @@ class AllocationsController(rest.RestController):
                 raise exception.HTTPForbidden(
                     resource='baremetal:allocation:list_all')
             filters['owner'] = ctx.project_id
-        limit = utils.parse_limit(params.get('limit'))
-        sort_key = utils.parse_sort_key(
-            params.get('sort_key'), db_allocations.ALLOCATION_SORT_KEYS,
-            'id')
-        sort_dir = utils.parse_sort_dir(params.get('sort_dir'))
-        marker = params.get('marker')
-        if marker is not None and not uuidutils.is_uuid_like(marker):
-            raise exception.InvalidUUID(uuid=marker, field='marker')
+        limit, sort_key, sort_dir, marker = utils.parse_page(
+            params, db_allocations.ALLOCATION_SORT_KEYS)
         found = utils.dbapi().get_allocation_list(
             filters=filters, limit=limit, marker=marker, sort_key=sort_key,
             sort_dir=sort_dir)

@@ -55,13 +55,8 @@ def _list(detail_path):
     _authorize('baremetal:chassis:get')
     fields = view_base.parse_fields(utils.fields_param(params, detail_path))
     detail = utils.parse_detail(params, detail_path)
-    limit = utils.parse_limit(params.get('limit'))
-    sort_key = utils.parse_sort_key(params.get('sort_key'),
-                                    chassis_db.CHASSIS_SORT_KEYS, 'id')
-    sort_dir = utils.parse_sort_dir(params.get('sort_dir'))
-    marker = params.get('marker')
-    if marker is not None and not uuidutils.is_uuid_like(marker):
-        raise exception.InvalidUUID(uuid=marker, field='marker')
+    limit, sort_key, sort_dir, marker = utils.parse_page(
+        params, chassis_db.CHASSIS_SORT_KEYS)
     found = utils.dbapi().get_chassis_list(limit=limit, marker=marker,
                                            sort_key=sort_key,
                                            sort_dir=sort_dir)

@@ -84,14 +84,8 @@ def _list():
     # Refuse unknown fields before any query.
     view = template_view.view(utils.version(), utils.public_url(),
                               fields=fields, detail=detail)
-    limit = utils.parse_limit(params.get('limit'))
-    sort_key = utils.parse_sort_key(params.get('sort_key'),
-                                    templates_db.DEPLOY_TEMPLATE_SORT_KEYS,
-                                    'id')
-    sort_dir = utils.parse_sort_dir(params.get('sort_dir'))
-    marker = params.get('marker')
-    if marker is not None and not uuidutils.is_uuid_like(marker):
-        raise exception.InvalidUUID(uuid=marker, field='marker')
+    limit, sort_key, sort_dir, marker = utils.parse_page(
+        params, templates_db.DEPLOY_TEMPLATE_SORT_KEYS)
     found = utils.dbapi().get_deploy_template_list(
         limit=limit, marker=marker, sort_key=sort_key, sort_dir=sort_dir)
     items = [view.render(t) for t in found]

@@ -122,13 +122,8 @@ def list_ports(detail_path, node_ident=None, portgroup_ident=None):
     policy.authorize('baremetal:port:list', {}, ctx)
     fields = view_base.parse_fields(utils.fields_param(params, detail_path))
     detail = utils.parse_detail(params, detail_path)
-    limit = utils.parse_limit(params.get('limit'))
-    sort_key = utils.parse_sort_key(params.get('sort_key'),
-                                    sa_api.PORT_SORT_KEYS, 'id')
-    sort_dir = utils.parse_sort_dir(params.get('sort_dir'))
-    marker = params.get('marker')
-    if marker is not None and not uuidutils.is_uuid_like(marker):
-        raise exception.InvalidUUID(uuid=marker, field='marker')
+    limit, sort_key, sort_dir, marker = utils.parse_page(
+        params, sa_api.PORT_SORT_KEYS)
 
     portgroup, portgroup_node = _list_portgroup(params, portgroup_ident)
     node = None

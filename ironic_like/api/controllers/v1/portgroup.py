@@ -82,13 +82,8 @@ def list_portgroups(detail_path, node_ident=None):
     policy.authorize('baremetal:portgroup:list', {}, ctx)
     fields = view_base.parse_fields(utils.fields_param(params, detail_path))
     detail = utils.parse_detail(params, detail_path)
-    limit = utils.parse_limit(params.get('limit'))
-    sort_key = utils.parse_sort_key(params.get('sort_key'),
-                                    db_portgroups.PORTGROUP_SORT_KEYS, 'id')
-    sort_dir = utils.parse_sort_dir(params.get('sort_dir'))
-    marker = params.get('marker')
-    if marker is not None and not uuidutils.is_uuid_like(marker):
-        raise exception.InvalidUUID(uuid=marker, field='marker')
+    limit, sort_key, sort_dir, marker = utils.parse_page(
+        params, db_portgroups.PORTGROUP_SORT_KEYS)
     if params.get('node') is not None and \
             params.get('address') is not None:
         # As Ironic: one filter at a time.

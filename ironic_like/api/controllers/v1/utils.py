@@ -138,6 +138,25 @@ def parse_sort_key(value, allowed_keys, default):
     return value
 
 
+def parse_marker(params):
+    """The ``marker`` of a list request (the UUID of the last item of the
+    previous page), or None."""
+    marker = params.get('marker')
+    if marker is not None and not uuidutils.is_uuid_like(marker):
+        raise exception.InvalidUUID(uuid=marker, field='marker')
+    return marker
+
+
+def parse_page(params, sort_keys, default_sort_key='id'):
+    """(limit, sort_key, sort_dir, marker) of a list request, each checked
+    as every list endpoint checks them (400 naming the parameter)."""
+    limit = parse_limit(params.get('limit'))
+    sort_key = parse_sort_key(params.get('sort_key'), sort_keys,
+                              default_sort_key)
+    sort_dir = parse_sort_dir(params.get('sort_dir'))
+    return limit, sort_key, sort_dir, parse_marker(params)
+
+
 def parse_detail(params, is_detail_path):
     """True if the full representation is wanted (/detail or
     ?detail=True, the latter from 1.43, never with ``fields``)."""

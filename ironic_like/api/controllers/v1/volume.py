@@ -178,13 +178,8 @@ def list_rows(kind, node_ident=None):
     params = utils.query(names)
     fields = view_base.parse_fields(utils.fields_param(params))
     detail = _detail(params)
-    limit = utils.parse_limit(params.get('limit'))
-    sort_key = utils.parse_sort_key(params.get('sort_key'), kind.sort_keys,
-                                    'id')
-    sort_dir = utils.parse_sort_dir(params.get('sort_dir'))
-    marker = params.get('marker')
-    if marker is not None and not uuidutils.is_uuid_like(marker):
-        raise exception.InvalidUUID(uuid=marker, field='marker')
+    limit, sort_key, sort_dir, marker = utils.parse_page(
+        params, kind.sort_keys)
     node = None
     ident = node_ident or params.get('node')
     if ident is not None:
