@@ -174,6 +174,18 @@ _API_RULES = [
         [('PATCH', _NODE)]),
     _op('baremetal:node:delete', _ADMIN, 'Delete a node.',
         [('DELETE', _NODE)]),
+    # Ironic's self-owned nodes ([api]project_admin_can_manage_own_nodes):
+    # a project's admin enrols nodes its project then owns, and deletes
+    # them.
+    _op('baremetal:node:create:self_owned_node', 'role:admin or role:service',
+        'Create a node owned by the project of the requester (a '
+        'project-scoped token); tried before baremetal:node:create.',
+        [('POST', '/nodes')]),
+    _op('baremetal:node:delete:self_owned_node',
+        'role:admin and project_id:%(node.owner)s',
+        'Delete a node owned by the project of the requester; tried when '
+        'baremetal:node:delete refuses.',
+        [('DELETE', _NODE)]),
     _op('baremetal:node:set_power_state', _NODE_OPERATOR,
         'Change the power state of a node.',
         [('PUT', _NODE + '/states/power')]),

@@ -57,6 +57,20 @@ opts = [
                      'wait states, inspecting). False lets any '
                      'machine that knows a node\'s MAC addresses learn '
                      'its UUID and agent token: leave it true.'),
+    # Ironic's option (API 1.80 marks the feature): with it, the
+    # baremetal:node:create:self_owned_node and
+    # baremetal:node:delete:self_owned_node rules apply.
+    cfg.BoolOpt('project_admin_can_manage_own_nodes',
+                default=True,
+                mutable=True,
+                help='Let the administrator of a project (a project-scoped '
+                     'token with the admin role, or a service user) enrol '
+                     'nodes, which the project then owns, and delete the '
+                     'nodes their project owns, as the policies '
+                     'baremetal:node:create:self_owned_node and '
+                     'baremetal:node:delete:self_owned_node allow. False: '
+                     'only baremetal:node:create and baremetal:node:delete '
+                     'decide.'),
 ]
 
 # oslo.middleware's RequestBodySizeLimiter (see api/app.py) reads

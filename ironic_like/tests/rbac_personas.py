@@ -42,19 +42,30 @@ TABLE = {
     'system-admin': ('all', 200, 200, 201, 200, 202, 202, 204),
     'system-member': ('all', 200, 200, 403, 200, 202, 202, 403),
     'system-reader': ('all', 200, 200, 403, 403, 403, 403, 403),
-    # A project admin is not a cloud admin: a member's rights.
-    'owner-admin': (OWNER, 200, 404, 403, 403, 202, 202, 403),
+    # A project admin is not a cloud admin: a member's rights, and
+    # (Ironic's self-owned nodes, [api]project_admin_can_manage_own_nodes)
+    # it enrols nodes its project owns and deletes them.
+    'owner-admin': (OWNER, 200, 404, 201, 403, 202, 202, 204),
     'owner-member': (OWNER, 200, 404, 403, 403, 202, 202, 403),
     'owner-reader': (OWNER, 200, 404, 403, 403, 403, 403, 403),
-    'other-admin': (OTHER, 404, 200, 403, 404, 404, 404, 404),
-    # Nova's kind of user: a system member's rights.
-    'service': ('all', 200, 200, 403, 200, 202, 202, 403),
+    'other-admin': (OTHER, 404, 200, 201, 404, 404, 404, 404),
+    # Nova's kind of user: a system member's rights; a service user also
+    # enrols nodes (owned by its project), as in Ironic.
+    'service': ('all', 200, 200, 201, 200, 202, 202, 403),
 }
 
 
 def expected(persona):
     """{column: expected value} of ``persona``."""
     return dict(zip(COLUMNS, TABLE[persona]))
+
+
+def created_owner(persona):
+    """The owner (a scope of PERSONAS) of a node ``persona`` creates: its
+    project when the token is project-scoped (a self-owned node), none
+    for a system-scoped one."""
+    scope = PERSONAS[persona][0]
+    return None if scope == 'system' else scope
 
 
 def visible(list_value, nodes):

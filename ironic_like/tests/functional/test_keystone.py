@@ -305,7 +305,7 @@ class TestKeystone(base.FunctionalTestCase):
         result['create'] = status('POST', '/v1/nodes',
                                   {'name': new, 'driver': 'fake-hardware'})
         if result['create'] == 201:
-            nodes.append((new, None, None))
+            nodes.append((new, rbac_personas.created_owner(persona), None))
         result['patch'] = status('PATCH', '/v1/nodes/%s' % mine,
                                  [{'op': 'add', 'path': '/extra/a',
                                    'value': 'b'}])

@@ -15,6 +15,7 @@ from ironic_like.api.controllers.v1 import collection
 from ironic_like.api.controllers.v1 import node_bios
 from ironic_like.api.controllers.v1 import node_maintenance
 from ironic_like.api.controllers.v1 import node_management
+from ironic_like.api.controllers.v1 import node_self_owned
 from ironic_like.api.controllers.v1 import node_states
 from ironic_like.api.controllers.v1 import node_traits
 from ironic_like.api.controllers.v1 import node_validate
@@ -284,12 +285,14 @@ class NodesController(rest.RestController):
     def post(self, **kwargs):
         utils.query()
         ctx = utils.context()
-        policy.authorize('baremetal:node:create', {}, ctx)
+        self_owned = node_self_owned.authorize_create(ctx)
         body = utils.load_body()
         utils.check_body_fields(body, schema.CREATE_FIELDS,
                                 node_view.FIELDS, 'node')
         utils.validate(_CREATE_VALIDATOR, body, string_booleans=True)
         values = _normalize(dict(body))
+        if self_owned:
+            node_self_owned.set_owner(ctx, values)
         if 'chassis_uuid' in values:
             values['chassis_id'] = _chassis_id(values.pop('chassis_uuid'))
         node_uuid = values.get('uuid') or uuidutils.generate_uuid()
@@ -358,6 +361,6 @@ class NodesController(rest.RestController):
     def delete(self, ident=None, **kwargs):
         utils.require_ident(ident)
         utils.query()
-        node = utils.get_authorized_node(ident, 'baremetal:node:delete')
+        node = node_self_owned.get_deletable_node(ident)
         utils.rpcapi().destroy_node(utils.context(), node)
         utils.set_status(204)

@@ -156,7 +156,9 @@ class TestPolicy(KeystoneTestCase):
 
     def test_project_admin_is_not_a_cloud_admin(self):
         # An admin of a project sees what its project owns or leases, like
-        # a member; it enrols, redefines and deletes nothing.
+        # a member; without self-owned nodes (test_self_owned_nodes) it
+        # enrols, redefines and deletes nothing.
+        self.config(project_admin_can_manage_own_nodes=False, group='api')
         headers = self.project('admin')
         self.assertEqual(['leased', 'mine'], self.names(headers))
         self.get('/v1/nodes/theirs', headers=headers, status=404)
@@ -439,8 +441,11 @@ class TestPersonas(KeystoneTestCase):
         self.get('/v1/nodes/theirs', headers=headers, status=404)
         self.put('/v1/nodes/mine/states/power', {'target': 'power on'},
                  headers=headers)
-        self.post('/v1/nodes', {'driver': 'fake-hardware'},
-                  headers=headers, status=403)
+        # It enrols nodes its project then owns (Ironic's self-owned
+        # nodes), and deletes none.
+        node = self.post('/v1/nodes', {'driver': 'fake-hardware'},
+                         headers=headers).json
+        self.assertEqual('p1', node['owner'])
         self.delete('/v1/nodes/spare', headers=headers, status=403)
 
     def test_system_scoped_service_user(self):
