@@ -8,7 +8,7 @@ feature adds a constant below and raises MAX_VERSION.
 
 # The range a client may ask for. No header means MIN_VERSION.
 MIN_VERSION = (1, 1)
-MAX_VERSION = (1, 62)
+MAX_VERSION = (1, 80)
 
 # The only major version; the URL prefix is /v1.
 BASE_VERSION = 1
@@ -79,9 +79,41 @@ INSPECT_ABORT = (1, 41)
 # The rescue and unrescue provision targets, with rescue_password.
 RESCUE = (1, 38)
 CLEAN_STEP = (1, 7)
-# The deploy/undeploy aliases of active/deleted: beyond MAX_VERSION, so
-# they are refused until the service reaches that version.
+# /v1/nodes/{id}/management/indicators.
+INDICATORS = (1, 63)
+# network_type in a port's local_link_connection.
+LLC_NETWORK_TYPE = (1, 64)
+# The node's lessee field and ?lessee= filter.
+LESSEE = (1, 65)
+# The node's network_data field.
+NETWORK_DATA = (1, 66)
+# port_uuid / portgroup_uuid in a VIF attach.
+VIF_ATTACH_PORT = (1, 67)
+# agent_verify_ca in a heartbeat.
+HEARTBEAT_VERIFY_CA = (1, 68)
+# deploy_steps with the active and rebuild targets.
+DEPLOY_STEPS_ARG = (1, 69)
+# disable_ramdisk with manual cleaning.
+CLEAN_DISABLE_RAMDISK = (1, 70)
+# Only a signifier: the API has scope-based (system/project) roles.
+SCOPED_RBAC = (1, 71)
+# agent_status and agent_status_message in a heartbeat.
+HEARTBEAT_STATUS = (1, 72)
+# The deploy/undeploy aliases of active/deleted.
 DEPLOY_VERBS = (1, 73)
+# The BIOS registry fields of a setting.
+BIOS_REGISTRY = (1, 74)
+# The node's boot_mode and secure_boot fields; then (1.76) setting them.
+BOOT_MODE = (1, 75)
+CHANGE_BOOT_MODE = (1, 76)
+# fields= on the drivers list and a driver.
+DRIVER_FIELDS = (1, 77)
+# /v1/nodes/{id}/history.
+NODE_HISTORY = (1, 78)
+# An allocation prefers the candidate named as the allocation.
+ALLOCATION_NAME_MATCH = (1, 79)
+# Project members may create (and delete) nodes their project owns.
+SELF_OWNED_NODES = (1, 80)
 
 
 def to_string(version):

@@ -14,10 +14,14 @@ LAST_HEARTBEAT = 'agent_last_heartbeat'
 AGENT_VERSION = 'agent_version'
 AGENT_STATUS = 'agent_status'
 AGENT_STATUS_MESSAGE = 'agent_status_message'
+# The agent's TLS certificate (API 1.68): common/agent_certificates.py.
+AGENT_VERIFY_CA = 'agent_verify_ca'
+AGENT_VERIFY_CA_TEXT = 'agent_verify_ca_text'
 # What a heartbeat records; dropped with the token when the node leaves
-# the ramdisk (the URL is then stale).
+# the ramdisk (the URL is then stale, the next agent has its own
+# certificate).
 RECORDED_KEYS = (AGENT_URL, LAST_HEARTBEAT, AGENT_VERSION, AGENT_STATUS,
-                 AGENT_STATUS_MESSAGE)
+                 AGENT_STATUS_MESSAGE, AGENT_VERIFY_CA, AGENT_VERIFY_CA_TEXT)
 # Reboots of a silent agent, and when the last one was. A heartbeat proves
 # the agent alive again and resets them.
 TIMEOUT_REBOOTS = 'agent_timeout_reboots'

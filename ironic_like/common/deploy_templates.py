@@ -100,15 +100,17 @@ def template_steps(templates):
     return steps
 
 
-def ordered_steps(templates, builtin_steps=()):
+def ordered_steps(templates, builtin_steps=(), user_steps=()):
     """The deploy's steps: ``builtin_steps`` overridden and completed by
-    the templates' steps, disabled ones left out, highest priority
-    first."""
+    the templates' steps, then by the request's own ``user_steps``
+    (deploy_steps, API 1.69: they win over a template's, as in Ironic),
+    disabled ones left out, highest priority first."""
     merged = {}
     for step in builtin_steps:
         doc = _as_dict(step)
         merged[(doc['interface'], doc['step'])] = doc
-    for doc in template_steps(templates):
+    for doc in (template_steps(templates)
+                + [_as_dict(step) for step in user_steps or ()]):
         # dict order: an override keeps the built-in step's place among
         # equal priorities.
         merged[(doc['interface'], doc['step'])] = doc

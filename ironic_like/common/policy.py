@@ -114,6 +114,7 @@ _NODE_READER = ('rule:admin or rule:system_reader or rule:owner_reader or '
 _ALL_READER = 'rule:admin or rule:system_reader'
 _NODE_OPERATOR = 'rule:admin or rule:system_member or rule:owner_member'
 _SYSTEM_MEMBER = 'rule:admin or rule:system_member'
+_LESSEE_MEMBER = ' or (rule:member and project_id:%(node.lessee)s)'
 _SYSTEM_ADMIN = 'rule:admin or rule:system_service'
 _ADMIN = 'rule:admin'
 # Ironic's volume rules: creation and deletion by the operators of the
@@ -216,6 +217,26 @@ _API_RULES = [
     _op('baremetal:node:inject_nmi', _NODE_OPERATOR,
         'Inject a non-maskable interrupt into a node.',
         [('PUT', _NODE + '/management/inject_nmi')]),
+    _op('baremetal:node:history:get',
+        'rule:admin or rule:system_reader or rule:owner_reader',
+        'Read the history of a node (its errors and faults).',
+        [('GET', _NODE + '/history'),
+         ('GET', _NODE + '/history/{event}')]),
+    # As Ironic's SYSTEM_OR_PROJECT_MEMBER: a lessee's members too.
+    _op('baremetal:node:set_boot_mode', _NODE_OPERATOR + _LESSEE_MEMBER,
+        'Change the boot mode of a node.',
+        [('PUT', _NODE + '/states/boot_mode')]),
+    _op('baremetal:node:set_secure_boot', _NODE_OPERATOR + _LESSEE_MEMBER,
+        'Turn secure boot of a node on or off.',
+        [('PUT', _NODE + '/states/secure_boot')]),
+    _op('baremetal:node:get_indicator_state', _NODE_READER,
+        'List the indicators of a node\'s components and read their '
+        'states.',
+        [('GET', _NODE + '/management/indicators'),
+         ('GET', _NODE + '/management/indicators/{indicator}')]),
+    _op('baremetal:node:set_indicator_state', _NODE_OPERATOR,
+        'Set the state of an indicator of a node\'s component.',
+        [('PUT', _NODE + '/management/indicators/{indicator}')]),
     _op('baremetal:node:get_console', _NODE_OPERATOR,
         'Get a node\'s console connection information.',
         [('GET', _NODE + '/states/console')]),

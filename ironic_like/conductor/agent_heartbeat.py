@@ -28,6 +28,7 @@ import inspect
 from oslo_log import log
 from oslo_utils import timeutils
 
+from ironic_like.common import agent_certificates
 from ironic_like.common import agent_info
 from ironic_like.common import agent_token
 from ironic_like.common import callback_url as callback_url_check
@@ -93,7 +94,8 @@ _INSPECTION_STATES = frozenset([states.INSPECTING, states.INSPECTWAIT])
 
 def heartbeat(context, node_id, callback_url, agent_version=None,
               agent_token=None, agent_status=None,
-              agent_status_message=None, forwarded=False):
+              agent_status_message=None, agent_verify_ca=None,
+              forwarded=False):
     """Record an agent's heartbeat. Returns True if it was recorded, False
     if the node was locked (acknowledged, nothing recorded).
 
@@ -112,9 +114,16 @@ def heartbeat(context, node_id, callback_url, agent_version=None,
         with locks.acquire(context, node_id, purpose='heartbeat',
                            attempts=1) as task:
             check_token(task.node, agent_token)
-            task.update_node({'driver_internal_info': _recorded(
-                task.node.driver_internal_info, callback_url, agent_version,
-                agent_status, agent_status_message)})
+            info = _recorded(task.node.driver_internal_info, callback_url,
+                             agent_version, agent_status,
+                             agent_status_message)
+            if agent_verify_ca:
+                # Refused (nothing recorded) if the agent's certificate
+                # changed.
+                info.update(agent_certificates.store(
+                    task.node.uuid, task.node.driver_internal_info,
+                    agent_verify_ca))
+            task.update_node({'driver_internal_info': info})
             # Work the deploy interface hands over with spawn_after takes
             # the lock with it.
             if task.node.provision_state in _INSPECTION_STATES:
@@ -136,7 +145,7 @@ def heartbeat(context, node_id, callback_url, agent_version=None,
         # The holder the failed reservation saw (no extra query).
         holder = e.kwargs.get('host')
         args = (context, callback_url, agent_version, agent_token,
-                agent_status, agent_status_message)
+                agent_status, agent_status_message, agent_verify_ca)
         # None: released since our attempt (the release hook ran before
         # the heartbeat was stored): replay it now.
         if holder in (CONF.host, None):

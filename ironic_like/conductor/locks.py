@@ -15,6 +15,7 @@ from oslo_log import log
 
 from ironic_like.common import exception
 from ironic_like.conductor import fencing
+from ironic_like.conductor import node_history
 from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
 from ironic_like.drivers import loader
@@ -72,10 +73,13 @@ class NodeTask(object):
         if self.shared:
             raise RuntimeError('update_node() under a shared lock (%s)'
                                % self.purpose)
+        before = self.node
         with self._fenced():
             self.node = self.db.update_node(self.node.id, values,
                                             expected=expected,
                                             holder=CONF.host)
+        # Errors and faults go to the node's history (API 1.78).
+        node_history.note_update(self, before, values)
         return self.node
 
     def release_instance(self):

@@ -85,10 +85,12 @@ class ConductorManager(object):
     # agents
     def heartbeat(self, context, node_id, callback_url, agent_version=None,
                   agent_token=None, agent_status=None,
-                  agent_status_message=None, forwarded=False):
+                  agent_status_message=None, forwarded=False,
+                  agent_verify_ca=None):
         return agent_heartbeat.heartbeat(
             context, node_id, callback_url, agent_version, agent_token,
-            agent_status, agent_status_message, forwarded=forwarded)
+            agent_status, agent_status_message,
+            agent_verify_ca=agent_verify_ca, forwarded=forwarded)
 
     # boot sessions
     def wake_boot_operators(self, context, operators=None, node_ids=None):
@@ -139,6 +141,26 @@ class ConductorManager(object):
 
     def inject_nmi(self, context, node_id):
         return management.inject_nmi(context, node_id)
+
+    def set_boot_mode(self, context, node_id, mode):
+        return management.set_boot_mode(context, self._executor, node_id,
+                                        mode)
+
+    def set_secure_boot_state(self, context, node_id, state):
+        return management.set_secure_boot_state(context, self._executor,
+                                                node_id, state)
+
+    def get_supported_indicators(self, context, node_id):
+        return management.get_supported_indicators(context, node_id)
+
+    def get_indicator_state(self, context, node_id, component, indicator):
+        return management.get_indicator_state(context, node_id, component,
+                                              indicator)
+
+    def set_indicator_state(self, context, node_id, component, indicator,
+                            state):
+        return management.set_indicator_state(context, node_id, component,
+                                              indicator, state)
 
     def get_console_information(self, context, node_id):
         return console.get_console_information(context, node_id)

@@ -15,6 +15,7 @@ from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import runner
 from ironic_like.conductor import inspection
 from ironic_like.conductor import locks
+from ironic_like.conductor import management
 from ironic_like.conductor import node_flags
 from ironic_like.conductor import rescue
 from ironic_like.db import api as db_api
@@ -74,7 +75,10 @@ def do_provisioning_action(context, executor, node_id, event, params):
             # the request's fault (400), and the steps the deploy's
             # templates add are recorded for the deploy to run and the
             # API to show.
-            deploy.deploy_steps(task, _runs_flows(task))
+            deploy.deploy_steps(task, _runs_flows(task),
+                                (params or {}).get('deploy_steps'))
+        if event == 'clean' and (params or {}).get('disable_ramdisk'):
+            _check_no_ramdisk_steps(params.get('clean_steps') or [])
         if event == 'inspect':
             # A node that cannot be inspected is refused (400), not
             # failed in the background.
@@ -132,13 +136,35 @@ def _verify(task, params):
     except Exception as e:
         _fail(task, e, 'Verification')
         return
-    # As Ironic: a verified node's BIOS settings are read (never fails).
+    # As Ironic: a verified node's BIOS settings, boot mode and secure
+    # boot state are read (never fails).
     bios.cache_settings(task)
+    management.cache_boot_mode(task)
     _move(task, 'done')
+
+
+def _check_no_ramdisk_steps(steps):
+    """Manual cleaning with disable_ramdisk (API 1.70) boots no agent:
+    every clean step here is the agent's (runner.start_clean), so none
+    can run, as Ironic refuses a step that needs the ramdisk."""
+    for step in steps:
+        raise exception.InvalidParameterValue(
+            err='Clean step %s.%s requires the agent ramdisk, which '
+                'disable_ramdisk skips.' % (step.get('interface'),
+                                            step.get('step')),
+            field='clean_steps')
 
 
 def _clean(task, params):
     automated = task.node.target_provision_state != states.MANAGEABLE
+    if not automated and params.get('disable_ramdisk'):
+        # Nothing to run without the ramdisk (checked before the node
+        # moved): manual cleaning ends where it began.
+        LOG.info('Node %s: manual cleaning without the ramdisk, no steps',
+                 task.node.uuid)
+        task.update_node({'provision_state': states.MANAGEABLE,
+                          'target_provision_state': None})
+        return
     if automated and node_flags.skip_automated_clean(task.node):
         LOG.info('Node %s: automated cleaning is off; not cleaned',
                  task.node.uuid)
@@ -184,6 +210,8 @@ def _deploy(task, params):
     except Exception as e:
         _fail(task, e, 'Deploy')
         return
+    # As Ironic when it prepares the instance (never fails).
+    management.cache_boot_mode(task)
     _move(task, 'done')
 
 

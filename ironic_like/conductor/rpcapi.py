@@ -23,6 +23,10 @@ Version history:
     1.10 - create_volume_connector, update_volume_connector,
            destroy_volume_connector, create_volume_target,
            update_volume_target, destroy_volume_target
+    1.11 - Ironic 1.63 onwards: get_supported_indicators,
+           get_indicator_state, set_indicator_state;
+           heartbeat(agent_verify_ca=...), set_boot_mode,
+           set_secure_boot_state
 """
 
 import datetime
@@ -45,8 +49,8 @@ from ironic_like.db import api as db_api
 LOG = log.getLogger(__name__)
 
 TOPIC = 'ironic_like.conductor_manager'
-# 1.10: volume connectors and targets.
-RPC_API_VERSION = '1.10'
+# 1.11: Ironic 1.63-1.80 (indicators, boot mode, history...).
+RPC_API_VERSION = '1.11'
 
 
 # Clock difference tolerated between this process and the conductor that
@@ -256,31 +260,43 @@ class ConductorAPI(object):
 
     def heartbeat(self, context, node, callback_url, agent_version=None,
                   agent_token=None, agent_status=None,
-                  agent_status_message=None):
+                  agent_status_message=None, agent_verify_ca=None):
         """An agent's heartbeat, to the node's owner. Returns True if it
         was recorded, False if the node was locked (acknowledged only)."""
-        return self._call_node(context, node, 'heartbeat', version='1.2',
+        extra = {}
+        version = '1.2'
+        if agent_verify_ca is not None:
+            # Only 1.11 conductors know it.
+            version = '1.11'
+            extra['agent_verify_ca'] = agent_verify_ca
+        return self._call_node(context, node, 'heartbeat', version=version,
                                node_id=node.id, callback_url=callback_url,
                                agent_version=agent_version,
                                agent_token=agent_token,
                                agent_status=agent_status,
-                               agent_status_message=agent_status_message)
+                               agent_status_message=agent_status_message,
+                               **extra)
 
     def forward_heartbeat(self, context, host, node_id, callback_url,
                           agent_version=None, agent_token=None,
-                          agent_status=None, agent_status_message=None):
+                          agent_status=None, agent_status_message=None,
+                          agent_verify_ca=None):
         """Hand a heartbeat to conductor ``host``, which holds the node's
         lock (a cast: the agent was answered already). Returns False when
         the version cap forbids it."""
-        if not self.client.can_send_version('1.3'):
+        version = '1.3' if agent_verify_ca is None else '1.11'
+        if not self.client.can_send_version(version):
             return False
+        extra = {}
+        if agent_verify_ca is not None:
+            extra['agent_verify_ca'] = agent_verify_ca
         cctxt = self.client.prepare(topic=TOPIC, server=host,
-                                    version='1.3')
+                                    version=version)
         cctxt.cast(context, 'heartbeat', node_id=node_id,
                    callback_url=callback_url, agent_version=agent_version,
                    agent_token=agent_token, agent_status=agent_status,
                    agent_status_message=agent_status_message,
-                   forwarded=True)
+                   forwarded=True, **extra)
         return True
 
     # -- boot sessions ---------------------------------------------------
@@ -368,15 +384,17 @@ class ConductorAPI(object):
     # -- node interfaces (validate, management, console, RAID) -----------
     # On the node's conductor, which has the drivers and the BMC in reach.
 
-    def _call_interfaces(self, context, node, method, **kwargs):
-        if not self.client.can_send_version('1.8'):
-            # A conductor below 1.8 does not know the method (rolling
-            # upgrade): a clear 503 rather than a version cap error.
+    def _call_interfaces(self, context, node, method, version='1.8',
+                         **kwargs):
+        if not self.client.can_send_version(version):
+            # A conductor below the version does not know the method
+            # (rolling upgrade): a clear 503 rather than a version cap
+            # error.
             raise exception.ConductorUnavailable(
                 node=node.uuid,
-                reason='%s needs conductor RPC API 1.8, above '
-                       '[DEFAULT]rpc_version_cap' % method)
-        return self._call_node(context, node, method, version='1.8',
+                reason='%s needs conductor RPC API %s, above '
+                       '[DEFAULT]rpc_version_cap' % (method, version))
+        return self._call_node(context, node, method, version=version,
                                node_id=node.id, **kwargs)
 
     def validate_driver_interfaces(self, context, node):
@@ -396,6 +414,30 @@ class ConductorAPI(object):
 
     def inject_nmi(self, context, node):
         return self._call_interfaces(context, node, 'inject_nmi')
+
+    def set_boot_mode(self, context, node, mode):
+        return self._call_interfaces(context, node, 'set_boot_mode',
+                                     version='1.11', mode=mode)
+
+    def set_secure_boot_state(self, context, node, state):
+        return self._call_interfaces(context, node, 'set_secure_boot_state',
+                                     version='1.11', state=state)
+
+    def get_supported_indicators(self, context, node):
+        return self._call_interfaces(context, node,
+                                     'get_supported_indicators',
+                                     version='1.11')
+
+    def get_indicator_state(self, context, node, component, indicator):
+        return self._call_interfaces(context, node, 'get_indicator_state',
+                                     version='1.11', component=component,
+                                     indicator=indicator)
+
+    def set_indicator_state(self, context, node, component, indicator,
+                            state):
+        return self._call_interfaces(context, node, 'set_indicator_state',
+                                     version='1.11', component=component,
+                                     indicator=indicator, state=state)
 
     def get_console_information(self, context, node):
         return self._call_interfaces(context, node,

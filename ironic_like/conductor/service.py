@@ -27,6 +27,7 @@ from ironic_like.conductor.hostos import reconcile as hostos_reconcile
 from ironic_like.conductor import locks
 from ironic_like.conductor import manager
 from ironic_like.conductor import node_flags
+from ironic_like.conductor import node_history
 from ironic_like.conductor.operators import runner as boot_operators
 from ironic_like.conductor import power
 from ironic_like.conductor import rpcapi
@@ -167,6 +168,14 @@ class ConductorService(object):
 
     # -- periodic tasks --------------------------------------------------
 
+    def prune_node_history(self):
+        # Every conductor prunes (a delete of the oldest rows; two doing
+        # it at once delete no more than the bound each).
+        try:
+            node_history.prune()
+        except Exception:
+            LOG.exception('Node history clean-up failed')
+
     def _start_periodics(self):
         def every(spacing, method, now=False):
             # futurist marks the callable itself; bound methods cannot be
@@ -195,6 +204,10 @@ class ConductorService(object):
         if CONF.conductor.sync_power_state_interval:
             callables.append(every(CONF.conductor.sync_power_state_interval,
                                    self.sync_power_states))
+        if CONF.conductor.node_history_cleanup_interval:
+            callables.append(every(
+                CONF.conductor.node_history_cleanup_interval,
+                self.prune_node_history))
         callables.append(every(CONF.hostos.reconcile_interval,
                                self.reconcile_hostos))
         callables.append(every(CONF.accelerators.reconcile_interval,

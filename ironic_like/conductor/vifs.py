@@ -92,7 +92,7 @@ def _refuse_twice(vif_id, objects):
                 vif=vif_id, object_type=kind, object_uuid=obj.uuid)
 
 
-def _free(ports, groups):
+def _free(ports, groups, port_uuid=None, portgroup_uuid=None):
     """The ports and groups a new VIF may go to.
 
     A port in a group is used through its group: the group is free when
@@ -100,24 +100,32 @@ def _free(ports, groups):
     whose member already carries a VIF (recorded on the port itself)
     cannot be used as a whole; its other free members are offered one by
     one instead, so the two VIFs never share a link.
+
+    ``port_uuid`` (API 1.67) narrows the choice to that port, which must
+    then be outside any group; ``portgroup_uuid`` to that group as a
+    whole (as Ironic narrows them).
     """
     free = []
     members = collections.defaultdict(list)
     split = set()
     for kind, port in ports:
-        if not _usable(port):
+        if (port_uuid and port.uuid != port_uuid) or not _usable(port):
             continue
         if attached_vif(port):
             split.add(port.portgroup_id)
-        elif port.portgroup_id is None:
+        elif port.portgroup_id is None and not portgroup_uuid:
             free.append((kind, port))
         else:
             members[port.portgroup_id].append((kind, port))
+    if port_uuid:
+        return free
     for kind, group in groups:
-        if attached_vif(group):
+        if ((portgroup_uuid and group.uuid != portgroup_uuid)
+                or attached_vif(group)):
             continue
         if group.id in split:
-            free.extend(members[group.id])
+            if not portgroup_uuid:
+                free.extend(members[group.id])
         elif members[group.id]:
             free.append((kind, group))
     return free
@@ -169,7 +177,8 @@ def vif_attach(context, node_id, vif_info):
             return
         ports, groups = _ports_and_groups(task)
         _refuse_twice(vif_id, ports + groups)
-        free = _free(ports, groups)
+        free = _free(ports, groups, vif_info.get('port_uuid'),
+                     vif_info.get('portgroup_uuid'))
         if not free:
             raise exception.NoFreePhysicalPorts(vif=vif_id)
         # A stable sort: among equals the first listed (oldest) wins.

@@ -87,6 +87,14 @@ opts = [
                      'turn this off so the token never appears in a URL '
                      '(URLs end up in proxy logs). Error messages and '
                      'last_error are scrubbed of the token either way.'),
+    # Ironic's option (API 1.68: agent_verify_ca in heartbeats).
+    cfg.StrOpt('certificates_path',
+               default='/var/lib/ironic-like/certificates',
+               help='Directory where a conductor writes the TLS '
+                    'certificate an agent sent in its heartbeat '
+                    '(agent_verify_ca, API 1.68), one <node uuid>.crt per '
+                    'node; the conductor then verifies the agent\'s https '
+                    'URL with it.'),
 ]
 
 

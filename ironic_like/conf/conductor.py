@@ -114,6 +114,33 @@ opts = [
                      'on provide and after an instance is undeployed. '
                      'When false, they go to available at once, except '
                      'nodes whose automated_clean field is true.'),
+    # Node history (API 1.78), Ironic's names and defaults
+    # (conductor/node_history.py).
+    cfg.BoolOpt('node_history',
+                default=True,
+                mutable=True,
+                help='Whether a node\'s errors and fault changes are '
+                     'recorded in its history (GET /v1/nodes/{id}/history). '
+                     'The periodic clean-up still prunes the history when '
+                     'this is off.'),
+    cfg.IntOpt('node_history_max_entries',
+               default=300, min=0,
+               mutable=True,
+               help='The most history events kept per node; the oldest go '
+                    'first, but never one younger than '
+                    '[conductor]node_history_minimum_days.'),
+    cfg.IntOpt('node_history_cleanup_interval',
+               default=86400, min=0,
+               help='Seconds between two clean-ups of the node history on '
+                    'each conductor. 0 disables the clean-up.'),
+    cfg.IntOpt('node_history_cleanup_batch_count',
+               default=1000, min=0,
+               help='The most history events one clean-up deletes.'),
+    cfg.IntOpt('node_history_minimum_days',
+               default=0, min=0,
+               mutable=True,
+               help='History events younger than this many days are kept '
+                    'whatever node_history_max_entries says.'),
 ]
 
 

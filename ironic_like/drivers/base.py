@@ -82,6 +82,33 @@ class ManagementInterface(BaseInterface):
         """Send a non-maskable interrupt to the node (1.29)."""
         raise unsupported(task, 'inject_nmi')
 
+    # Boot mode and secure boot (1.75, set from 1.76).
+    def get_boot_mode(self, task):
+        """'uefi' or 'bios' (None when unknown)."""
+        raise unsupported(task, 'get_boot_mode')
+
+    def set_boot_mode(self, task, mode):
+        raise unsupported(task, 'set_boot_mode')
+
+    def get_secure_boot_state(self, task):
+        """True or False (None when unknown)."""
+        raise unsupported(task, 'get_secure_boot_state')
+
+    def set_secure_boot_state(self, task, state):
+        raise unsupported(task, 'set_secure_boot_state')
+
+    # Indicators (1.63): common/indicators.py has their states.
+    def get_supported_indicators(self, task):
+        """{component: {indicator: {'readonly': bool, 'states': [...]}}}."""
+        raise unsupported(task, 'get_supported_indicators')
+
+    def get_indicator_state(self, task, component, indicator):
+        """One of common.indicators.STATES."""
+        raise unsupported(task, 'get_indicator_state')
+
+    def set_indicator_state(self, task, component, indicator, state):
+        raise unsupported(task, 'set_indicator_state')
+
 
 class DeployInterface(BaseInterface):
 
@@ -152,7 +179,9 @@ class BIOSInterface(BaseInterface):
         db_api.get_instance().replace_bios_settings(task.node.id, settings)
 
     def get_bios_settings(self, task):
-        """{name: value} of the node's BIOS settings, as read now."""
+        """{name: value} of the node's BIOS settings, as read now; or
+        {name: {'value': value, <registry fields>}} with what the BIOS
+        registry says of each (API 1.74; db.sqlalchemy.bios)."""
         raise unsupported(task, 'bios')
 
 

@@ -58,9 +58,14 @@ ALLOCATION_UPDATE = (1, 57)
 ALLOCATION_BACKFILL = (1, 58)
 ALLOCATION_OWNER = (1, 60)
 RETIRED = (1, 61)
+LESSEE = (1, 65)
+NETWORK_DATA = (1, 66)
+BOOT_MODE = (1, 76)
+DRIVER_FIELDS = (1, 77)
+NODE_HISTORY = (1, 78)
 
 # The highest version this plugin knows: never negotiate above it.
-LAST_KNOWN_VERSION = (1, 61)
+LAST_KNOWN_VERSION = (1, 80)
 # What a server that tells nothing is assumed to speak (Ironic's minimum).
 FALLBACK_VERSION = (1, 1)
 

@@ -8,6 +8,8 @@ validates the fields it changes against the same definitions.
 import functools
 
 from ironic_like.api.schemas import common
+from ironic_like.api.schemas import deploy_template
+from ironic_like.api.schemas import network_data
 from ironic_like.drivers import base as drivers_base
 
 # Ironic's limit for traits on one node.
@@ -30,6 +32,11 @@ FIELDS = {
     'conductor_group': {'type': ['string', 'null'], 'maxLength': 255,
                         'pattern': r'^[a-zA-Z0-9_\-\.]*$'},
     'owner': {'type': ['string', 'null'], 'maxLength': 255},
+    # Ironic 1.65: the project leasing the node.
+    'lessee': {'type': ['string', 'null'], 'maxLength': 255},
+    # Ironic 1.66: the instance's network configuration, in the
+    # network_data.json format of the config drive.
+    'network_data': network_data.NETWORK_DATA,
     # Ours (not Ironic's): free-form selectors for host configuration.
     'labels': {'type': ['object', 'null'], 'maxJsonSize': True,
                'propertyNames': {'minLength': 1, 'maxLength': 255},
@@ -112,6 +119,12 @@ PROVISION_BODY = {
         # Checked further (non-empty, rescue only) by the controller,
         # whose errors name it as Ironic's do.
         'rescue_password': {'type': ['string', 'null'], 'maxLength': 255},
+        # 1.69: steps of this deploy (merged over its templates' steps).
+        'deploy_steps': {'type': ['array', 'null'],
+                         'items': deploy_template.STEP,
+                         'maxItems': deploy_template.MAX_STEPS},
+        # 1.70: manual cleaning without booting the agent's ramdisk.
+        'disable_ramdisk': {'type': ['boolean', 'null']},
     },
     'required': ['target'],
     'additionalProperties': False,
@@ -155,3 +168,29 @@ CONSOLE_BODY = {
 # which the node's raid interface checks against its schema
 # (drivers/raid.py); {} clears it.
 RAID_BODY = {'type': 'object', 'maxJsonSize': True}
+
+
+# PUT /v1/nodes/{id}/management/indicators/<indicator>@<component> (1.63).
+INDICATOR_BODY = {
+    'type': 'object',
+    'properties': {
+        'state': {'type': 'string', 'enum': ['ON', 'OFF', 'BLINKING']},
+    },
+    'required': ['state'],
+    'additionalProperties': False,
+}
+
+
+# PUT /v1/nodes/{id}/states/boot_mode and .../secure_boot (1.76).
+BOOT_MODE_BODY = {
+    'type': 'object',
+    'properties': {'target': {'type': 'string', 'enum': ['uefi', 'bios']}},
+    'required': ['target'],
+    'additionalProperties': False,
+}
+SECURE_BOOT_BODY = {
+    'type': 'object',
+    'properties': {'target': {'type': ['boolean', 'string']}},
+    'required': ['target'],
+    'additionalProperties': False,
+}

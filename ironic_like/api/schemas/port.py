@@ -4,18 +4,26 @@ import functools
 
 from ironic_like.api.schemas import common
 
-# Keys of local_link_connection Ironic knew by API 1.51.
+# Keys of local_link_connection: Ironic's by API 1.64 (hostname: a smart
+# NIC's host, 1.53; network_type, 1.64: the API refuses it below).
 LOCAL_LINK_CONNECTION = {
     'type': ['object', 'null'],
     'properties': {
         'switch_id': {'type': 'string', 'format': 'switch_id'},
         'port_id': {'type': 'string', 'minLength': 1, 'maxLength': 255},
         'switch_info': {'type': 'string', 'maxLength': 255},
+        'hostname': {'type': 'string', 'minLength': 1, 'maxLength': 255},
+        'network_type': {'type': 'string',
+                         'enum': ['managed', 'unmanaged']},
     },
     'additionalProperties': False,
-    # Empty, or enough to find the switch port.
+    # Empty, or enough to find the switch port (or the smart NIC's host);
+    # a link no networking service manages needs nothing more.
     'anyOf': [{'maxProperties': 0},
-              {'required': ['switch_id', 'port_id']}],
+              {'required': ['switch_id', 'port_id']},
+              {'required': ['port_id', 'hostname']},
+              {'required': ['network_type'],
+               'properties': {'network_type': {'const': 'unmanaged'}}}],
 }
 
 FIELDS = {

@@ -90,6 +90,14 @@ def _candidates(db, request):
         request['resource_class'], request['traits'],
         request['candidate_nodes'], request['owner'], limit=CANDIDATE_BATCH)
     random.shuffle(ids)
+    if request.get('name'):
+        # As Ironic (API 1.79): the node named as the allocation first,
+        # when it matches and is free.
+        named = db.allocation_candidate_named(
+            request['name'], request['resource_class'], request['traits'],
+            request['candidate_nodes'], request['owner'])
+        if named is not None:
+            ids = [named] + [i for i in ids if i != named]
     return ids
 
 

@@ -37,6 +37,7 @@ from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import persistence
+from ironic_like.conductor import management
 from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
 from ironic_like.drivers.modules import agent_client
@@ -155,7 +156,7 @@ def os_acc_instance(node):
             'image_uuid': info.get('image_source')}
 
 
-def deploy_steps(task, runs_flows=True):
+def deploy_steps(task, runs_flows=True, user_steps=None):
     """Check the deploy's requested traits and record its ordered steps
     in driver_internal_info (the API shows them; deploy-run-steps runs
     the templates' ones). InvalidParameterValue (400) when a requested
@@ -166,15 +167,16 @@ def deploy_steps(task, runs_flows=True):
     templates = deploy_templates.matching_templates(
         node, db_api.get_instance().get_deploy_templates_by_names(names))
     builtin = BUILT_IN_STEPS if runs_flows else ()
-    steps = deploy_templates.ordered_steps(templates, builtin)
+    steps = deploy_templates.ordered_steps(templates, builtin, user_steps)
     for step in builtin:
         if not deploy_templates.is_builtin(step, steps):
             # The fixed atoms do it whatever the templates say.
             raise exception.InvalidParameterValue(
-                err='Cannot deploy: a deploy template disables the deploy '
-                    'step %s.%s, which the agent deploy always runs.'
-                    % (step['interface'], step['step']),
-                field='instance_info/traits')
+                err='Cannot deploy: a deploy template or the request '
+                    'disables the deploy step %s.%s, which the agent deploy '
+                    'always runs.' % (step['interface'], step['step']),
+                field=('deploy_steps' if user_steps
+                       else 'instance_info/traits'))
     node_steps.set_info(task, **{deploy_templates.STEPS: steps,
                                  deploy_templates.INDEX: 0})
     return steps
@@ -341,6 +343,9 @@ class BootFromDisk(node_steps.NodeTaskBase):
         node_steps.leave_ramdisk(task)
         task.driver.management.set_boot_device(task, 'disk',
                                                persistent=True)
+        # As Ironic's prepare_instance: the boot mode and secure boot
+        # state the instance boots with (API 1.75; never fails).
+        management.cache_boot_mode(task)
 
 
 class Done(node_steps.NodeTaskBase):

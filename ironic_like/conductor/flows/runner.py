@@ -122,12 +122,21 @@ def run_chain(task, name):
             name = _follow_up(task, name)
 
 
+def with_network_data(node, configdrive):
+    """The config drive to write: as Ironic does, a config drive given
+    as a dict without network_data gets the node's (API 1.66)."""
+    if (isinstance(configdrive, dict) and node.network_data
+            and 'network_data' not in configdrive):
+        return dict(configdrive, network_data=node.network_data)
+    return configdrive
+
+
 def start_deploy(task, configdrive=None):
     """Boot the ramdisk and wait for the agent (in the provisioning
     worker, which holds the lock)."""
     if configdrive is not None:
         info = dict(task.node.instance_info or {})
-        info['configdrive'] = configdrive
+        info['configdrive'] = with_network_data(task.node, configdrive)
         task.update_node({'instance_info': info})
     node_steps.set_info(task, **{agent_info.PHASE: None,
                                  agent_info.COMMAND: None})

@@ -252,15 +252,15 @@ class AllocationsMixin(object):
     def get_allocation_requests(self, allocation_ids):
         """What the allocation flow needs of each allocation, as plain
         dicts (two light queries for the whole batch, no ORM objects):
-        id, uuid, state, resource_class, owner, candidate_nodes, traits.
-        Allocations that no longer exist are left out."""
+        id, uuid, name, state, resource_class, owner, candidate_nodes,
+        traits. Allocations that no longer exist are left out."""
         a = models.Allocation
         t = models.AllocationTrait
         ids = list(allocation_ids)
         with _sa_api()._reader() as session:
             rows = session.execute(
-                sa.select(a.id, a.uuid, a.state, a.resource_class, a.owner,
-                          a.candidate_nodes)
+                sa.select(a.id, a.uuid, a.name, a.state, a.resource_class,
+                          a.owner, a.candidate_nodes)
                 .where(a.id.in_(ids)).order_by(a.id)).all()
             traits = {}
             for allocation_id, trait in session.execute(
@@ -306,11 +306,27 @@ class AllocationsMixin(object):
         number of free nodes, and concurrent allocations start on
         different nodes.
         """
+        return self._candidates(resource_class, traits, candidate_uuids,
+                                owner, limit)
+
+    def allocation_candidate_named(self, name, resource_class, traits=(),
+                                   candidate_uuids=None, owner=None):
+        """The ID of the free matching node called ``name``, or None: an
+        allocation tries the node named as itself first (API 1.79). One
+        look-up by the nodes' unique name index."""
+        found = self._candidates(resource_class, traits, candidate_uuids,
+                                 owner, None, name=name)
+        return found[0] if found else None
+
+    def _candidates(self, resource_class, traits, candidate_uuids, owner,
+                    limit, name=None):
         n = models.Node
         query = sa.select(n.id).where(
             *_free_node_conditions(resource_class, traits, owner))
         if candidate_uuids:
             query = query.where(n.uuid.in_(list(candidate_uuids)))
+        if name is not None:
+            query = query.where(n.name == name)
         with _sa_api()._reader() as session:
             if not limit:
                 return [row[0] for row in session.execute(query)]

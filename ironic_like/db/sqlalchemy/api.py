@@ -33,6 +33,7 @@ from ironic_like.db.sqlalchemy import hostos
 # bound) on every engine.
 from ironic_like.db.sqlalchemy import connection_setup  # noqa: F401
 from ironic_like.db.sqlalchemy import models
+from ironic_like.db.sqlalchemy import node_history
 from ironic_like.db.sqlalchemy import portgroups
 from ironic_like.db.sqlalchemy import ports
 from ironic_like.db.sqlalchemy import volumes
@@ -332,6 +333,7 @@ class Connection(accelerators.AcceleratorsMixin,
                  chassis.ChassisMixin,
                  deploy_templates.DeployTemplatesMixin,
                  hostos.HostOSMixin,
+                 node_history.NodeHistoryMixin,
                  portgroups.PortgroupsMixin,
                  ports.PortsMixin,
                  volumes.VolumesMixin):
@@ -542,6 +544,7 @@ class Connection(accelerators.AcceleratorsMixin,
                 models.BootArtifacts.node_id == node_id))
             hostos.destroy_node_rows(session, node_id)
             bios.destroy_node_rows(session, node_id)
+            node_history.destroy_node_rows(session, node_id)
             accelerators.destroy_node_rows(session, node_id)
             volumes.destroy_node_rows(session, node_id)
             count = session.execute(sa.delete(models.Node).where(

@@ -17,6 +17,12 @@ def _sa_api():
     return api
 
 
+# What the BIOS registry says of a setting (API 1.74).
+REGISTRY_FIELDS = ('attribute_type', 'allowable_values', 'lower_bound',
+                   'max_length', 'min_length', 'read_only',
+                   'reset_required', 'unique', 'upper_bound')
+
+
 def destroy_node_rows(session, node_id):
     session.execute(sa.delete(models.BIOSSetting).where(
         models.BIOSSetting.node_id == node_id))
@@ -25,13 +31,22 @@ def destroy_node_rows(session, node_id):
 class BIOSMixin(object):
 
     def replace_bios_settings(self, node_id, settings):
-        """Make ``settings`` ({name: value}) the node's BIOS settings."""
+        """Make ``settings`` the node's BIOS settings: {name: value}, or
+        {name: {'value': ..., <REGISTRY_FIELDS>...}} when the BIOS
+        interface also read the setting's registry entry (API 1.74)."""
         with _sa_api()._writer() as session:
             destroy_node_rows(session, node_id)
             for name in sorted(settings):
+                found = settings[name]
+                values = {'node_id': node_id, 'name': name}
+                if isinstance(found, dict):
+                    values['value'] = found.get('value')
+                    values.update({key: found[key] for key in
+                                   REGISTRY_FIELDS if key in found})
+                else:
+                    values['value'] = found
                 setting = models.BIOSSetting()
-                setting.update({'node_id': node_id, 'name': name,
-                                'value': settings[name]})
+                setting.update(values)
                 session.add(setting)
 
     def get_bios_settings(self, node_id):

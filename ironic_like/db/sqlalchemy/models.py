@@ -54,6 +54,7 @@ class Node(Base):
         sa.UniqueConstraint('allocation_id', name='uniq_nodes0allocation_id'),
         sa.Index('nodes_chassis_id_idx', 'chassis_id'),
         sa.Index('nodes_fault_idx', 'fault'),
+        sa.Index('nodes_lessee_idx', 'lessee'),
     )
     id = sa.Column(sa.Integer, primary_key=True)
     uuid = sa.Column(sa.String(36), nullable=False)
@@ -121,6 +122,11 @@ class Node(Base):
     automated_clean = sa.Column(sa.Boolean, nullable=True)
     # Ironic 1.42: why the service (not an operator) set maintenance.
     fault = sa.Column(sa.String(255), nullable=True)
+    # Ironic 1.66: the instance's network configuration (config drive).
+    network_data = sa.Column(db_types.JsonEncodedDict)
+    # Ironic 1.75: the boot mode and secure boot state the BMC reports.
+    boot_mode = sa.Column(sa.String(16), nullable=True)
+    secure_boot = sa.Column(sa.Boolean, nullable=True)
 
     traits = orm.relationship('NodeTrait', lazy='selectin',
                               cascade='all, delete-orphan',
@@ -205,6 +211,37 @@ class BIOSSetting(Base):
                         primary_key=True, nullable=False)
     name = sa.Column(sa.String(255), primary_key=True, nullable=False)
     value = sa.Column(sa.Text, nullable=True)
+    # The BIOS registry's description of the setting (Ironic 1.74).
+    attribute_type = sa.Column(sa.String(255), nullable=True)
+    allowable_values = sa.Column(db_types.JsonEncodedList, nullable=True)
+    lower_bound = sa.Column(sa.BigInteger, nullable=True)
+    upper_bound = sa.Column(sa.BigInteger, nullable=True)
+    max_length = sa.Column(sa.Integer, nullable=True)
+    min_length = sa.Column(sa.Integer, nullable=True)
+    read_only = sa.Column(sa.Boolean, nullable=True)
+    reset_required = sa.Column(sa.Boolean, nullable=True)
+    unique = sa.Column(sa.Boolean, nullable=True)
+
+
+class NodeHistory(Base):
+    """One event in a node's history (Ironic 1.78): errors and notable
+    changes, kept for [conductor]node_history_max_entries per node."""
+    __tablename__ = 'node_history'
+    __table_args__ = _table_args(
+        sa.UniqueConstraint('uuid', name='uniq_node_history0uuid'),
+        sa.Index('node_history_node_id_idx', 'node_id', 'id'),
+        sa.Index('node_history_created_at_idx', 'created_at'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    node_id = sa.Column(sa.Integer, sa.ForeignKey('nodes.id'),
+                        nullable=False)
+    conductor = sa.Column(sa.String(255), nullable=True)
+    event_type = sa.Column(sa.String(255), nullable=True)
+    severity = sa.Column(sa.String(255), nullable=True)
+    event = sa.Column(sa.Text, nullable=True)
+    user = sa.Column(sa.String(64), nullable=True)
+    project = sa.Column(sa.String(80), nullable=True)
 
 
 class DeployTemplate(Base):

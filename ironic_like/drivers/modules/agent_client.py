@@ -17,6 +17,7 @@ import requests
 
 from oslo_log import log
 
+from ironic_like.common import agent_certificates
 from ironic_like.common import agent_info
 from ironic_like.common import agent_token
 from ironic_like.common import exception
@@ -83,11 +84,14 @@ def _scrub(node, text):
 
 def _request(method, node, url, what, timeout=None, **kwargs):
     try:
+        # The certificate the agent sent (API 1.68), else the system's.
+        verify = agent_certificates.verify_for(node.uuid,
+                                               node.driver_internal_info)
         resp = _session().request(
             method, url,
             timeout=timeout or CONF.deploy.agent_command_timeout,
-            headers=_headers(node), **kwargs)
-    except requests.RequestException as e:
+            headers=_headers(node), verify=verify, **kwargs)
+    except (requests.RequestException, OSError) as e:
         raise exception.AgentConnectionFailed(
             reason=_scrub(node, '%s of node %s: %s' % (what, node.uuid, e)))
     try:

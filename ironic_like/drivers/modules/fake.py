@@ -6,6 +6,7 @@ prove that the owning conductor executed an action.
 """
 
 from ironic_like.common import exception
+from ironic_like.common import indicators
 from ironic_like.common import states
 from ironic_like.conf import CONF
 from ironic_like.drivers import base
@@ -74,6 +75,58 @@ class FakeManagement(base.ManagementInterface):
         return info.get(self.KEY, {'boot_device': 'disk',
                                    'persistent': True})
 
+    # Boot mode and secure boot, kept in driver_internal_info.
+    BOOT_MODE_KEY = 'fake_boot_mode'
+    SECURE_BOOT_KEY = 'fake_secure_boot'
+
+    def get_boot_mode(self, task):
+        return (task.node.driver_internal_info or {}).get(
+            self.BOOT_MODE_KEY, 'uefi')
+
+    def set_boot_mode(self, task, mode):
+        self._set_info(task, self.BOOT_MODE_KEY, mode)
+
+    def get_secure_boot_state(self, task):
+        return (task.node.driver_internal_info or {}).get(
+            self.SECURE_BOOT_KEY, False)
+
+    def set_secure_boot_state(self, task, state):
+        self._set_info(task, self.SECURE_BOOT_KEY, bool(state))
+
+    def _set_info(self, task, key, value):
+        info = dict(task.node.driver_internal_info or {})
+        info[key] = value
+        task.update_node({'driver_internal_info': info})
+
+    # Indicators: a read-only chassis LED and a system LED one may set,
+    # as Ironic's fake has; states kept in driver_internal_info.
+    INDICATORS_KEY = 'fake_indicators'
+    INDICATORS = {
+        indicators.CHASSIS: {'led-0': {
+            'readonly': True, 'states': [indicators.OFF, indicators.ON]}},
+        indicators.SYSTEM: {'led': {
+            'readonly': False,
+            'states': [indicators.BLINKING, indicators.OFF,
+                       indicators.ON]}},
+    }
+
+    def get_supported_indicators(self, task):
+        return self.INDICATORS
+
+    def get_indicator_state(self, task, component, indicator):
+        indicators.check(self.INDICATORS, component, indicator)
+        states = (task.node.driver_internal_info or {}).get(
+            self.INDICATORS_KEY, {})
+        return states.get('%s@%s' % (indicator, component), indicators.OFF)
+
+    def set_indicator_state(self, task, component, indicator, state):
+        indicators.check(self.INDICATORS, component, indicator, state)
+        info = dict(task.node.driver_internal_info or {})
+        states = dict(info.get(self.INDICATORS_KEY) or {})
+        states['%s@%s' % (indicator, component)] = state
+        info[self.INDICATORS_KEY] = states
+        task.update_node({'driver_internal_info': info})
+
 
 class FakeDeploy(base.DeployInterface):
 
@@ -112,8 +165,25 @@ class FakeBIOS(base.BIOSInterface):
         'SecureBoot': 'Disabled',
     }
 
+    # Their registry entries (API 1.74), as a BMC's registry gives them.
+    REGISTRY = {
+        'BootMode': {'attribute_type': 'Enumeration',
+                     'allowable_values': ['Bios', 'Uefi'],
+                     'read_only': False, 'reset_required': True,
+                     'unique': False},
+        'ProcVirtualization': {'attribute_type': 'Enumeration',
+                               'allowable_values': ['Enabled', 'Disabled'],
+                               'read_only': False, 'reset_required': True,
+                               'unique': False},
+        'SecureBoot': {'attribute_type': 'Enumeration',
+                       'allowable_values': ['Enabled', 'Disabled'],
+                       'read_only': True, 'reset_required': False,
+                       'unique': False},
+    }
+
     def get_bios_settings(self, task):
-        return dict(self.SETTINGS)
+        return {name: dict(self.REGISTRY.get(name, {}), value=value)
+                for name, value in self.SETTINGS.items()}
 
 
 class FakeConsole(base.ConsoleInterface):

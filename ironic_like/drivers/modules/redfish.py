@@ -10,7 +10,9 @@ from oslo_log import log
 import sushy
 
 from ironic_like.common import exception
+from ironic_like.common import indicators
 from ironic_like.common import states
+from ironic_like.db.sqlalchemy import bios as bios_db
 from ironic_like.drivers import base
 from ironic_like.drivers.modules import redfish_utils
 
@@ -45,6 +47,17 @@ BOOT_DEVICE_MAP = {
     'bios': sushy.BootSource.BIOS_SETUP,
 }
 BOOT_DEVICE_MAP_REV = {v: k for k, v in BOOT_DEVICE_MAP.items()}
+
+BOOT_MODE_MAP = {'uefi': sushy.BootSourceOverrideMode.UEFI,
+                 'bios': sushy.BootSourceOverrideMode.LEGACY}
+BOOT_MODE_MAP_REV = {v: k for k, v in BOOT_MODE_MAP.items()}
+
+INDICATOR_MAP = {
+    indicators.ON: sushy.IndicatorLED.LIT,
+    indicators.OFF: sushy.IndicatorLED.OFF,
+    indicators.BLINKING: sushy.IndicatorLED.BLINKING,
+}
+INDICATOR_MAP_REV = {v: k for k, v in INDICATOR_MAP.items()}
 
 
 def _raw_power_state(system):
@@ -215,6 +228,99 @@ class RedfishManagement(base.ManagementInterface):
                                         exception.IronicLikeException):
             system.reset_system(sushy.ResetType.NMI)
 
+    # Boot mode (the system's BootSourceOverrideMode) and secure boot
+    # (its SecureBoot resource).
+    def get_boot_mode(self, task):
+        info, system = redfish_utils.get_system(
+            task.node, action='reading the boot mode')
+        return BOOT_MODE_MAP_REV.get(system.boot.mode)
+
+    def set_boot_mode(self, task, mode):
+        action = 'setting the boot mode to %s' % mode
+        info, system = redfish_utils.get_system(task.node, action=action)
+        with redfish_utils.sushy_errors(info, action,
+                                        exception.IronicLikeException):
+            system.set_system_boot_options(mode=BOOT_MODE_MAP[mode])
+
+    def get_secure_boot_state(self, task):
+        info, system = redfish_utils.get_system(
+            task.node, action='reading the secure boot state')
+        try:
+            return bool(system.secure_boot.enabled)
+        except sushy.exceptions.MissingAttributeError:
+            raise base.unsupported(task, 'get_secure_boot_state')
+
+    def set_secure_boot_state(self, task, state):
+        action = 'turning secure boot %s' % ('on' if state else 'off')
+        info, system = redfish_utils.get_system(task.node, action=action)
+        with redfish_utils.sushy_errors(info, action,
+                                        exception.IronicLikeException):
+            system.secure_boot.set_enabled(bool(state))
+
+    # Indicators, named as Ironic's redfish driver names them: the
+    # system's LED by the system's UUID, each chassis' by its UUID, each
+    # drive's by "<storage id>:<drive id>". Redfish has no read-only flag
+    # for a LED: all may be set.
+    _LED = {'readonly': False,
+            'states': [indicators.BLINKING, indicators.OFF, indicators.ON]}
+
+    def _leds(self, system, uuid):
+        """{component: {indicator id: sushy resource}} of the resources
+        having a LED; a part the BMC fails to describe is left out."""
+        found = {}
+
+        def add(component, ident, resource):
+            if resource.indicator_led:
+                found.setdefault(component, {})[ident] = resource
+
+        parts = (
+            (indicators.SYSTEM, lambda: [(system.uuid, system)]),
+            (indicators.CHASSIS,
+             lambda: [(c.uuid, c) for c in (system.chassis or [])]),
+            (indicators.DISK,
+             lambda: [('%s:%s' % (st.identity, d.identity), d)
+                      for st in (system.storage.get_members()
+                                 if system.storage else [])
+                      for d in st.drives]),
+        )
+        for component, members in parts:
+            try:
+                for ident, resource in members():
+                    add(component, ident, resource)
+            except sushy.exceptions.SushyError as e:
+                LOG.debug('Node %s: no %s indicator: %s', uuid, component, e)
+        return found
+
+    def get_supported_indicators(self, task):
+        info, system = redfish_utils.get_system(
+            task.node, action='reading the indicators')
+        return {component: {ident: dict(self._LED) for ident in leds}
+                for component, leds in self._leds(
+                    system, task.node.uuid).items()}
+
+    def _led(self, task, component, indicator, state, action):
+        info, system = redfish_utils.get_system(task.node, action=action)
+        leds = self._leds(system, task.node.uuid)
+        indicators.check({c: {i: self._LED for i in found}
+                          for c, found in leds.items()},
+                         component, indicator, state)
+        return info, leds[component][indicator]
+
+    def get_indicator_state(self, task, component, indicator):
+        info, resource = self._led(task, component, indicator, None,
+                                   'reading the indicator')
+        return INDICATOR_MAP_REV.get(resource.indicator_led,
+                                     indicators.UNKNOWN)
+
+    def set_indicator_state(self, task, component, indicator, state):
+        action = 'setting indicator %s@%s to %s' % (indicator, component,
+                                                    state)
+        info, resource = self._led(task, component, indicator, state,
+                                   action)
+        with redfish_utils.sushy_errors(info, action,
+                                        exception.IronicLikeException):
+            resource.set_indicator_led(INDICATOR_MAP[state])
+
 
 class RedfishBIOS(base.BIOSInterface):
     """The BIOS attributes of the Redfish system (its Bios resource),
@@ -232,6 +338,45 @@ class RedfishBIOS(base.BIOSInterface):
         with redfish_utils.sushy_errors(info, action,
                                         exception.IronicLikeException):
             attributes = dict(system.bios.attributes or {})
+        registry = self._registry(task, system)
         # Stored as text, as Ironic stores them, whatever their JSON type.
-        return {name: None if value is None else str(value)
+        return {name: dict(registry.get(name, {}),
+                           value=None if value is None else str(value))
                 for name, value in attributes.items()}
+
+    def _registry(self, task, system):
+        """{name: its BIOS registry fields} (API 1.74) from the BMC's
+        attribute registry; {} when the BMC has none or fails to give it
+        (the settings are cached all the same, as Ironic does)."""
+        try:
+            found = system.bios.get_attribute_registry()
+            entries = list(found.registry_entries.attributes or []
+                           if found else [])
+        except Exception as e:
+            LOG.info('Node %s: no BIOS attribute registry: %s',
+                     task.node.uuid, exception.safe_message(e))
+            return {}
+        registry = {}
+        for entry in entries:
+            fields = {key: getattr(entry, key, None)
+                      for key in bios_db.REGISTRY_FIELDS}
+            if isinstance(fields['allowable_values'], list):
+                fields['allowable_values'] = _value_names(
+                    task, fields['allowable_values'])
+            registry[entry.name] = fields
+        return registry
+
+
+def _value_names(task, allowable):
+    """A registry's allowed values ([{'ValueName', 'ValueDisplayName'}])
+    as their names, as Ironic keeps them."""
+    names = []
+    for item in allowable:
+        name = (item.get('ValueName') or item.get('ValueDisplayName')
+                if isinstance(item, dict) else item)
+        if name:
+            names.append(name)
+        else:
+            LOG.warning('Node %s: BIOS registry value without a name: %s',
+                        task.node.uuid, item)
+    return names

@@ -22,17 +22,26 @@ class ListDriver(common.BaremetalMixin, command.Lister):
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        parser.add_argument('--long', action='store_true', default=False,
-                            help='Show the interfaces of each driver too.')
+        display = parser.add_mutually_exclusive_group()
+        display.add_argument('--long', action='store_true', default=False,
+                             help='Show the interfaces of each driver too.')
+        # As python-ironicclient: the server picks them (API 1.77).
+        common.add_fields_option(display, 'driver')
         return parser
 
     def take_action(self, parsed_args):
         params = {}
-        if parsed_args.long and self.client.supports(http.DYNAMIC_DRIVERS):
+        fields = common.flatten(parsed_args.fields)
+        if fields:
+            self.client.require(http.DRIVER_FIELDS, 'Driver list --fields')
+            params['fields'] = ','.join(fields)
+        elif parsed_args.long and self.client.supports(
+                http.DYNAMIC_DRIVERS):
             params['detail'] = 'True'
         doc = self.client.get('drivers', params) or {}
         drivers = doc.get('drivers') or []
-        fields = ['name', 'hosts']
+        if not fields:
+            fields = ['name', 'hosts']
         if parsed_args.long:
             fields = common.long_fields(drivers, ['name', 'type', 'hosts'],
                                         drop=_DRIVER_DROP)
@@ -45,6 +54,16 @@ class ShowDriver(base.ResourceCommand, command.ShowOne):
 
     RESOURCE = DRIVER
 
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        common.add_fields_option(parser, 'driver')
+        return parser
+
     def take_action(self, parsed_args):
-        driver = self.client.get(self.path(parsed_args))
-        return common.show(driver, drop=_DRIVER_DROP)
+        fields = common.flatten(parsed_args.fields)
+        params = None
+        if fields:
+            self.client.require(http.DRIVER_FIELDS, 'Driver show --fields')
+            params = {'fields': ','.join(fields)}
+        driver = self.client.get(self.path(parsed_args), params)
+        return common.show(driver, drop=_DRIVER_DROP, keep=fields)

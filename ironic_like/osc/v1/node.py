@@ -32,7 +32,7 @@ SHORT_FIELDS = ['uuid', 'name', 'instance_uuid', 'power_state',
 # Column order of --long (fields the server adds come after, by name).
 LONG_FIELDS = [
     'uuid', 'name', 'description', 'driver', 'resource_class', 'owner',
-    'conductor_group', 'conductor', 'chassis_uuid', 'instance_uuid',
+    'lessee', 'conductor_group', 'conductor', 'chassis_uuid', 'instance_uuid',
     'allocation_uuid', 'power_state', 'target_power_state',
     'provision_state', 'target_provision_state', 'provision_updated_at',
     'maintenance', 'maintenance_reason', 'fault', 'protected',
@@ -40,7 +40,8 @@ LONG_FIELDS = [
     'last_error', 'reservation', 'traits',
     'properties', 'extra', 'labels', 'driver_info', 'driver_internal_info',
     'instance_info', 'target_raid_config', 'raid_config',
-    'console_enabled'] + ['%s_interface' % k for k in INTERFACE_KINDS] + [
+    'console_enabled', 'boot_mode', 'secure_boot', 'network_data',
+] + ['%s_interface' % k for k in INTERFACE_KINDS] + [
     'created_at', 'updated_at',
 ]
 
@@ -48,7 +49,8 @@ LONG_FIELDS = [
 # simple ones, then dictionaries (labels are strings, the others JSON).
 _FIELDS = dict.fromkeys(
     ['name', 'uuid', 'driver', 'resource_class', 'conductor_group', 'owner',
-     'description', 'instance_uuid', 'chassis_uuid']
+     'lessee', 'network_data', 'description', 'instance_uuid',
+     'chassis_uuid']
     + ['%s_interface' % k for k in INTERFACE_KINDS], common.VALUE)
 _FIELDS.update(properties=common.DICT, extra=common.DICT,
                driver_info=common.DICT, instance_info=common.DICT,
@@ -150,6 +152,26 @@ class NodeCommand(base.ResourceCommand, command.Command):
     RESOURCE = NODE
 
 
+def _network_data(value):
+    doc = common.load_json_or_file(value, 'network data')
+    if not isinstance(doc, dict):
+        raise osc_exc.CommandError('The network data must be a JSON '
+                                   'object.')
+    return doc
+
+
+def _add_lessee_network_data(parser, verb):
+    parser.add_argument('--lessee', metavar='<lessee>',
+                        help='%s lessee (project) of the node (API 1.65).'
+                             % verb)
+    parser.add_argument('--network-data', metavar='<network data>',
+                        type=_network_data,
+                        help='%s network configuration of the instance '
+                             '(network_data.json of its config drive; API '
+                             '1.66): a JSON string, a file of JSON or '
+                             'YAML, or "-" for standard input.' % verb)
+
+
 class CreateNode(common.BaremetalMixin, command.ShowOne):
     """Register a new node."""
 
@@ -168,6 +190,7 @@ class CreateNode(common.BaremetalMixin, command.ShowOne):
                             help='Conductor group the node belongs to.')
         parser.add_argument('--owner', metavar='<owner>',
                             help='Owner (project) of the node.')
+        _add_lessee_network_data(parser, 'The')
         parser.add_argument('--description', metavar='<description>',
                             help='Description of the node.')
         parser.add_argument('--chassis-uuid', metavar='<chassis>',
@@ -191,7 +214,7 @@ class ListNode(base.ListCommand):
     FILTERS = ('provision_state', 'driver', 'resource_class',
                'conductor_group', 'owner', 'marker', 'maintenance',
                'associated', 'label_selector', 'chassis_uuid', 'fault',
-               'retired')
+               'retired', 'lessee')
 
     def add_paging_options(self, parser):
         super().add_paging_options(parser)
@@ -220,6 +243,8 @@ class ListNode(base.ListCommand):
                             help='Only nodes of this conductor group.')
         parser.add_argument('--owner', metavar='<owner>',
                             help='Only nodes of this owner.')
+        parser.add_argument('--lessee', metavar='<lessee>',
+                            help='Only nodes of this lessee (API 1.65).')
         parser.add_argument(
             '--label-selector', metavar='<selector>',
             help='Only nodes whose labels match this Kubernetes '
@@ -282,6 +307,7 @@ class SetNode(base.SetCommand):
                             help='Set the conductor group.')
         parser.add_argument('--owner', metavar='<owner>',
                             help='Set the owner.')
+        _add_lessee_network_data(parser, 'Set the')
         parser.add_argument('--description', metavar='<description>',
                             help='Set the description.')
         parser.add_argument('--chassis-uuid', metavar='<chassis>',
@@ -377,6 +403,8 @@ class UnsetNode(base.UnsetCommand):
                            ('resource-class', 'resource class'),
                            ('conductor-group', 'conductor group'),
                            ('owner', 'owner'),
+                           ('lessee', 'lessee'),
+                           ('network-data', 'network data'),
                            ('description', 'description'),
                            ('chassis-uuid', 'chassis'),
                            ('protected', 'protection (and its reason)'),

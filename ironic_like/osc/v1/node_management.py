@@ -1,5 +1,6 @@
 """Node commands beyond the node itself and its provision and power
-state: validate, boot device, NMI, console, BIOS settings and VIFs."""
+state: validate, boot device, boot mode and secure boot, NMI, console,
+BIOS settings and VIFs."""
 
 from osc_lib.command import command
 from osc_lib import exceptions as osc_exc
@@ -108,6 +109,40 @@ class InjectNmiNode(NodesCommand):
 
     def act(self, ident, parsed_args):
         self.client.put(NODE.path(ident, 'management', 'inject_nmi'), {})
+
+
+class BootModeSetNode(NodesCommand):
+    """Set the boot mode of nodes (API 1.76)."""
+
+    REQUIRES = (http.BOOT_MODE, 'Node boot mode set')
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('boot_mode', metavar='<boot_mode>',
+                            choices=['uefi', 'bios'],
+                            help='The boot mode: uefi or bios.')
+        return parser
+
+    def act(self, ident, parsed_args):
+        self.client.put(NODE.path(ident, 'states', 'boot_mode'),
+                        {'target': parsed_args.boot_mode})
+
+
+class SecureBootOnNode(NodesCommand):
+    """Turn secure boot on for nodes (API 1.76)."""
+
+    REQUIRES = (http.BOOT_MODE, 'Node secure boot')
+    STATE = True
+
+    def act(self, ident, parsed_args):
+        self.client.put(NODE.path(ident, 'states', 'secure_boot'),
+                        {'target': self.STATE})
+
+
+class SecureBootOffNode(SecureBootOnNode):
+    """Turn secure boot off for nodes (API 1.76)."""
+
+    STATE = False
 
 
 class ConsoleShowNode(base.ResourceCommand, command.ShowOne):

@@ -203,14 +203,26 @@ class TestKeystone(base.FunctionalTestCase):
 
         # A project-scoped admin is not a cloud admin: the bootstrap admin
         # (the admin role on the system and on the admin project) scoped
-        # to its project sees that project's nodes (none) and enrols
-        # nothing; scoped to the system it sees and does everything.
+        # to its project sees that project's nodes (none at first) and
+        # enrols only nodes its project owns (Ironic's self-owned nodes);
+        # scoped to the system it sees and does everything.
         admin_token = ks.admin_session.get_token()
         r = self.assertStatus(200, self.cluster.request(
             'GET', '/v1/nodes', headers={'X-Auth-Token': admin_token}))
         self.assertEqual([], r.json()['nodes'])
+        own = self.assertStatus(201, self.cluster.request(
+            'POST', '/v1/nodes', json={'driver': 'fake-hardware'},
+            headers={'X-Auth-Token': admin_token})).json()
+        self.assertEqual(ks.admin_session.get_project_id(), own['owner'])
+        self.assertStatus(204, self.cluster.request(
+            'DELETE', '/v1/nodes/%s' % own['uuid'],
+            headers={'X-Auth-Token': admin_token}))
+        # Not for another project.
+        self.assertStatus(400, self.cluster.request(
+            'POST', '/v1/nodes', json={'driver': 'fake-hardware',
+                                       'owner': 'another-project'},
+            headers={'X-Auth-Token': admin_token}))
         for method, path, body in (
-                ('POST', '/v1/nodes', {'driver': 'fake-hardware'}),
                 ('GET', '/v1/conductors', None),
                 ('GET', '/v1/drivers', None)):
             self.assertStatus(403, self.cluster.request(

@@ -71,6 +71,12 @@ class StockCLI(object):
         return json.loads(self.run(*(list(argv) + ['-f', 'json'])).stdout)
 
 
+def _uuids(rows):
+    """The UUIDs of a stock CLI list in JSON (its column is "UUID" or
+    "uuid", depending on the command)."""
+    return [row.get('UUID', row.get('uuid')) for row in rows]
+
+
 def _connect(url):
     return openstack.connect(
         auth_type='none', baremetal_endpoint_override=url + '/',
@@ -188,6 +194,85 @@ class StockClientsMixin(object):
         cli.run('baremetal', 'chassis', 'delete', chassis['uuid'])
         self.assertEqual([], cli.json('baremetal', 'chassis', 'list'))
 
+    def _stock_cli_newer(self, url):
+        """Volume connectors and targets (1.32), deploy templates (1.55),
+        and beyond 1.62: lessee (1.65), network_data (1.66), boot mode
+        and secure boot (1.76), history (1.78), with the stock CLI (it
+        negotiates our maximum)."""
+        cli = StockCLI(self, url)
+        network_data = {'links': [{'id': 'eth0', 'type': 'phy',
+                                   'ethernet_mac_address':
+                                       '52:54:00:ee:00:01'}],
+                        'networks': [{'id': 'prov', 'type': 'ipv4_dhcp',
+                                      'link': 'eth0',
+                                      'network_id': 'prov'}],
+                        'services': []}
+        node = cli.json('baremetal', 'node', 'create', '--driver',
+                        'fake-hardware', '--name', 'cli-newer', '--lessee',
+                        'p-lessee', '--network-data',
+                        json.dumps(network_data))
+        self.assertEqual(('p-lessee', network_data),
+                         (node['lessee'], node['network_data']))
+        leased = cli.json('baremetal', 'node', 'list', '--lessee',
+                          'p-lessee')
+        self.assertEqual([node['uuid']], _uuids(leased))
+        cli.run('baremetal', 'node', 'unset', node['uuid'], '--lessee')
+        self.assertIsNone(cli.json('baremetal', 'node', 'show',
+                                   node['uuid'])['lessee'])
+
+        # Boot mode and secure boot (1.76) through the fake management.
+        # A conductor worker makes each change after the 202 (as Ironic).
+        def field_of(field):
+            return cli.json('baremetal', 'node', 'show', node['uuid'],
+                            '--fields', field)[field]
+        cli.run('baremetal', 'node', 'boot', 'mode', 'set', node['uuid'],
+                'bios')
+        base.wait_for(lambda: field_of("boot_mode") == "bios", WAIT,
+                      message='the boot mode never changed')
+        cli.run('baremetal', 'node', 'secure', 'boot', 'on', node['uuid'])
+        base.wait_for(lambda: field_of("secure_boot") is True, WAIT,
+                      message='secure boot never turned on')
+        # Its history (1.78): nothing went wrong.
+        self.assertEqual([], cli.json('baremetal', 'node', 'history',
+                                      'list', node['uuid']))
+
+        connector = cli.json('baremetal', 'volume', 'connector', 'create',
+                             '--node', node['uuid'], '--type', 'iqn',
+                             '--connector-id',
+                             'iqn.2026-11.org.example:cli-newer')
+        target = cli.json('baremetal', 'volume', 'target', 'create',
+                          '--node', node['uuid'], '--type', 'iscsi',
+                          '--boot-index', '0', '--volume-id',
+                          'f5a1b2c3-0000-4000-8000-000000000001')
+        self.assertEqual(
+            [connector['uuid']],
+            _uuids(cli.json('baremetal', 'volume', 'connector', 'list',
+                            '--node', node['uuid'])))
+        self.assertEqual(
+            [target['uuid']],
+            _uuids(cli.json('baremetal', 'volume', 'target', 'list',
+                            '--node', node['uuid'])))
+        cli.run('baremetal', 'volume', 'target', 'delete', target['uuid'])
+        cli.run('baremetal', 'volume', 'connector', 'delete',
+                connector['uuid'])
+
+        steps = [{'interface': 'bios', 'step': 'apply_configuration',
+                  'args': {'settings': [{'name': 'LogicalProc',
+                                         'value': 'Enabled'}]},
+                  'priority': 150}]
+        template = cli.json('baremetal', 'deploy', 'template', 'create',
+                            'CUSTOM_CLI_NEWER', '--steps',
+                            json.dumps(steps))
+        self.assertEqual('CUSTOM_CLI_NEWER', template['name'])
+        shown = cli.json('baremetal', 'deploy', 'template', 'show',
+                         'CUSTOM_CLI_NEWER')
+        self.assertEqual(['apply_configuration'],
+                         [st['step'] for st in shown['steps']])
+        cli.run('baremetal', 'deploy', 'template', 'delete',
+                'CUSTOM_CLI_NEWER')
+
+        cli.run('baremetal', 'node', 'delete', node['uuid'])
+
 
 class TestStockClientsCluster(StockClientsMixin, base.FunctionalTestCase):
     """API, two conductors, RabbitMQ, MariaDB."""
@@ -197,6 +282,7 @@ class TestStockClientsCluster(StockClientsMixin, base.FunctionalTestCase):
         cluster = self.start_cluster(conductors=2, api_workers=1)
         self._sdk(cluster.url)
         self._stock_cli(cluster.url)
+        self._stock_cli_newer(cluster.url)
 
 
 class TestStockClientsEmbedded(StockClientsMixin, base.FunctionalTestCase):
@@ -228,3 +314,4 @@ class TestStockClientsEmbedded(StockClientsMixin, base.FunctionalTestCase):
                               message='ironic-like-all did not answer')
         self._sdk(url)
         self._stock_cli(url)
+        self._stock_cli_newer(url)

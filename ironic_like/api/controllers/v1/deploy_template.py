@@ -51,9 +51,10 @@ def _render(template, fields=None):
     return view.render(template)
 
 
-def _steps(steps):
+def normalize_steps(steps, field='steps', what='A deploy template'):
     """The stored form of validated steps: an integer priority, and no
-    two steps of the same interface and name (which one would run?)."""
+    two steps of the same interface and name (which one would run?).
+    Shared with the deploy_steps of a deploy request (1.69)."""
     result = []
     seen = set()
     duplicates = []
@@ -68,10 +69,10 @@ def _steps(steps):
                        'priority': int(step['priority'])})
     if duplicates:
         raise exception.InvalidParameterValue(
-            err='Duplicate deploy steps. A deploy template cannot have two '
-                'deploy steps with the same interface and step. Duplicate '
-                'steps: %s' % ', '.join(sorted(set(duplicates))),
-            field='steps')
+            err='Duplicate deploy steps. %s cannot have two deploy steps '
+                'with the same interface and step. Duplicate steps: %s'
+                % (what, ', '.join(sorted(set(duplicates)))),
+            field=field)
     return result
 
 
@@ -121,7 +122,7 @@ class DeployTemplatesController(rest.RestController):
         values = _normalize(dict(body))
         if values.get('uuid') is None:
             values.pop('uuid', None)
-        values['steps'] = _steps(values['steps'])
+        values['steps'] = normalize_steps(values['steps'])
         template = utils.dbapi().create_deploy_template(values)
         utils.set_status(201)
         utils.set_location(links.build_url(
@@ -148,7 +149,7 @@ class DeployTemplatesController(rest.RestController):
             utils.validate(_FIELD_VALIDATORS[name], {name: value})
         values = _normalize(changes)
         if 'steps' in values:
-            values['steps'] = _steps(values['steps'])
+            values['steps'] = normalize_steps(values['steps'])
         if values:
             template = utils.dbapi().update_deploy_template(template.id,
                                                             values)

@@ -15,6 +15,29 @@ from ironic_like.drivers import loader
 _TYPES = ('classic', 'dynamic')
 
 
+def _fields(params):
+    """The ``fields`` of a driver list or show (1.77; 406 before, as
+    Ironic), or None."""
+    value = params.get('fields')
+    if value is None:
+        return None
+    utils.require_version(versions.DRIVER_FIELDS, 'The fields parameter')
+    return [f.strip() for f in value.split(',') if f.strip()]
+
+
+def _select(doc, fields):
+    """``doc`` with only ``fields`` (and its links), as Ironic trims it;
+    400 naming a field the document does not have."""
+    if fields is None:
+        return doc
+    unknown = [f for f in fields if f not in doc]
+    if unknown:
+        raise exception.InvalidParameterValue(
+            err='Field(s) "%s" are not valid' % ', '.join(unknown),
+            field='fields')
+    return {k: v for k, v in doc.items() if k in fields or k == 'links'}
+
+
 def _hosts_by_driver():
     """{hardware type: [hostnames]} over the alive conductors."""
     hosts = {}
@@ -97,7 +120,14 @@ class DriversController(rest.RestController):
 
     @pecan.expose('json')
     def get_all(self, **kwargs):
-        params = utils.query(['type', 'detail'])
+        params = utils.query(['type', 'detail', 'fields'])
+        if params.get('fields') and utils.parse_bool(
+                'detail', params.get('detail')):
+            # Checked first, as Ironic does (before policy and versions).
+            raise exception.InvalidParameterValue(
+                err='Can not specify ?detail=True and fields in the same '
+                    'request.', field='fields')
+        fields = _fields(params)
         policy.authorize('baremetal:driver:get', {}, utils.context())
         driver_type = params.get('type')
         if driver_type is not None:
@@ -118,14 +148,16 @@ class DriversController(rest.RestController):
         url = utils.public_url()
         hosts = _hosts_by_driver()
         return {'drivers': [
-            driver_view.render(name, hosts[name], version, url,
-                               detail=bool(detail))
+            _select(driver_view.render(name, hosts[name], version, url,
+                                       detail=bool(detail)), fields)
             for name in sorted(hosts)]}
 
     @pecan.expose('json')
     def get_one(self, name, **kwargs):
-        utils.query()
+        params = utils.query(['fields'])
+        fields = _fields(params)
         policy.authorize('baremetal:driver:get', {}, utils.context())
         hosts = _get_hosts(name)
-        return driver_view.render(name, hosts, utils.version(),
-                                  utils.public_url(), detail=True)
+        return _select(driver_view.render(name, hosts, utils.version(),
+                                          utils.public_url(), detail=True),
+                       fields)

@@ -13,6 +13,7 @@ from ironic_like.api.controllers.v1.accelerators import node as \
 from ironic_like.api.controllers.v1 import allocation
 from ironic_like.api.controllers.v1 import collection
 from ironic_like.api.controllers.v1 import node_bios
+from ironic_like.api.controllers.v1 import node_history
 from ironic_like.api.controllers.v1 import node_maintenance
 from ironic_like.api.controllers.v1 import node_management
 from ironic_like.api.controllers.v1 import node_self_owned
@@ -52,6 +53,7 @@ FILTERS = {
     'owner': versions.OWNER,
     'fault': versions.NODE_FAULT,
     'retired': versions.RETIRED,
+    'lessee': versions.LESSEE,
 }
 LIST_PARAMS = frozenset(utils.PAGING_PARAMS + ('fields', 'detail')
                         + tuple(FILTERS) + ('label_selector', 'chassis_uuid'))
@@ -62,7 +64,8 @@ _BOOL_FILTERS = ('maintenance', 'associated', 'retired')
 # matches them case-insensitively).
 _normalize = utils.Normalizer(
     schema.FIELDS,
-    ['driver_info', 'properties', 'extra', 'instance_info', 'labels'],
+    ['driver_info', 'properties', 'extra', 'instance_info', 'labels',
+     'network_data'],
     {'conductor_group': lambda group: (group or '').lower(),
      # Not null in the database: a removed flag is false.
      'protected': bool, 'retired': bool})
@@ -167,13 +170,6 @@ def _view(fields=None, detail=True):
     return _NodeRenderer(fields, detail)
 
 
-def _marker(params):
-    marker = params.get('marker')
-    if marker is not None and not uuidutils.is_uuid_like(marker):
-        raise exception.InvalidUUID(uuid=marker, field='marker')
-    return marker
-
-
 class NodesController(rest.RestController):
 
     _custom_actions = {'detail': ['GET']}
@@ -189,6 +185,8 @@ class NodesController(rest.RestController):
         'validate': node_validate.NodeValidateController,
         'management': node_management.NodeManagementController,
         'bios': node_bios.NodeBiosController,
+        # Its history of errors and faults (1.78).
+        'history': node_history.NodeHistoryController,
         # Its VIFs (1.28), recorded on its ports and port groups.
         'vifs': node_vifs.NodeVIFsController,
         # Its volume connectors and targets (1.32, read only here).
@@ -219,6 +217,9 @@ class NodesController(rest.RestController):
         if remainder[0] == 'volume':
             # Came in 1.32: 404 before, whatever the method.
             utils.hide_below(volume.VOLUME)
+        if remainder[0] == 'history':
+            # Came in 1.78: 404 before, whatever the method.
+            utils.hide_below(versions.NODE_HISTORY)
         if remainder[0] == 'vifs':
             # Came in 1.28: 404 before, whatever the method.
             utils.hide_below(node_vifs.VIFS)
@@ -246,11 +247,8 @@ class NodesController(rest.RestController):
         detail = utils.parse_detail(params, detail_path)
         filters = _filters(params)
         filters.update(extra_filters or {})
-        limit = utils.parse_limit(params.get('limit'))
-        sort_key = utils.parse_sort_key(params.get('sort_key'),
-                                        sa_api.NODE_SORT_KEYS, 'id')
-        sort_dir = utils.parse_sort_dir(params.get('sort_dir'))
-        marker = _marker(params)
+        limit, sort_key, sort_dir, marker = utils.parse_page(
+            params, sa_api.NODE_SORT_KEYS)
         if detail_path:
             path += '/detail'
         if not policy.check('baremetal:node:list_all', {}, ctx):

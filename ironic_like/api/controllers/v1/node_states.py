@@ -5,6 +5,8 @@ locked the node; the work itself finishes in the background."""
 import pecan
 from pecan import rest
 
+from ironic_like.api.controllers.v1 import deploy_template
+from ironic_like.api.controllers.v1 import node_boot_mode
 from ironic_like.api.controllers.v1 import utils
 from ironic_like.api import links
 from ironic_like.api.schemas import node as schema
@@ -38,10 +40,39 @@ TARGET_VERSIONS = {
 _CONFIGDRIVE_EVENTS = frozenset(['deploy', 'rebuild'])
 
 
+def _deploy_steps(steps, event):
+    """The deploy_steps of a deploy or rebuild (1.69), normalized; None
+    when there are none (an empty list is none, as in Ironic)."""
+    if not steps:
+        return None
+    utils.require_version(versions.DEPLOY_STEPS_ARG, '"deploy_steps"')
+    if event not in ('deploy', 'rebuild'):
+        raise exception.InvalidParameterValue(
+            err='"deploy_steps" is only valid when setting target '
+                'provision state to active or rebuild',
+            field='deploy_steps')
+    return deploy_template.normalize_steps(steps, 'deploy_steps',
+                                           'A deploy request')
+
+
+def _disable_ramdisk(value, event):
+    """disable_ramdisk (1.70): manual cleaning only."""
+    if value is None:
+        return None
+    if event != 'clean':
+        raise exception.InvalidParameterValue(
+            err='disable_ramdisk is supported only with manual cleaning',
+            field='disable_ramdisk')
+    utils.require_version(versions.CLEAN_DISABLE_RAMDISK,
+                          '"disable_ramdisk"')
+    return value
+
+
 class NodeStatesController(rest.RestController):
 
     _custom_actions = {'power': ['PUT'], 'provision': ['PUT'],
-                       'console': ['GET', 'PUT'], 'raid': ['PUT']}
+                       'console': ['GET', 'PUT'], 'raid': ['PUT'],
+                       'boot_mode': ['PUT'], 'secure_boot': ['PUT']}
 
     def __init__(self, node_ident):
         self.node_ident = node_ident
@@ -135,6 +166,9 @@ class NodeStatesController(rest.RestController):
                 err='A non-empty "rescue_password" is required when '
                     'setting target provision state to rescue',
                 field='rescue_password')
+        deploy_steps = _deploy_steps(body.get('deploy_steps'), event)
+        disable_ramdisk = _disable_ramdisk(body.get('disable_ramdisk'),
+                                           event)
         # Answer at once when the state machine forbids the action; the
         # conductor checks again under the node's lock.
         if not states.is_allowed(node.provision_state, event):
@@ -150,6 +184,10 @@ class NodeStatesController(rest.RestController):
             action_params['configdrive'] = configdrive
         if event == 'rescue':
             action_params['rescue_password'] = rescue_password
+        if deploy_steps:
+            action_params['deploy_steps'] = deploy_steps
+        if disable_ramdisk:
+            action_params['disable_ramdisk'] = True
         utils.rpcapi().do_provisioning_action(utils.context(), node, event,
                                               action_params)
         self._accepted()
@@ -180,6 +218,18 @@ class NodeStatesController(rest.RestController):
         except exception.NodeConsoleNotEnabled:
             return {'console_enabled': False, 'console_info': None}
         return {'console_enabled': True, 'console_info': info}
+
+    @pecan.expose('json')
+    def boot_mode(self, **kwargs):
+        """PUT {"target": "uefi"|"bios"} (1.76; 202): node_boot_mode."""
+        utils.query()
+        node_boot_mode.set_boot_mode(self.node_ident)
+
+    @pecan.expose('json')
+    def secure_boot(self, **kwargs):
+        """PUT {"target": true|false} (1.76; 202): node_boot_mode."""
+        utils.query()
+        node_boot_mode.set_secure_boot(self.node_ident)
 
     @pecan.expose('json')
     def raid(self, **kwargs):

@@ -23,6 +23,20 @@ VIFS = versions.VIFS
 _ATTACH_VALIDATOR = validation.make_validator(schema.ATTACH_BODY)
 
 
+def _check_port_choice(body):
+    """port_uuid or portgroup_uuid (1.67) names where the VIF goes: one
+    of them, a UUID."""
+    if 'port_uuid' in body and 'portgroup_uuid' in body:
+        raise exception.InvalidParameterValue(
+            err='Cannot specify both port_uuid and portgroup_uuid',
+            field='port_uuid')
+    for name in ('port_uuid', 'portgroup_uuid'):
+        value = body.get(name)
+        if name in body and not (isinstance(value, str)
+                                 and uuidutils.is_uuid_like(value)):
+            raise exception.InvalidUUID(uuid=value, field=name)
+
+
 class NodeVIFController(rest.RestController):
     """/v1/nodes/{id}/vifs/{vif_id}"""
 
@@ -69,5 +83,12 @@ class NodeVIFsController(rest.RestController):
         node = utils.get_authorized_node(self.node_ident,
                                          'baremetal:node:vif:attach')
         body = utils.validate(_ATTACH_VALIDATOR, utils.load_body())
+        if utils.allowed(versions.VIF_ATTACH_PORT):
+            _check_port_choice(body)
+        else:
+            # Before 1.67 these keys meant nothing: the conductor must
+            # not narrow its choice by them.
+            body.pop('port_uuid', None)
+            body.pop('portgroup_uuid', None)
         utils.rpcapi().vif_attach(utils.context(), node, body)
         utils.set_status(204)

@@ -185,6 +185,17 @@ NodePortsController = collection.read_only_list(
     """/v1/nodes/{id}/ports: read only, as in Ironic.""")
 
 
+def _check_link_version(link):
+    """network_type in a local_link_connection came with 1.64: 406
+    before, as Ironic answers."""
+    if (isinstance(link, dict) and 'network_type' in link
+            and not utils.allowed(versions.LLC_NETWORK_TYPE)):
+        raise exception.NotAcceptable(
+            'local_link_connection/network_type needs API version %s or '
+            'later.' % versions.to_string(versions.LLC_NETWORK_TYPE),
+            field='local_link_connection')
+
+
 class PortsController(rest.RestController):
 
     _custom_actions = {'detail': ['GET']}
@@ -213,6 +224,7 @@ class PortsController(rest.RestController):
         body = utils.load_body()
         utils.check_body_fields(body, schema.CREATE_FIELDS,
                                 port_view.FIELDS, 'port')
+        _check_link_version(body.get('local_link_connection'))
         utils.validate(_CREATE_VALIDATOR, body, string_booleans=True)
         values = _normalize(dict(body))
         node = _node_by_uuid(values.pop('node_uuid'))
@@ -253,6 +265,7 @@ class PortsController(rest.RestController):
             changes[name] = utils.validate(_FIELD_VALIDATORS[name],
                                            {name: value},
                                            string_booleans=True)[name]
+        _check_link_version(changes.get('local_link_connection'))
         values = _normalize(changes)
         new_node = node
         if 'node_uuid' in values:

@@ -66,11 +66,13 @@ HEARTBEAT_FIELDS = {
     'callback_url': versions.AGENT_LOOKUP,
     'agent_version': versions.AGENT_VERSION_HEARTBEAT,
     'agent_token': versions.AGENT_TOKEN,
-    # Ironic has these from 1.72; accepted here at any version (no client
-    # sends them to a service whose maximum is older).
-    'agent_status': versions.AGENT_LOOKUP,
-    'agent_status_message': versions.AGENT_LOOKUP,
+    'agent_verify_ca': versions.HEARTBEAT_VERIFY_CA,
+    'agent_status': versions.HEARTBEAT_STATUS,
+    'agent_status_message': versions.HEARTBEAT_STATUS,
 }
+# What agent_status may say (1.72), as Ironic: the ramdisk deploy of an
+# agent that reports its own progress.
+AGENT_STATUSES = ('start', 'end', 'error')
 # The fields of a vendor passthru heartbeat.
 PASSTHRU_HEARTBEAT_FIELDS = ('agent_url', 'agent_token', 'agent_version')
 
@@ -296,6 +298,7 @@ class DriverVendorPassthruController(rest.RestController):
 
 # The longest string each heartbeat field may be (any other: 255).
 _MAX_LENGTHS = {'agent_status_message': 4096, 'callback_url': 1024,
+                'agent_verify_ca': 65536,
                 'agent_url': 1024}
 
 
@@ -314,12 +317,13 @@ def _check_strings(body, names):
 
 def _send_heartbeat(node_ident, callback_url, agent_version=None,
                     token=None, agent_status=None,
-                    agent_status_message=None):
+                    agent_status_message=None, agent_verify_ca=None):
     node = utils.get_node(node_ident)
     utils.rpcapi().heartbeat(
         _agent_context(), node, callback_url, agent_version=agent_version,
         agent_token=token, agent_status=agent_status,
-        agent_status_message=agent_status_message)
+        agent_status_message=agent_status_message,
+        agent_verify_ca=agent_verify_ca)
     utils.set_status(202)
 
 
@@ -341,6 +345,12 @@ class HeartbeatController(rest.RestController):
                         ' before API version %s' % versions.to_string(
                             since)), field=name)
         _check_strings(body, HEARTBEAT_FIELDS)
+        status = body.get('agent_status')
+        if status is not None and status not in AGENT_STATUSES:
+            raise exception.InvalidParameterValue(
+                err='Unknown agent status %s; valid statuses are %s.'
+                    % (status, ','.join(AGENT_STATUSES)),
+                field='agent_status')
         callback_url = callback_url_check.check(body.get('callback_url'),
                                                 'callback_url')
         _send_heartbeat(node_ident, callback_url,
@@ -348,7 +358,8 @@ class HeartbeatController(rest.RestController):
                         token=body.get('agent_token'),
                         agent_status=body.get('agent_status'),
                         agent_status_message=body.get(
-                            'agent_status_message'))
+                            'agent_status_message'),
+                        agent_verify_ca=body.get('agent_verify_ca'))
 
 
 class NodeVendorPassthruController(rest.RestController):

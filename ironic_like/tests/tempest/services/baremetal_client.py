@@ -161,6 +161,31 @@ class BaremetalLikeClient(rest_client.RestClient):
         body = dict(extra, target=target)
         return self._put(['nodes', ident, 'states', 'provision'], body)
 
+    def list_node_indicators(self, ident):
+        return self._get('nodes', ident, 'management', 'indicators')
+
+    def show_node_indicator(self, ident, indicator):
+        return self._get('nodes', ident, 'management', 'indicators',
+                         indicator)
+
+    def set_node_indicator(self, ident, indicator, state):
+        return self._put(('nodes', ident, 'management', 'indicators',
+                          indicator), {'state': state}, expected=204)
+
+    def set_node_boot_mode(self, ident, target):
+        return self._put(('nodes', ident, 'states', 'boot_mode'),
+                         {'target': target})
+
+    def set_node_secure_boot(self, ident, target):
+        return self._put(('nodes', ident, 'states', 'secure_boot'),
+                         {'target': target})
+
+    def list_node_history(self, ident, **params):
+        return self._get('nodes', ident, 'history', **params)
+
+    def show_node_history_event(self, ident, event):
+        return self._get('nodes', ident, 'history', event)
+
     def set_maintenance(self, ident, reason=None):
         body = {'reason': reason} if reason else {}
         return self._put(['nodes', ident, 'maintenance'], body)
@@ -287,8 +312,8 @@ class BaremetalLikeClient(rest_client.RestClient):
     def list_drivers(self, **params):
         return self._get('drivers', **params)
 
-    def show_driver(self, name):
-        return self._get('drivers', name)
+    def show_driver(self, name, **params):
+        return self._get('drivers', name, **params)
 
     # -- the agent's endpoints (1.22+) -----------------------------------
     # Public routes: an agent has no keystone token. ``authenticated=False``

@@ -74,6 +74,22 @@ class AllocationFlowTestCase(base.TestCase):
         allocation = self._allocate(candidate_nodes=[chosen.uuid])
         self.assertEqual(chosen.id, allocation.node_id)
 
+    def test_node_named_as_the_allocation_first(self):
+        # API 1.79, as Ironic: with many free nodes, the one named as the
+        # allocation is taken every time.
+        for i in range(8):
+            utils.make_free_node(self.db, name='other-%d' % i)
+        named = utils.make_free_node(self.db, name='compute-7')
+        allocation = self._allocate(name='compute-7')
+        self.assertEqual(named.id, allocation.node_id)
+
+    def test_named_node_that_does_not_match_is_not_taken(self):
+        utils.make_free_node(self.db, name='compute-8',
+                             resource_class='other')
+        free = utils.make_free_node(self.db, name='spare')
+        allocation = self._allocate(name='compute-8')
+        self.assertEqual(free.id, allocation.node_id)
+
     def test_no_node_of_class(self):
         utils.make_free_node(self.db, resource_class='other')
         allocation = self._allocate()

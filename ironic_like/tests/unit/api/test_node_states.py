@@ -156,9 +156,11 @@ class TestProvision(base.APITestCase):
                          status=406)
             self.assertFault(r, 406, target)
 
-    def test_deploy_aliases_not_yet(self):
+    def test_deploy_aliases_need_1_73(self):
+        # test_provision_ext: they work from 1.73.
         for target in ('deploy', 'undeploy'):
-            r = self.put(self.url, {'target': target}, status=406)
+            r = self.put(self.url, {'target': target}, version='1.72',
+                         status=406)
             self.assertFault(r, 406, '1.73')
 
     def test_clean_steps_rules(self):

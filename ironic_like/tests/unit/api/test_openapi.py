@@ -26,6 +26,7 @@ from ironic_like.api.controllers.v1.hostos import configurations as \
     hostos_configurations
 from ironic_like.api.controllers.v1.hostos import modules as hostos_modules
 from ironic_like.api.controllers.v1 import node as node_ctl
+from ironic_like.api.controllers.v1 import node_boot_mode
 from ironic_like.api.controllers.v1 import node_maintenance
 from ironic_like.api.controllers.v1 import node_management
 from ironic_like.api.controllers.v1 import node_states
@@ -46,7 +47,8 @@ from ironic_like.tests.unit.api import base
 
 METHODS = ('GET', 'POST', 'PUT', 'PATCH', 'DELETE')
 # What the controllers validate request bodies with.
-_VALIDATOR_MODULES = (node_ctl, node_states, node_maintenance, node_traits,
+_VALIDATOR_MODULES = (node_ctl, node_states, node_boot_mode,
+                      node_maintenance, node_traits,
                       node_management, node_vifs, event_ctl,
                       port_ctl, portgroup_ctl, allocation_ctl, patching,
                       chassis_ctl, deploy_template_ctl,

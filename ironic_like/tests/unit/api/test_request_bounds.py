@@ -10,6 +10,7 @@ from oslo_utils import uuidutils
 import webob
 
 from ironic_like.api.middleware import version as version_mw
+from ironic_like.api import versions
 from ironic_like.api.schemas import allocation as allocation_schema
 from ironic_like.api.schemas import node as node_schema
 from ironic_like.api import validation
@@ -23,7 +24,7 @@ class TestBodySize(base.APITestCase):
     def _check_413(self, response):
         self.assertFault(response, 413, 'max_request_body_size')
         # The error went through the version layer like any other.
-        self.assertEqual('1.62',
+        self.assertEqual(versions.MAX_VERSION_STRING,
                          response.headers[version_mw.LEGACY_HEADER])
         self.assertIn(version_mw.MAX_HEADER, response.headers)
 
@@ -73,7 +74,8 @@ class TestBodySize(base.APITestCase):
         self.assertEqual(413, r.status_int)
         doc = json.loads(json.loads(r.body)['error_message'])
         self.assertEqual('Client', doc['faultcode'])
-        self.assertEqual('1.62', r.headers[version_mw.LEGACY_HEADER])
+        self.assertEqual(versions.MAX_VERSION_STRING,
+                         r.headers[version_mw.LEGACY_HEADER])
         self.assertEqual([], self.db.get_node_list())
 
 

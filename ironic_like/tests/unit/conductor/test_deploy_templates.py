@@ -323,3 +323,40 @@ class TestRunStepsResume(base.TestCase):
         # Built-in steps are the flow's own atoms: not called here.
         self.assertFalse(task.driver.deploy.prepare_instance_boot.called)
         self.assertEqual(2, task.node.driver_internal_info[dt.INDEX])
+
+
+class TestUserDeploySteps(TestDeployWithTemplates):
+    """deploy_steps of the request (API 1.69) over the templates'."""
+
+    def test_user_steps_merged_and_win(self):
+        self._template('CUSTOM_BURN', HT_ON)
+        node = self._node_with_traits(['CUSTOM_BURN'], ['CUSTOM_BURN'])
+        mine = dict(HT_ON, args={'minutes': 5}, priority=35)
+        node = self.db.get_node_by_id(node.id)
+        node = self._act(node, 'deploy', {'deploy_steps': [mine, NMI]})
+        steps = node.driver_internal_info[dt.STEPS]
+        self.assertEqual(
+            ['write_image', 'prepare_instance_boot', 'inject_nmi',
+             'burn_in', 'boot_instance'], [s['step'] for s in steps])
+        burn = [s for s in steps if s['step'] == 'burn_in'][0]
+        self.assertEqual(({'minutes': 5}, 35),
+                         (burn['args'], burn['priority']))
+
+    def test_user_step_disabling_a_builtin_refused(self):
+        node = self._node()
+        e = self.assertRaises(
+            exception.InvalidParameterValue,
+            self.api.do_provisioning_action, self.context, node, 'deploy',
+            {'deploy_steps': [dict(HT_ON, step='write_image',
+                                   priority=0)]})
+        self.assertEqual('deploy_steps', e.field)
+        self.assertEqual(states.AVAILABLE,
+                         self.db.get_node_by_id(node.id).provision_state)
+
+    def test_ordered_steps_user_over_template(self):
+        steps = dt.ordered_steps(
+            [_Template('CUSTOM_A', ('bios', 'x', 10, {'a': 1}))], BUILT_IN,
+            [{'interface': 'bios', 'step': 'x', 'priority': 90,
+              'args': {'a': 2}}])
+        self.assertEqual(('bios', 'x', 90), _names(steps)[0])
+        self.assertEqual({'a': 2}, steps[0]['args'])

@@ -157,7 +157,7 @@ class TestMissedHeartbeatReplay(base.TestCase):
         self.assertNotIn(node.id, agent_heartbeat._MISSED)
         forward.assert_called_once_with(
             context, 'other-host', node.id, 'http://agent:9999', '1.0',
-            token, None, None)
+            token, None, None, None)
         # A forwarded heartbeat is never forwarded again (no ping-pong).
         self.assertFalse(agent_heartbeat.heartbeat(
             context, node.id, 'http://agent:9999', '1.0', token,

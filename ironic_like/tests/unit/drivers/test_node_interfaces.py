@@ -99,8 +99,10 @@ class TestFakes(tests_base.TestCase):
 
     def test_fake_bios_console_raid(self):
         task = self._task(target_raid_config={'logical_disks': []})
-        self.assertEqual('Uefi', fake.FakeBIOS().get_bios_settings(task)
-                         ['BootMode'])
+        boot_mode = fake.FakeBIOS().get_bios_settings(task)['BootMode']
+        self.assertEqual(('Uefi', ['Bios', 'Uefi']),
+                         (boot_mode['value'],
+                          boot_mode['allowable_values']))
         console = fake.FakeConsole()
         console.start_console(task)
         self.assertIn('node-1', console.get_console(task)['url'])
@@ -201,7 +203,9 @@ class TestRedfishBiosAndNmi(test_redfish._SushyTest):
         bios = redfish.RedfishBIOS()
         task = test_redfish._task()
         bios.validate(task)
-        self.assertEqual({'BootMode': 'Uefi', 'Cores': '8', 'Unset': None},
+        self.system.bios.get_attribute_registry.return_value = None
+        self.assertEqual({'BootMode': {'value': 'Uefi'},
+                          'Cores': {'value': '8'}, 'Unset': {'value': None}},
                          bios.get_bios_settings(task))
         self.assertIn('redfish_address', bios.get_properties())
 

@@ -9,6 +9,7 @@ import testtools
 
 from ironic_like.common import exception
 from ironic_like.common import states
+from ironic_like.drivers import base
 from ironic_like.drivers import loader
 from ironic_like.drivers.modules import redfish
 from ironic_like.drivers.modules import redfish_utils
@@ -437,3 +438,127 @@ class TestSecretsInMessages(_SushyTest):
             _task(redfish_address='ftp://admin:hunter2@bmc').node)
         self.assertEqual('redfish_address', e.field)
         self.assertNotIn('hunter2', str(e))
+
+
+class TestIndicators(_SushyTest):
+    """The LEDs of the system, its chassis and drives as Ironic's redfish
+    driver names them (1.63)."""
+
+    LED = {'readonly': False, 'states': ['BLINKING', 'OFF', 'ON']}
+
+    def setUp(self):
+        super().setUp()
+        self.system.uuid = 'sys-uuid'
+        self.system.indicator_led = sushy.IndicatorLED.BLINKING
+        self.chassis = mock.Mock(uuid='ch-uuid',
+                                 indicator_led=sushy.IndicatorLED.OFF)
+        self.system.chassis = [self.chassis]
+        self.drive = mock.Mock(identity='d1',
+                               indicator_led=sushy.IndicatorLED.LIT)
+        dark = mock.Mock(identity='d2', indicator_led=None)
+        storage = mock.Mock(identity='s1', drives=[self.drive, dark])
+        self.system.storage.get_members.return_value = [storage]
+
+    def test_supported(self):
+        self.assertEqual(
+            {'system': {'sys-uuid': self.LED},
+             'chassis': {'ch-uuid': self.LED},
+             'disk': {'s1:d1': self.LED}},
+            self.management.get_supported_indicators(_task()))
+
+    def test_states(self):
+        for component, ident, expected in (('system', 'sys-uuid',
+                                            'BLINKING'),
+                                           ('chassis', 'ch-uuid', 'OFF'),
+                                           ('disk', 's1:d1', 'ON')):
+            self.assertEqual(expected, self.management.get_indicator_state(
+                _task(), component, ident))
+        self.system.indicator_led = sushy.IndicatorLED.UNKNOWN
+        self.assertEqual('UNKNOWN', self.management.get_indicator_state(
+            _task(), 'system', 'sys-uuid'))
+
+    def test_failing_part_left_out(self):
+        self.system.indicator_led = None
+        type(self.system).storage = mock.PropertyMock(
+            side_effect=sushy.exceptions.MissingAttributeError(
+                attribute='Storage', resource='System'))
+        self.assertEqual({'chassis': {'ch-uuid': self.LED}},
+                         self.management.get_supported_indicators(_task()))
+        self.assertRaises(exception.InvalidParameterValue,
+                          self.management.get_indicator_state, _task(),
+                          'system', 'sys-uuid')
+
+    def test_set(self):
+        self.management.set_indicator_state(_task(), 'chassis', 'ch-uuid',
+                                            'BLINKING')
+        self.chassis.set_indicator_led.assert_called_once_with(
+            sushy.IndicatorLED.BLINKING)
+        self.management.set_indicator_state(_task(), 'disk', 's1:d1', 'OFF')
+        self.drive.set_indicator_led.assert_called_once_with(
+            sushy.IndicatorLED.OFF)
+        self.management.set_indicator_state(_task(), 'system', 'sys-uuid',
+                                            'ON')
+        self.system.set_indicator_led.assert_called_once_with(
+            sushy.IndicatorLED.LIT)
+
+    def test_set_refused(self):
+        for args in (('chassis', 'nope', 'ON'), ('rack', 'sys-uuid', 'ON'),
+                     ('system', 'sys-uuid', 'UNKNOWN')):
+            self.assertRaises(exception.InvalidParameterValue,
+                              self.management.set_indicator_state, _task(),
+                              *args)
+        self.system.set_indicator_led.assert_not_called()
+
+    def test_bmc_error(self):
+        self.system.set_indicator_led.side_effect = (
+            sushy.exceptions.BadRequestError(
+                method='PATCH', url='/redfish/v1/Systems/1',
+                response=mock.Mock(status_code=400, json=lambda: {})))
+        self.assertRaises(exception.IronicLikeException,
+                          self.management.set_indicator_state, _task(),
+                          'system', 'sys-uuid', 'ON')
+
+
+class TestUnsupportedIndicators(testtools.TestCase):
+
+    def test_base_interface_refuses(self):
+        class Bare(base.ManagementInterface):
+            def set_boot_device(self, task, device, persistent=False):
+                pass
+
+            def get_boot_device(self, task):
+                return {}
+        task = types.SimpleNamespace(node=types.SimpleNamespace(
+            uuid='node-1', driver='bare'))
+        for call, args in ((Bare().get_supported_indicators, ()),
+                           (Bare().get_indicator_state, ('system', 'led')),
+                           (Bare().set_indicator_state,
+                            ('system', 'led', 'ON'))):
+            self.assertRaises(exception.UnsupportedDriverExtension, call,
+                              task, *args)
+
+
+class TestBootModeAndSecureBoot(_SushyTest):
+
+    def test_boot_mode(self):
+        self.system.boot = mock.Mock(mode=sushy.BootSourceOverrideMode.UEFI)
+        self.assertEqual('uefi', self.management.get_boot_mode(_task()))
+        self.management.set_boot_mode(_task(), 'bios')
+        self.system.set_system_boot_options.assert_called_once_with(
+            mode=sushy.BootSourceOverrideMode.LEGACY)
+
+    def test_secure_boot(self):
+        self.system.secure_boot = mock.Mock(enabled=True)
+        self.assertIs(True, self.management.get_secure_boot_state(_task()))
+        self.management.set_secure_boot_state(_task(), False)
+        self.system.secure_boot.set_enabled.assert_called_once_with(False)
+
+    def test_no_secure_boot_resource_is_unsupported(self):
+        type(self.system).secure_boot = mock.PropertyMock(
+            side_effect=sushy.exceptions.MissingAttributeError(
+                attribute='SecureBoot', resource='System'))
+        task = types.SimpleNamespace(node=types.SimpleNamespace(
+            uuid='node-1', driver='redfish',
+            driver_info=_task().node.driver_info))
+        self.assertRaises(exception.UnsupportedDriverExtension,
+                          self.management.get_secure_boot_state, task)

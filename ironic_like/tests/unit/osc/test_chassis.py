@@ -46,7 +46,7 @@ class TestCreateChassis(base.CommandTestCase):
         self.assertEqual({}, self.last().body)
         # Chassis are in every version: the negotiated version is sent
         # (the highest this plugin knows, below the server's).
-        self.assertEqual('1.61', self.last().headers[http.VERSION_HEADER])
+        self.assertEqual('1.62', self.last().headers[http.VERSION_HEADER])
 
     def test_empty_uuid_is_generated(self):
         self.run_command(chassis_cmds.CreateChassis, ['--uuid', ''])

@@ -587,7 +587,7 @@ class TestNodeChassisAndFlags(base.CommandTestCase):
             {'op': 'add', 'path': '/retired_reason', 'value': 'EOL'}],
             self.last().body)
         # The negotiated version: the highest this plugin knows.
-        self.assertEqual('1.61', self.last().headers[http.VERSION_HEADER])
+        self.assertEqual('1.62', self.last().headers[http.VERSION_HEADER])
 
     def test_set_no_automated_clean(self):
         self.run_command(node_cmds.SetNode, ['n', '--no-automated-clean'])

@@ -1,0 +1,54 @@
+"""``openstack baremetal node history list/get`` (API 1.78): the events
+recorded on a node (its errors and faults)."""
+
+from osc_lib.command import command
+
+from ironic_like.osc import client as http
+from ironic_like.osc import common
+from ironic_like.osc.v1 import base
+from ironic_like.osc.v1.node import NODE
+
+SHORT_FIELDS = ['uuid', 'created_at', 'severity', 'event']
+LONG_FIELDS = ['uuid', 'created_at', 'severity', 'event_type', 'event',
+               'conductor', 'user']
+_REQUIRES = (http.NODE_HISTORY, 'Node history')
+
+
+class ListNodeHistory(base.ResourceCommand, command.Lister):
+    """List the history events of a node (oldest first)."""
+
+    RESOURCE = NODE
+    REQUIRES = _REQUIRES
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('--long', action='store_true', default=False,
+                            help='Show every field of each event.')
+        return parser
+
+    def take_action(self, parsed_args):
+        self.check_version()
+        params = {'detail': 'True'} if parsed_args.long else None
+        doc = self.client.get(self.path(parsed_args, 'history'),
+                              params=params) or {}
+        columns = LONG_FIELDS if parsed_args.long else SHORT_FIELDS
+        return common.listing(doc.get('history') or [], columns)
+
+
+class ShowNodeHistory(base.ResourceCommand, command.ShowOne):
+    """Show one history event of a node."""
+
+    RESOURCE = NODE
+    REQUIRES = _REQUIRES
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('event', metavar='<event>',
+                            help='UUID of the event.')
+        return parser
+
+    def take_action(self, parsed_args):
+        self.check_version()
+        event = self.client.get(self.path(parsed_args, 'history',
+                                          parsed_args.event))
+        return common.show(event)

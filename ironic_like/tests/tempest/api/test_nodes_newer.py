@@ -1,0 +1,86 @@
+"""Ironic 1.63-1.80 on the clustered service: indicators, lessee and
+network_data, boot mode and secure boot, node history, deploy verbs."""
+
+from tempest.lib.common.utils import test_utils
+from tempest.lib import decorators
+from tempest.lib import exceptions as lib_exc
+
+from ironic_like.tests.tempest.api import base
+
+NETWORK_DATA = {'links': [{'id': 'eth0', 'type': 'phy'}],
+                'networks': [{'id': 'n0', 'type': 'ipv4_dhcp',
+                              'link': 'eth0'}],
+                'services': []}
+
+
+def _replace(field, value):
+    return {'op': 'replace', 'path': '/%s' % field, 'value': value}
+
+
+class TestNodesNewer(base.BaseBaremetalLikeTest):
+
+    min_microversion = '1.80'
+
+    @decorators.idempotent_id('0e6c3a52-8e0b-4a27-9d73-1f0a2e5b6c11')
+    def test_indicators(self):
+        node = self.create_node()
+        found = self.client.list_node_indicators(node['uuid'])
+        names = [i['name'] for i in found['indicators']]
+        self.assertIn('led@system', names)
+        self.client.set_node_indicator(node['uuid'], 'led@system',
+                                       'BLINKING')
+        self.assertEqual('BLINKING', self.client.show_node_indicator(
+            node['uuid'], 'led@system')['state'])
+        self.assertRaises(lib_exc.BadRequest,
+                          self.client.set_node_indicator, node['uuid'],
+                          'led-0@chassis', 'ON')
+
+    @decorators.idempotent_id('4b1f7e90-2d35-4c8e-a6f1-7d2c9b0e3a22')
+    def test_lessee_and_network_data(self):
+        node = self.create_node()
+        updated = self.client.update_node(node['uuid'], [
+            _replace('lessee', 'tempest-lessee'),
+            _replace('network_data', NETWORK_DATA)])
+        self.assertEqual('tempest-lessee', updated['lessee'])
+        self.assertEqual(NETWORK_DATA, updated['network_data'])
+        listed = self.client.list_nodes(lessee='tempest-lessee')['nodes']
+        self.assertEqual([node['uuid']], [n['uuid'] for n in listed])
+        self.assertRaises(lib_exc.BadRequest, self.client.update_node,
+                          node['uuid'],
+                          [_replace('network_data', {'links': [{}]})])
+
+    @decorators.idempotent_id('9a3d5c17-6e42-4f08-b1c9-2e7f4a6d8b33')
+    def test_boot_mode_and_secure_boot(self):
+        node = self.create_node()
+        # Both are done by a conductor worker after the 202 (as Ironic).
+        self.client.set_node_boot_mode(node['uuid'], 'bios')
+        self.assertTrue(test_utils.call_until_true(
+            lambda: self.client.show_node(node['uuid'])['boot_mode'] ==
+            'bios', 60, 1), 'the boot mode never changed')
+        self.client.set_node_secure_boot(node['uuid'], True)
+        self.assertTrue(test_utils.call_until_true(
+            lambda: self.client.show_node(node['uuid'])['secure_boot'] is
+            True, 60, 1), 'secure boot never turned on')
+        self.assertRaises(lib_exc.BadRequest,
+                          self.client.set_node_boot_mode, node['uuid'],
+                          'legacy')
+
+    @decorators.idempotent_id('c27e8f40-1b93-4d6a-8e25-5f0b3c7a9d44')
+    def test_history_of_a_refused_change(self):
+        node = self.create_node()
+        self.assertEqual([], self.client.list_node_history(
+            node['uuid'])['history'])
+        # A verification that fails (a Redfish node without its BMC
+        # address) leaves an error in the history.
+        broken = self.create_node(driver='redfish', driver_info={})
+        self.client.set_node_provision_state(broken['uuid'], 'manage')
+        self.assertTrue(test_utils.call_until_true(
+            lambda: self.client.show_node(broken['uuid'])['last_error'],
+            60, 1), 'the verification never failed')
+        history = self.client.list_node_history(broken['uuid'],
+                                                detail='True')['history']
+        self.assertEqual(1, len(history))
+        self.assertEqual('ERROR', history[0]['severity'])
+        one = self.client.show_node_history_event(broken['uuid'],
+                                                  history[0]['uuid'])
+        self.assertEqual(history[0]['event'], one['event'])

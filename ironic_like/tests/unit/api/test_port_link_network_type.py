@@ -1,0 +1,65 @@
+"""A port's local_link_connection: network_type (1.64) and a smart NIC's
+hostname (1.53)."""
+
+from ironic_like.tests.unit.api import base
+
+MAC = '52:54:00:12:34:56'
+
+
+class TestLinkNetworkType(base.APITestCase):
+
+    with_conductor = True
+
+    def setUp(self):
+        super().setUp()
+        self.node = self.create_node(name='n1')
+
+    def _create(self, llc, status=201, version='1.64'):
+        return self.post('/v1/ports', {'node_uuid': self.node.uuid,
+                                       'address': MAC,
+                                       'local_link_connection': llc},
+                         status=status, version=version)
+
+    def test_unmanaged_needs_no_switch(self):
+        doc = self._create({'network_type': 'unmanaged'}).json
+        self.assertEqual({'network_type': 'unmanaged'},
+                         doc['local_link_connection'])
+        port = self.db.get_port_by_uuid(doc['uuid'])
+        self.assertEqual('unmanaged',
+                         port.local_link_connection['network_type'])
+
+    def test_managed_still_needs_the_switch_port(self):
+        r = self._create({'network_type': 'managed'}, status=400)
+        self.assertFault(r, 400, 'local_link_connection')
+        doc = self._create({'network_type': 'managed', 'port_id': 'Eth1',
+                            'switch_id': '0a:1b:2c:3d:4e:5f'}).json
+        self.assertEqual('managed',
+                         doc['local_link_connection']['network_type'])
+
+    def test_unknown_network_type_400(self):
+        r = self._create({'network_type': 'flat'}, status=400)
+        self.assertFault(r, 400, 'local_link_connection')
+        self.assertEqual([], self.db.get_port_list())
+
+    def test_network_type_406_below_1_64(self):
+        r = self._create({'network_type': 'unmanaged'}, status=406,
+                         version='1.63')
+        self.assertFault(r, 406, 'network_type')
+        self.assertEqual([], self.db.get_port_list())
+        port = self.create_port(self.node, address=MAC)
+        r = self.patch('/v1/ports/%s' % port.uuid,
+                       [{'op': 'add', 'path': '/local_link_connection',
+                         'value': {'network_type': 'unmanaged'}}],
+                       version='1.63', status=406)
+        self.assertFault(r, 406, 'network_type')
+        self.assertFalse(self.db.get_port_by_id(port.id)
+                         .local_link_connection)
+        self.patch('/v1/ports/%s' % port.uuid,
+                   [{'op': 'add', 'path': '/local_link_connection',
+                     'value': {'network_type': 'unmanaged'}}],
+                   version='1.64', status=200)
+
+    def test_smart_nic_hostname(self):
+        doc = self._create({'port_id': 'rep0-0', 'hostname': 'dpu-1'},
+                           version='1.53').json
+        self.assertEqual('dpu-1', doc['local_link_connection']['hostname'])

@@ -1,0 +1,109 @@
+"""PUT /v1/nodes/{id}/states/provision: deploy_steps (1.69),
+disable_ramdisk (1.70) and the deploy/undeploy verbs (1.73)."""
+
+from ironic_like.common import states
+from ironic_like.tests.unit.api import base
+
+STEP = {'interface': 'deploy', 'step': 'burn_in', 'args': {'m': 1},
+        'priority': 30}
+
+
+class TestProvisionExt(base.APITestCase):
+
+    with_conductor = True
+
+    def url(self, node):
+        return '/v1/nodes/%s/states/provision' % node.uuid
+
+    def test_deploy_steps_below_1_69_is_406(self):
+        node = self.create_node(provision_state=states.AVAILABLE)
+        r = self.put(self.url(node), {'target': 'active',
+                                      'deploy_steps': [STEP]},
+                     version='1.68', status=406)
+        self.assertFault(r, 406, 'deploy_steps')
+        self.assertEqual(states.AVAILABLE,
+                         self.db.get_node_by_id(node.id).provision_state)
+
+    def test_deploy_steps_only_with_active_or_rebuild(self):
+        node = self.create_node(provision_state=states.MANAGEABLE)
+        r = self.put(self.url(node), {'target': 'provide',
+                                      'deploy_steps': [STEP]},
+                     version='1.69', status=400)
+        self.assertFault(r, 400, 'deploy_steps')
+
+    def test_bad_deploy_steps_400(self):
+        node = self.create_node(provision_state=states.AVAILABLE)
+        for steps in ([dict(STEP, interface='vendor')],
+                      [{'interface': 'deploy', 'step': 'x'}],
+                      [STEP, dict(STEP, priority=5)],
+                      'burn_in'):
+            r = self.put(self.url(node), {'target': 'active',
+                                          'deploy_steps': steps},
+                         version='1.69', status=400)
+            self.assertFault(r, 400, 'deploy_steps')
+        self.assertEqual(states.AVAILABLE,
+                         self.db.get_node_by_id(node.id).provision_state)
+
+    def test_deploy_steps_recorded(self):
+        # The fake deploy runs no flows: the steps are recorded.
+        node = self.create_node(provision_state=states.AVAILABLE)
+        self.put(self.url(node),
+                 {'target': 'active',
+                  'deploy_steps': [dict(STEP, priority='30')]},
+                 version='1.69')
+        node = self.wait_for(node.uuid, lambda n: n.provision_state ==
+                             states.ACTIVE)
+        self.assertEqual([dict(STEP, priority=30)],
+                         node.driver_internal_info['deploy_steps'])
+
+    def test_disable_ramdisk_versions_and_targets(self):
+        node = self.create_node(provision_state=states.MANAGEABLE)
+        r = self.put(self.url(node), {'target': 'clean', 'clean_steps': [],
+                                      'disable_ramdisk': True},
+                     version='1.69', status=406)
+        self.assertFault(r, 406, 'disable_ramdisk')
+        r = self.put(self.url(node), {'target': 'provide',
+                                      'disable_ramdisk': True},
+                     version='1.70', status=400)
+        self.assertFault(r, 400, 'disable_ramdisk')
+        self.assertEqual(states.MANAGEABLE,
+                         self.db.get_node_by_id(node.id).provision_state)
+
+    def test_disable_ramdisk_refuses_agent_steps(self):
+        node = self.create_node(provision_state=states.MANAGEABLE,
+                                deploy_interface='agent',
+                                boot_interface='fake')
+        body = {'target': 'clean', 'disable_ramdisk': True,
+                'clean_steps': [{'interface': 'deploy',
+                                 'step': 'erase_devices'}]}
+        r = self.put(self.url(node), body, version='1.70', status=400)
+        self.assertFault(r, 400, 'requires the agent ramdisk')
+        self.assertEqual(states.MANAGEABLE,
+                         self.db.get_node_by_id(node.id).provision_state)
+
+    def test_disable_ramdisk_without_steps_boots_nothing(self):
+        node = self.create_node(provision_state=states.MANAGEABLE,
+                                deploy_interface='agent',
+                                boot_interface='fake')
+        self.put(self.url(node), {'target': 'clean', 'clean_steps': [],
+                                  'disable_ramdisk': True},
+                 version='1.70')
+        node = self.wait_for(node.uuid, lambda n: n.provision_state ==
+                             states.MANAGEABLE)
+        self.assertIsNone(node.last_error)
+        # No ramdisk was booted: the node was never powered on.
+        self.assertEqual(states.POWER_OFF, node.power_state)
+
+    def test_deploy_and_undeploy_verbs(self):
+        node = self.create_node(provision_state=states.AVAILABLE)
+        r = self.put(self.url(node), {'target': 'deploy'}, version='1.72',
+                     status=406)
+        self.assertFault(r, 406, 'deploy')
+        self.put(self.url(node), {'target': 'deploy'}, version='1.73')
+        self.wait_for(node.uuid,
+                      lambda n: n.provision_state == states.ACTIVE)
+        self.put(self.url(node), {'target': 'undeploy'}, version='1.72',
+                 status=406)
+        self.put(self.url(node), {'target': 'undeploy'}, version='1.73')
+        self.wait_for(node.uuid,
+                      lambda n: n.provision_state == states.AVAILABLE)

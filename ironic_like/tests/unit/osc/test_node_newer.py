@@ -1,0 +1,121 @@
+"""``openstack baremetal node ...`` for Ironic 1.65-1.78: lessee and
+network data, boot mode and secure boot, history."""
+
+import json
+
+from osc_lib import exceptions as osc_exc
+
+from ironic_like.osc import client as http
+from ironic_like.osc.v1 import node as node_cmds
+from ironic_like.osc.v1 import node_history as history_cmds
+from ironic_like.osc.v1 import node_management as mgmt_cmds
+from ironic_like.tests.unit.osc import base
+from ironic_like.tests.unit.osc import fakes
+from ironic_like.tests.unit.osc import test_node_more
+
+NETWORK_DATA = {'links': [{'id': 'eth0', 'type': 'phy'}], 'networks': [],
+                'services': []}
+
+
+class TestLesseeNetworkData(base.CommandTestCase):
+
+    MAX_VERSION = '1.80'
+
+    def setUp(self):
+        super().setUp()
+        self.session.route('POST', '/v1/nodes',
+                           fakes.FakeResponse(201, fakes.node()))
+        self.session.route('PATCH', '/v1/nodes/n', fakes.FakeResponse(
+            200, fakes.node()))
+        self.session.route('GET', '/v1/nodes.*', fakes.FakeResponse(
+            200, {'nodes': []}))
+
+    def test_create(self):
+        self.run_command(node_cmds.CreateNode, [
+            '--driver', 'd', '--lessee', 'p2', '--network-data',
+            json.dumps(NETWORK_DATA)])
+        self.assertEqual({'driver': 'd', 'lessee': 'p2',
+                          'network_data': NETWORK_DATA}, self.last().body)
+        self.assertEqual('1.80', self.last().headers[http.VERSION_HEADER])
+
+    def test_set_and_unset(self):
+        self.run_command(node_cmds.SetNode, ['n', '--lessee', 'p3',
+                                             '--network-data',
+                                             json.dumps(NETWORK_DATA)])
+        self.assertEqual(
+            [{'op': 'add', 'path': '/lessee', 'value': 'p3'},
+             {'op': 'add', 'path': '/network_data', 'value': NETWORK_DATA}],
+            self.last().body)
+        self.run_command(node_cmds.UnsetNode, ['n', '--lessee',
+                                               '--network-data'])
+        self.assertEqual([{'op': 'remove', 'path': '/lessee'},
+                          {'op': 'remove', 'path': '/network_data'}],
+                         self.last().body)
+
+    def test_bad_network_data(self):
+        self.assertRaises((osc_exc.CommandError, SystemExit),
+                          self.run_command, node_cmds.CreateNode,
+                          ['--driver', 'd', '--network-data', '[1, 2]'])
+
+    def test_list_lessee(self):
+        self.run_command(node_cmds.ListNode, ['--lessee', 'p2'])
+        self.assertEqual('p2', self.last().params.get('lessee'))
+
+
+class TestBootMode(base.CommandTestCase):
+
+    MAX_VERSION = '1.80'
+
+    def setUp(self):
+        super().setUp()
+        self.session.route('PUT', '/v1/nodes/.*/states/.*',
+                           fakes.FakeResponse(202))
+
+    def test_boot_mode_set(self):
+        self.run_command(mgmt_cmds.BootModeSetNode, ['a', 'b', 'bios'])
+        self.assertEqual(['/v1/nodes/a/states/boot_mode',
+                          '/v1/nodes/b/states/boot_mode'],
+                         [r.path for r in self.requests()])
+        self.assertEqual({'target': 'bios'}, self.last().body)
+
+    def test_secure_boot(self):
+        self.run_command(mgmt_cmds.SecureBootOnNode, ['a'])
+        self.assertEqual({'target': True}, self.last().body)
+        self.run_command(mgmt_cmds.SecureBootOffNode, ['a'])
+        self.assertEqual({'target': False}, self.last().body)
+
+    def test_version(self):
+        test_node_more.use_version(self, (1, 75))
+        e = self.assertRaises(osc_exc.CommandError, self.run_command,
+                              mgmt_cmds.BootModeSetNode, ['a', 'uefi'])
+        self.assertIn('API version 1.76', str(e))
+        self.assertEqual([], self.requests())
+
+
+class TestHistory(base.CommandTestCase):
+
+    MAX_VERSION = '1.80'
+    EVENT = {'uuid': 'e1', 'created_at': '2026-11-24T01:00:00+00:00',
+             'severity': 'ERROR', 'event': 'BMC on fire',
+             'event_type': 'power', 'conductor': 'c1', 'user': None,
+             'links': []}
+
+    def test_list(self):
+        self.session.route('GET', '/v1/nodes/n/history',
+                           fakes.FakeResponse(200,
+                                              {'history': [self.EVENT]}))
+        columns, rows = self.run_command(history_cmds.ListNodeHistory,
+                                         ['n'])
+        self.assertEqual(4, len(columns))
+        self.assertEqual('BMC on fire', list(rows)[0][3])
+        columns, rows = self.run_command(history_cmds.ListNodeHistory,
+                                         ['n', '--long'])
+        self.assertEqual(7, len(columns))
+        self.assertEqual('True', self.last().params.get('detail'))
+
+    def test_get(self):
+        self.session.route('GET', '/v1/nodes/n/history/e1',
+                           fakes.FakeResponse(200, self.EVENT))
+        names, values = self.run_command(history_cmds.ShowNodeHistory,
+                                         ['n', 'e1'])
+        self.assertEqual('power', dict(zip(names, values))['event_type'])
