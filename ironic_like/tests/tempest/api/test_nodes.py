@@ -236,10 +236,17 @@ class TestNodesProjectScoped(base.BaseBaremetalLikeTest):
         listed = client.list_nodes()['nodes']
         self.assertEqual([owned['uuid']], [n['uuid'] for n in listed])
         self.assertRaises(lib_exc.NotFound, client.show_node, other['uuid'])
-        self.assertRaises(lib_exc.Forbidden, client.create_node,
-                          driver='fake-hardware')
-        self.assertRaises(lib_exc.Forbidden, client.delete_node,
-                          owned['uuid'])
+        # Ironic's self-owned nodes ([api]project_admin_can_manage_own_
+        # nodes, on by default): it enrols nodes its project then owns,
+        # and deletes them, nothing else.
+        mine = client.create_node(driver='fake-hardware')
+        self.assertEqual(project, mine['owner'])
+        client.delete_node(mine['uuid'])
+        self.assertRaises(lib_exc.BadRequest, client.create_node,
+                          driver='fake-hardware',
+                          owner=data_utils.rand_uuid_hex())
+        self.assertRaises(lib_exc.NotFound, client.delete_node,
+                          other['uuid'])
         self.assertRaises(lib_exc.Forbidden, client.update_node,
                           owned['uuid'], [{'op': 'add', 'path': '/extra/a',
                                            'value': 'b'}])
