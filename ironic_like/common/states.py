@@ -17,6 +17,9 @@ SOFT_POWER_OFF = 'soft power off'
 NOSTATE = None
 ERROR = 'error'
 
+# The boot modes a node may be set to (API 1.76), as Ironic names them.
+BOOT_MODES = ('bios', 'uefi')
+
 # Power targets the API accepts, mapped to the state they end in.
 POWER_TARGETS = {
     POWER_ON: POWER_ON,

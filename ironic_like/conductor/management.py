@@ -11,6 +11,7 @@ from oslo_log import log
 
 from ironic_like.common import exception
 from ironic_like.common import indicators
+from ironic_like.common import states
 from ironic_like.conductor import locks
 from ironic_like.drivers import base
 
@@ -62,9 +63,6 @@ def _check_nmi(task):
     management.validate(task)
     if type(management).inject_nmi is base.ManagementInterface.inject_nmi:
         raise base.unsupported(task, 'inject_nmi')
-
-
-BOOT_MODES = ('uefi', 'bios')
 
 
 def cache_boot_mode(task):
@@ -154,10 +152,10 @@ def _do_set_secure_boot(task, state):
 
 
 def set_boot_mode(context, executor, node_id, mode):
-    if mode not in BOOT_MODES:
+    if mode not in states.BOOT_MODES:
         raise exception.InvalidParameterValue(
             err='Invalid boot mode %s requested for node. Allowed boot '
-                'modes are: %s' % (mode, ', '.join(BOOT_MODES)),
+                'modes are: %s' % (mode, ', '.join(states.BOOT_MODES)),
             field='target')
     _start(context, executor, node_id, 'changing node boot mode',
            _do_set_boot_mode, mode)

@@ -147,7 +147,8 @@ def _check_no_ramdisk_steps(steps):
     """Manual cleaning with disable_ramdisk (API 1.70) boots no agent:
     every clean step here is the agent's (runner.start_clean), so none
     can run, as Ironic refuses a step that needs the ramdisk."""
-    for step in steps:
+    if steps:
+        step = steps[0]
         raise exception.InvalidParameterValue(
             err='Clean step %s.%s requires the agent ramdisk, which '
                 'disable_ramdisk skips.' % (step.get('interface'),

@@ -10,6 +10,7 @@ import functools
 from ironic_like.api.schemas import common
 from ironic_like.api.schemas import deploy_template
 from ironic_like.api.schemas import network_data
+from ironic_like.common import states
 from ironic_like.drivers import base as drivers_base
 
 # Ironic's limit for traits on one node.
@@ -184,7 +185,8 @@ INDICATOR_BODY = {
 # PUT /v1/nodes/{id}/states/boot_mode and .../secure_boot (1.76).
 BOOT_MODE_BODY = {
     'type': 'object',
-    'properties': {'target': {'type': 'string', 'enum': ['uefi', 'bios']}},
+    'properties': {'target': {'type': 'string',
+                              'enum': list(states.BOOT_MODES)}},
     'required': ['target'],
     'additionalProperties': False,
 }

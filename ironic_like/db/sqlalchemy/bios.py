@@ -7,6 +7,7 @@ never sees half of an old set and half of a new one.
 
 import sqlalchemy as sa
 
+from ironic_like.common import bios_registry
 from ironic_like.common import exception
 from ironic_like.db.sqlalchemy import models
 
@@ -15,12 +16,6 @@ def _sa_api():
     # Imported lazily: api.py imports this module to build Connection.
     from ironic_like.db.sqlalchemy import api
     return api
-
-
-# What the BIOS registry says of a setting (API 1.74).
-REGISTRY_FIELDS = ('attribute_type', 'allowable_values', 'lower_bound',
-                   'max_length', 'min_length', 'read_only',
-                   'reset_required', 'unique', 'upper_bound')
 
 
 def destroy_node_rows(session, node_id):
@@ -32,7 +27,7 @@ class BIOSMixin(object):
 
     def replace_bios_settings(self, node_id, settings):
         """Make ``settings`` the node's BIOS settings: {name: value}, or
-        {name: {'value': ..., <REGISTRY_FIELDS>...}} when the BIOS
+        {name: {'value': ..., <bios_registry.FIELDS>...}} when the BIOS
         interface also read the setting's registry entry (API 1.74)."""
         with _sa_api()._writer() as session:
             destroy_node_rows(session, node_id)
@@ -42,7 +37,7 @@ class BIOSMixin(object):
                 if isinstance(found, dict):
                     values['value'] = found.get('value')
                     values.update({key: found[key] for key in
-                                   REGISTRY_FIELDS if key in found})
+                                   bios_registry.FIELDS if key in found})
                 else:
                     values['value'] = found
                 setting = models.BIOSSetting()

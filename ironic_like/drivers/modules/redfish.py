@@ -9,10 +9,10 @@ import time
 from oslo_log import log
 import sushy
 
+from ironic_like.common import bios_registry
 from ironic_like.common import exception
 from ironic_like.common import indicators
 from ironic_like.common import states
-from ironic_like.db.sqlalchemy import bios as bios_db
 from ironic_like.drivers import base
 from ironic_like.drivers.modules import redfish_utils
 
@@ -359,7 +359,7 @@ class RedfishBIOS(base.BIOSInterface):
         registry = {}
         for entry in entries:
             fields = {key: getattr(entry, key, None)
-                      for key in bios_db.REGISTRY_FIELDS}
+                      for key in bios_registry.FIELDS}
             if isinstance(fields['allowable_values'], list):
                 fields['allowable_values'] = _value_names(
                     task, fields['allowable_values'])

@@ -119,7 +119,7 @@ class BootModeSetNode(NodesCommand):
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         parser.add_argument('boot_mode', metavar='<boot_mode>',
-                            choices=['uefi', 'bios'],
+                            choices=['bios', 'uefi'],
                             help='The boot mode: uefi or bios.')
         return parser
 

@@ -11,11 +11,11 @@ from ironic_like.api.controllers.v1 import utils
 from ironic_like.api import links
 from ironic_like.api import versions
 from ironic_like.api.views import base as view_base
+from ironic_like.common import bios_registry
 from ironic_like.common import exception
-from ironic_like.db.sqlalchemy import bios as bios_db
 
 DEFAULT_FIELDS = ('name', 'value')
-REGISTRY_FIELDS = DEFAULT_FIELDS + bios_db.REGISTRY_FIELDS
+REGISTRY_FIELDS = DEFAULT_FIELDS + bios_registry.FIELDS
 
 
 def _render(setting, node_uuid, fields=DEFAULT_FIELDS):
@@ -46,9 +46,9 @@ def _list_fields(params):
             err='Can not specify ?detail=True and fields in the same '
                 'request.', field='fields')
     if fields is not None:
-        names = [f.strip() for f in fields.split(',') if f.strip()]
+        names = view_base.parse_fields(fields)
         unknown = [n for n in names if n not in REGISTRY_FIELDS]
-        if unknown or not names:
+        if unknown:
             raise exception.InvalidParameterValue(
                 err='Field(s) "%s" are not valid' % ', '.join(unknown),
                 field='fields')

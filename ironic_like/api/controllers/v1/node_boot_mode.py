@@ -1,14 +1,14 @@
 """PUT /v1/nodes/{id}/states/boot_mode {"target": "uefi"|"bios"} and
 PUT /v1/nodes/{id}/states/secure_boot {"target": true|false} (API 1.76).
 
-Both are asynchronous, as Ironic's: 202 once the node's conductor has
-locked the node and started the change; the node's boot_mode and
+Both are asynchronous, as Ironic's: 202 (answered by the states
+controller) once the node's conductor has locked the node and started
+the change; the node's boot_mode and
 secure_boot fields (1.75) show the outcome, its last_error a failure.
 Mounted by node_states.NodeStatesController.
 """
 
 from ironic_like.api.controllers.v1 import utils
-from ironic_like.api import links
 from ironic_like.api.schemas import node as schema
 from ironic_like.api import validation
 from ironic_like.api import versions
@@ -17,8 +17,6 @@ from ironic_like.common import states
 
 # Ironic's: the node is being worked on (or waits for its agent).
 _UNSTABLE_STATES = states.TRANSIENT_STATES | states.WAIT_STATES
-
-BOOT_MODES = ('bios', 'uefi')
 
 _BOOT_MODE_VALIDATOR = validation.make_validator(schema.BOOT_MODE_BODY)
 _SECURE_BOOT_VALIDATOR = validation.make_validator(schema.SECURE_BOOT_BODY)
@@ -31,19 +29,13 @@ def _node(node_ident, rule):
     return node
 
 
-def _check_stable(node, node_ident, target):
+def _check_stable(node, node_ident):
     if node.provision_state in _UNSTABLE_STATES:
         raise exception.Conflict(
             'Node %s is in %s state. Since node is transitioning, the boot '
             'mode will not be set as this may interfere with ongoing '
             'changes and result in erroneous modification. Try again '
             'later.' % (node_ident, node.provision_state))
-
-
-def _accepted(node_ident):
-    utils.set_status(202)
-    utils.set_location(links.build_url(
-        utils.public_url(), 'nodes/%s/states' % node_ident))
 
 
 def _target(body):
@@ -56,15 +48,14 @@ def set_boot_mode(node_ident):
     node = _node(node_ident, 'baremetal:node:set_boot_mode')
     body = utils.load_body()
     target = _target(body)
-    if not isinstance(target, str) or target not in BOOT_MODES:
+    if not isinstance(target, str) or target not in states.BOOT_MODES:
         raise exception.InvalidParameterValue(
             err='Invalid boot mode %s requested for node. Allowed boot '
-                'modes are: %s' % (target, ', '.join(BOOT_MODES)),
+                'modes are: %s' % (target, ', '.join(states.BOOT_MODES)),
             field='target')
     utils.validate(_BOOT_MODE_VALIDATOR, body)
-    _check_stable(node, node_ident, target)
+    _check_stable(node, node_ident)
     utils.rpcapi().set_boot_mode(utils.context(), node, target)
-    _accepted(node_ident)
 
 
 def set_secure_boot(node_ident):
@@ -83,6 +74,5 @@ def set_secure_boot(node_ident):
                 'secure_boot states are: True, False' % (target,),
             field='target')
     utils.validate(_SECURE_BOOT_VALIDATOR, body)
-    _check_stable(node, node_ident, target)
+    _check_stable(node, node_ident)
     utils.rpcapi().set_secure_boot_state(utils.context(), node, target)
-    _accepted(node_ident)

@@ -224,12 +224,14 @@ class NodeStatesController(rest.RestController):
         """PUT {"target": "uefi"|"bios"} (1.76; 202): node_boot_mode."""
         utils.query()
         node_boot_mode.set_boot_mode(self.node_ident)
+        self._accepted()
 
     @pecan.expose('json')
     def secure_boot(self, **kwargs):
         """PUT {"target": true|false} (1.76; 202): node_boot_mode."""
         utils.query()
         node_boot_mode.set_secure_boot(self.node_ident)
+        self._accepted()
 
     @pecan.expose('json')
     def raid(self, **kwargs):
