@@ -43,24 +43,33 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_node_list as common  # noqa: E402
 
 RESOURCE_CLASS = 'bench-class'
+# The issue-14 mix: half the nodes have this trait, every other
+# allocation asks for it. A perfect assignment exists, so every error is
+# an avoidable one.
+BENCH_TRAIT = 'CUSTOM_BENCH_GPU'
 HEADERS = {'X-OpenStack-Ironic-API-Version': '1.60'}
 
 
-def insert_free_nodes(database, count):
+def insert_free_nodes(database, count, trait_mix=False):
     uuids = database.insert_nodes(count, prefix='bench-alloc')
     database.execute("UPDATE nodes SET provision_state = 'available', "
                      "resource_class = :rc", rc=RESOURCE_CLASS)
+    if trait_mix:
+        database.add_node_traits(uuids[::2], BENCH_TRAIT)
     return uuids
 
 
-def post_allocations(client, count, clients):
+def post_allocations(client, count, clients, trait_mix=False):
     """POST ``count`` allocations; returns [(uuid, status, seconds)]."""
     def post(index):
         name = 'bench-%s-%05d' % (uuid.uuid4().hex[:4], index)
+        body = {'resource_class': RESOURCE_CLASS, 'name': name}
+        if trait_mix and index % 2:
+            body['traits'] = [BENCH_TRAIT]
         started = time.perf_counter()
         resp = client.session.post(
             client.url + '/v1/allocations', headers=HEADERS, timeout=120,
-            json={'resource_class': RESOURCE_CLASS, 'name': name})
+            json=body)
         took = time.perf_counter() - started
         body = resp.json() if resp.status_code == 201 else {}
         return body.get('uuid'), resp.status_code, took, time.monotonic()
@@ -90,13 +99,14 @@ def watch_until_settled(client, posted_at, timeout):
 
 def run_load(args, cluster, database):
     client = common.Client(cluster.url)
-    insert_free_nodes(database, args.nodes)
+    insert_free_nodes(database, args.nodes, args.trait_mix)
     posted_at = {}
     watcher = concurrent.futures.ThreadPoolExecutor(1)
     started = time.monotonic()
     seen = watcher.submit(watch_until_settled, client, posted_at,
                           args.timeout)
-    results = post_allocations(client, args.nodes, args.clients)
+    results = post_allocations(client, args.nodes, args.clients,
+                               args.trait_mix)
     posted_at['done'] = True
     last_seen = seen.result()
     watcher.shutdown()
@@ -120,8 +130,13 @@ def run_load(args, cluster, database):
     taken_over = sum(proc.log_text().count('Took allocation')
                      for proc in cluster.processes)
 
+    double = database.query(
+        'SELECT COUNT(*) FROM (SELECT node_id FROM allocations WHERE '
+        'node_id IS NOT NULL GROUP BY node_id HAVING COUNT(*) > 1) d')[0][0]
     print('N=%d allocations, C=%d clients, %d API worker(s), %d conductors'
-          % (args.nodes, args.clients, args.api_workers, args.conductors))
+          '%s' % (args.nodes, args.clients, args.api_workers,
+                  args.conductors,
+                  ', trait mix' if args.trait_mix else ''))
     print('  allocations/s to active : %.1f  (%.2f s in all)'
           % (args.nodes / elapsed, elapsed))
     print('  POST latency            : p50 %.1f ms  p99 %.1f ms'
@@ -134,6 +149,7 @@ def run_load(args, cluster, database):
     print('  errors                  : %d non-201 POSTs, %d in error'
           % (len(bad_posts), states.get('error', 0)))
     print('  stuck allocating        : %d' % states.get('allocating', 0))
+    print('  nodes double-booked     : %d' % double)
     print('  take-overs of live conductors during the run: %d'
           % taken_over)
     errors = [e for s, e in rows.values() if s == 'error'][:3]
@@ -178,6 +194,12 @@ def main(argv=None):
     parser.add_argument('--clients', type=int, default=16)
     parser.add_argument('--timeout', type=int, default=300,
                         help='Seconds to wait for all allocations.')
+    parser.add_argument('--no-trait-mix', dest='trait_mix',
+                        action='store_false',
+                        help='Every allocation asks for the resource class '
+                             'only (by default half the nodes have a '
+                             'trait and every other allocation asks for '
+                             'it).')
     parser.add_argument('--takeover', action='store_true',
                         help='Measure the take-over time instead.')
     args = parser.parse_args(argv)

@@ -86,10 +86,11 @@ class MarkErrorOnRevert(task.Task):
 
 
 def _candidates(db, request):
+    # Best fit first (the database orders them; within the best, from a
+    # random point): tried in this order.
     ids = db.allocation_candidates(
         request['resource_class'], request['traits'],
         request['candidate_nodes'], request['owner'], limit=CANDIDATE_BATCH)
-    random.shuffle(ids)
     if request.get('name'):
         # As Ironic (API 1.79): the node named as the allocation first,
         # when it matches and is free.

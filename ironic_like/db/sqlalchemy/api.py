@@ -353,7 +353,9 @@ class Connection(accelerators.AcceleratorsMixin,
         values.setdefault('conductor_group', '')
         node = models.Node()
         node.update(values)
+        traits = list(dict.fromkeys(traits))
         node.traits = [models.NodeTrait(trait=t) for t in traits]
+        node.trait_count = len(traits)
         try:
             with _writer() as session:
                 session.add(node)
@@ -658,6 +660,7 @@ class Connection(accelerators.AcceleratorsMixin,
         current = {t.trait: t for t in node.traits}
         node.traits = [current.get(t) or models.NodeTrait(trait=t)
                        for t in wanted]
+        node.trait_count = len(wanted)
 
     def set_node_traits(self, node_id, traits):
         return self.update_node(node_id, {'traits': traits}).traits
@@ -669,6 +672,7 @@ class Connection(accelerators.AcceleratorsMixin,
                 raise exception.NodeNotFound(node=node_id)
             if trait not in [t.trait for t in node.traits]:
                 node.traits.append(models.NodeTrait(trait=trait))
+                node.trait_count = len(node.traits)
                 node.updated_at = timeutils.utcnow()
 
     def delete_node_trait(self, node_id, trait):
@@ -677,6 +681,12 @@ class Connection(accelerators.AcceleratorsMixin,
                 sa.delete(models.NodeTrait).where(
                     models.NodeTrait.node_id == node_id,
                     models.NodeTrait.trait == trait)).rowcount
+            if count:
+                session.execute(
+                    sa.update(models.Node)
+                    .where(models.Node.id == node_id)
+                    .values(trait_count=models.Node.trait_count - count)
+                    .execution_options(synchronize_session=False))
         if not count:
             raise exception.NodeTraitNotFound(node_id=node_id, trait=trait)
 
