@@ -25,6 +25,9 @@ class AllocationRunner(object):
         self.workers = workers
         self.batch_size = batch_size
         self._pending = collections.deque()
+        # Queued or in a flow now: add() ignores these, so a sweep and a
+        # late RPC cast of the same allocation run it once.
+        self._known = set()
         self._lock = threading.Lock()
         self._running = 0
         self._stopping = False
@@ -34,10 +37,13 @@ class AllocationRunner(object):
     def add(self, allocation_id):
         """Queue an allocation of this host for processing."""
         with self._lock:
+            if allocation_id in self._known:
+                return
             if self._stopping:
                 refused = True
             else:
                 refused = False
+                self._known.add(allocation_id)
                 self._pending.append(allocation_id)
                 spawn = self._running < self.workers
                 if spawn:
@@ -54,6 +60,7 @@ class AllocationRunner(object):
                     left = list(self._pending) if not self._running else []
                     if left:
                         self._pending.clear()
+                        self._known.difference_update(left)
                 self._refuse(left, e)
 
     def _drain(self):
@@ -66,7 +73,11 @@ class AllocationRunner(object):
                 if not batch:
                     self._running -= 1
                     return
-            allocation_flow.run(batch, self.host)
+            try:
+                allocation_flow.run(batch, self.host)
+            finally:
+                with self._lock:
+                    self._known.difference_update(batch)
 
     def _refuse(self, allocation_ids, reason):
         """Fail allocations nobody here will process: none may stay
@@ -80,6 +91,11 @@ class AllocationRunner(object):
             except Exception:
                 LOG.exception('Could not fail allocation %s',
                               allocation_id)
+
+    def known(self):
+        """Ids of the allocations queued or in a flow now."""
+        with self._lock:
+            return set(self._known)
 
     def pending(self):
         with self._lock:

@@ -1,13 +1,20 @@
 """Allocations on the conductor side.
 
-Creation stores the row (`allocating`, conductor_affinity = this host) and
-returns at once; the flow in conductor/flows/allocation.py does the rest
-on the conductor's AllocationRunner. Allocations whose conductor died are
-taken over with a compare-and-swap on conductor_affinity (one winner)
-and run again here.
+Creation stores the row (`allocating`, conductor_affinity = the conductor
+that will process it): the API does it itself (store_new, then an RPC cast
+to that conductor, rpcapi.create_allocation) so a POST waits for no
+conductor; a backfill goes through the conductor, which locks the node.
+The flow in conductor/flows/allocation.py does the rest on the
+conductor's AllocationRunner. Allocations whose conductor died are taken
+over with a compare-and-swap on conductor_affinity (one winner) and run
+again here; those of a live conductor whose cast was lost are found by its
+own periodic sweep (resume_stray).
 """
 
+import datetime
+
 from oslo_log import log
+from oslo_utils import timeutils
 
 from ironic_like.common import exception
 from ironic_like.common import states
@@ -15,6 +22,11 @@ from ironic_like.conductor import locks
 from ironic_like.db import api as db_api
 
 LOG = log.getLogger(__name__)
+
+# Seconds after which an allocation of ours that the runner does not know
+# of is taken for one whose start cast was lost: far longer than a cast
+# takes to arrive.
+STRAY_AGE = 10
 
 SETTABLE_FIELDS = frozenset(['uuid', 'name', 'resource_class', 'traits',
                              'candidate_nodes', 'extra', 'owner', 'node_id'])
@@ -33,6 +45,25 @@ def check_deletable(node):
             % (node.uuid, node.provision_state))
 
 
+def _check_settable(values):
+    unknown = set(values) - SETTABLE_FIELDS
+    if unknown:
+        field = sorted(unknown)[0]
+        raise exception.InvalidParameterValue(
+            err='Field "%s" of an allocation cannot be set.' % field,
+            field=field)
+
+
+def store_new(values, host):
+    """Store a new allocation (not a backfill) for ``host`` to process,
+    `allocating`; return the row. Raises as create_allocation does; one
+    transaction."""
+    _check_settable(values)
+    return db_api.get_instance().create_allocation(
+        dict(values, conductor_affinity=host, state=states.ALLOCATING),
+        refuse_instance_uuid=True)
+
+
 def create_allocation(context, runner, host, values, taken_from=()):
     """Store an allocation and start processing it; return its uuid.
 
@@ -40,12 +71,7 @@ def create_allocation(context, runner, host, values, taken_from=()):
         from. If one of them stored this very allocation before going
         silent, take it over instead of failing with a duplicate.
     """
-    unknown = set(values) - SETTABLE_FIELDS
-    if unknown:
-        field = sorted(unknown)[0]
-        raise exception.InvalidParameterValue(
-            err='Field "%s" of an allocation cannot be set.' % field,
-            field=field)
+    _check_settable(values)
     db = db_api.get_instance()
     values = dict(values)
     if taken_from:
@@ -166,6 +192,32 @@ def resume_own(runner, host):
         LOG.info('Resuming allocation %s', allocation.uuid)
         runner.add(allocation.id)
     return len(mine)
+
+
+def start(runner, host, allocation_id):
+    """The API's cast: process an allocation it stored for this host."""
+    runner.add(allocation_id)
+
+
+def resume_stray(runner, host, min_age):
+    """Run the allocations of this host left `allocating` that its runner
+    does not know of: their RPC cast was lost (a broker restart between
+    the API's insert and its cast). Only those older than ``min_age``
+    seconds, whose cast would have arrived by now."""
+    db = db_api.get_instance()
+    limit = timeutils.utcnow() - datetime.timedelta(seconds=min_age)
+    known = runner.known()
+    found = []
+    for allocation in db.get_allocation_list(filters={
+            'state': states.ALLOCATING, 'conductor_affinity': host}):
+        if allocation.id in known or (allocation.created_at and
+                                      allocation.created_at > limit):
+            continue
+        LOG.info('Starting allocation %s, whose start request never '
+                 'arrived', allocation.uuid)
+        runner.add(allocation.id)
+        found.append(allocation.uuid)
+    return found
 
 
 def take_over_orphans(runner, host, dead_hosts):

@@ -212,5 +212,9 @@ class ConductorManager(object):
             context, self.service.allocation_runner, self.service.host,
             values, taken_from)
 
+    def start_allocation(self, context, allocation_id):
+        return allocations.start(self.service.allocation_runner,
+                                 self.service.host, allocation_id)
+
     def destroy_allocation(self, context, allocation_id):
         return allocations.destroy_allocation(context, allocation_id)

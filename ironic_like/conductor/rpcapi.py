@@ -27,6 +27,8 @@ Version history:
            get_indicator_state, set_indicator_state;
            heartbeat(agent_verify_ca=...), set_boot_mode,
            set_secure_boot_state
+    1.12 - start_allocation (a cast: the API stores new allocations
+           itself)
 """
 
 import datetime
@@ -42,6 +44,7 @@ from oslo_utils import timeutils
 from ironic_like.common import exception
 from ironic_like.common import rpc
 from ironic_like.common import states
+from ironic_like.conductor import allocations
 from ironic_like.conductor import hash_ring
 from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
@@ -50,7 +53,8 @@ LOG = log.getLogger(__name__)
 
 TOPIC = 'ironic_like.conductor_manager'
 # 1.11: Ironic 1.63-1.80 (indicators, boot mode, history...).
-RPC_API_VERSION = '1.11'
+# 1.12: start_allocation.
+RPC_API_VERSION = '1.12'
 
 
 # Clock difference tolerated between this process and the conductor that
@@ -530,7 +534,42 @@ class ConductorAPI(object):
     # -- allocations -----------------------------------------------------
 
     def create_allocation(self, context, values):
-        """Create an allocation on a random alive conductor.
+        """Store a new allocation for a random alive conductor and tell
+        it to start (a cast); return its uuid.
+
+        The API writes the row itself, so a POST waits for no conductor:
+        a lost cast (the broker restarting) only delays the allocation
+        until that conductor's periodic sweep finds it, and a conductor
+        that dies is taken over as any other. A backfill (``node_id``)
+        goes through a conductor, which locks the node.
+        """
+        if values.get('node_id') is not None:
+            return self._create_allocation_call(context, values)
+        return self.store_allocation(context, values).uuid
+
+    def store_allocation(self, context, values):
+        """create_allocation of a new allocation (no ``node_id``),
+        returning its row as stored."""
+        hosts = sorted(self.ring.hosts - self._silent_hosts()) or sorted(
+            self.ring.hosts)
+        if not hosts:
+            raise exception.NoValidHost(
+                reason='no alive conductor to process the allocation')
+        host = random.choice(hosts)
+        allocation = allocations.store_new(values, host)
+        cctxt = self.client.prepare(topic=TOPIC, server=host,
+                                    version='1.12', retry=0)
+        try:
+            cctxt.cast(context, 'start_allocation',
+                       allocation_id=allocation.id)
+        except Exception as e:
+            LOG.warning('Could not ask conductor %s to start allocation %s '
+                        '(%s); its periodic check starts it.', host,
+                        allocation.uuid, e)
+        return allocation
+
+    def _create_allocation_call(self, context, values):
+        """Create an allocation on a random alive conductor (a backfill).
 
         If that conductor does not answer, another one is asked and told
         which were silent, so it can take over a row the silent one may

@@ -293,11 +293,14 @@ class ConductorService(object):
             LOG.exception('Hash ring check failed')
 
     def check_allocations(self):
-        """Take over allocations left `allocating` by dead conductors."""
+        """Take over allocations left `allocating` by dead conductors, and
+        start those of ours whose start request (a cast) was lost."""
         try:
             allocations.take_over_orphans(
                 self.allocation_runner, self.host,
                 takeover.dead_conductors(self.db))
+            allocations.resume_stray(self.allocation_runner, self.host,
+                                     allocations.STRAY_AGE)
         except Exception:
             LOG.exception('Allocation take-over check failed')
 

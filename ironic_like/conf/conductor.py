@@ -56,8 +56,11 @@ opts = [
     cfg.IntOpt('check_allocations_interval', default=60, min=0,
                help='Seconds between checks for allocations left '
                     '`allocating` by dead conductors, which this conductor '
-                    'then takes over. 0 disables the periodic check (a '
-                    'change of the hash ring still triggers one).'),
+                    'then takes over, and for allocations the API stored '
+                    'for this conductor whose start request was lost (a '
+                    'broker restart), which it then starts. 0 disables '
+                    'the periodic check (a change of the hash ring still '
+                    'triggers a take-over).'),
     cfg.IntOpt('check_orphaned_work_interval', default=30, min=0,
                help='Seconds between a conductor\'s checks of its nodes for '
                     'work nobody carries on: a transient provision state or '

@@ -34,13 +34,16 @@ N=1,000/C=32, orphaned allocations resumed after about 98 s.
 
 import concurrent.futures
 import os
+import shutil
 import statistics
+import subprocess
 import sys
 import time
 import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_node_list as common  # noqa: E402
+import cpu_usage  # noqa: E402
 
 RESOURCE_CLASS = 'bench-class'
 # The issue-14 mix: half the nodes have this trait, every other
@@ -50,12 +53,22 @@ BENCH_TRAIT = 'CUSTOM_BENCH_GPU'
 HEADERS = {'X-OpenStack-Ironic-API-Version': '1.60'}
 
 
-def insert_free_nodes(database, count, trait_mix=False):
+def insert_free_nodes(database, count, trait_mix=False, timeout=120):
     uuids = database.insert_nodes(count, prefix='bench-alloc')
     database.execute("UPDATE nodes SET provision_state = 'available', "
                      "resource_class = :rc", rc=RESOURCE_CLASS)
     if trait_mix:
         database.add_node_traits(uuids[::2], BENCH_TRAIT)
+    # Nodes inserted behind the conductors' back are adopted by their
+    # ring owners at the next ring check: wait for it, so the burst does
+    # not measure the adoption too.
+    deadline = time.monotonic() + timeout
+    while database.query('SELECT COUNT(*) FROM nodes WHERE '
+                         'conductor_affinity IS NULL')[0][0]:
+        if time.monotonic() > deadline:
+            sys.exit('The conductors did not adopt the nodes within %d s'
+                     % timeout)
+        time.sleep(0.5)
     return uuids
 
 
@@ -97,10 +110,55 @@ def watch_until_settled(client, posted_at, timeout):
     return last_seen
 
 
+def start_profilers(cluster, directory):
+    """py-spy (from PyPI) records each service process during the burst:
+    ``<directory>/<process>.txt``, folded stacks (flamegraph input, or
+    ``sort -t' ' -k2 -n`` for the heaviest)."""
+    spy = shutil.which('py-spy') or os.path.join(
+        os.path.dirname(sys.executable), 'py-spy')
+    if not os.path.exists(spy):
+        sys.exit('--profile needs py-spy: pip install py-spy')
+    os.makedirs(directory, exist_ok=True)
+    return [subprocess.Popen(
+        [spy, 'record', '--pid', str(proc.pid), '--format', 'raw',
+         '--rate', '200', '--subprocesses', '--nonblocking',
+         '--output', os.path.join(directory, '%s.txt' % proc.name)],
+        stdout=subprocess.DEVNULL,
+        stderr=open(os.path.join(directory, '%s.err' % proc.name), 'wb'))
+        for proc in cluster.processes]
+
+
+def stop_profilers(profilers):
+    for spy in profilers:
+        spy.send_signal(2)
+    for spy in profilers:
+        try:
+            spy.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            spy.kill()
+
+
+def warm_up(client, clients):
+    """As many concurrent requests as the burst will have, a few times:
+    the API's threads open their database connections now, not in the
+    measured burst."""
+    def get(_index):
+        client.session.get(client.url + '/v1/allocations?limit=1',
+                           headers=HEADERS, timeout=60).raise_for_status()
+
+    with concurrent.futures.ThreadPoolExecutor(clients) as pool:
+        list(pool.map(get, range(clients * 4)))
+
+
 def run_load(args, cluster, database):
     client = common.Client(cluster.url)
     insert_free_nodes(database, args.nodes, args.trait_mix)
+    warm_up(client, args.clients)
+    profilers = (start_profilers(cluster, args.profile) if args.profile
+                 else [])
     posted_at = {}
+    meter = cpu_usage.CpuMeter(
+        {proc.name: proc.pid for proc in cluster.processes}).start()
     watcher = concurrent.futures.ThreadPoolExecutor(1)
     started = time.monotonic()
     seen = watcher.submit(watch_until_settled, client, posted_at,
@@ -109,7 +167,9 @@ def run_load(args, cluster, database):
                                args.trait_mix)
     posted_at['done'] = True
     last_seen = seen.result()
+    meter.stop()
     watcher.shutdown()
+    stop_profilers(profilers)
     rows = {row[0]: row[1:] for row in database.query(
         'SELECT uuid, state, last_error FROM allocations')}
 
@@ -152,6 +212,8 @@ def run_load(args, cluster, database):
     print('  nodes double-booked     : %d' % double)
     print('  take-overs of live conductors during the run: %d'
           % taken_over)
+    print('  CPU seconds in the burst: %s'
+          % cpu_usage.format_seconds(meter.seconds()))
     errors = [e for s, e in rows.values() if s == 'error'][:3]
     if bad_posts or errors:
         print('  first errors:', [b[1] for b in bad_posts[:3]], errors)
@@ -200,6 +262,9 @@ def main(argv=None):
                              'only (by default half the nodes have a '
                              'trait and every other allocation asks for '
                              'it).')
+    parser.add_argument('--profile', metavar='DIR',
+                        help='Record every service process with py-spy '
+                             'during the burst, into DIR/<process>.txt.')
     parser.add_argument('--takeover', action='store_true',
                         help='Measure the take-over time instead.')
     args = parser.parse_args(argv)

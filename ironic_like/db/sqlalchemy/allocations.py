@@ -11,6 +11,7 @@ ours: compare-and-swap on conductor_affinity).
 import random
 
 from oslo_db import exception as db_exc
+from oslo_utils import timeutils
 from oslo_utils import uuidutils
 import sqlalchemy as sa
 
@@ -75,6 +76,18 @@ def _free_node_conditions(resource_class, traits, owner=None):
     return conditions
 
 
+def _refuse_instance_uuid(session, allocation_uuid):
+    holder = session.execute(sa.select(models.Node.uuid).where(
+        models.Node.instance_uuid == allocation_uuid)).first()
+    if holder is None:
+        return
+    if session.execute(sa.select(models.Allocation.id).where(
+            models.Allocation.uuid == allocation_uuid)).first():
+        raise exception.AllocationAlreadyExists(uuid=allocation_uuid)
+    raise exception.InstanceAssociated(instance_uuid=allocation_uuid,
+                                       node=holder[0])
+
+
 def _best_fit(session, query, limit):
     """Up to ``limit`` ids of the nodes ``query`` selects, best fit first.
 
@@ -115,11 +128,19 @@ def _best_fit(session, query, limit):
 
 class AllocationsMixin(object):
 
-    def create_allocation(self, values):
+    def create_allocation(self, values, refuse_instance_uuid=False):
+        """Store an allocation; with ``refuse_instance_uuid``, in the same
+        transaction refuse a uuid that is a node's instance_uuid (seed
+        004): AllocationAlreadyExists when an allocation has it,
+        InstanceAssociated otherwise."""
         values = dict(values)
         values.setdefault('uuid', uuidutils.generate_uuid())
         values.setdefault('state', states.ALLOCATING)
         values.setdefault('extra', {})
+        # Whole seconds, as MariaDB's DATETIME keeps it: the row returned
+        # (the API's answer to a POST) shows what a later GET reads.
+        values.setdefault('created_at',
+                          timeutils.utcnow().replace(microsecond=0))
         traits = values.pop('traits', None) or []
         allocation = models.Allocation()
         allocation.update(values)
@@ -127,6 +148,8 @@ class AllocationsMixin(object):
                              for t in dict.fromkeys(traits)]
         try:
             with _sa_api()._writer() as session:
+                if refuse_instance_uuid:
+                    _refuse_instance_uuid(session, values['uuid'])
                 session.add(allocation)
                 session.flush()
                 if values.get('node_id') is not None:

@@ -1,11 +1,14 @@
 """The allocation flow and its conductor module, through the real
 in-process conductor (fake:// RPC, private SQLite)."""
 
+import datetime
 import threading
 import time
 from unittest import mock
 
+from oslo_utils import timeutils
 from oslo_utils import uuidutils
+import sqlalchemy as sa
 
 from ironic_like.common import context as ctx
 from ironic_like.common import exception
@@ -14,8 +17,11 @@ from ironic_like.conductor import allocation_runner
 from ironic_like.conductor import allocations
 from ironic_like.conductor.flows import allocation as flow
 from ironic_like.conductor import rpcapi
+from ironic_like.db.sqlalchemy import api as sa_api
+from ironic_like.db.sqlalchemy import models
 from ironic_like.tests import base
 from ironic_like.tests.unit.allocations import utils
+from ironic_like.tests import utils as test_utils
 
 
 class AllocationFlowTestCase(base.TestCase):
@@ -380,6 +386,63 @@ class AllocationTakeOverTestCase(base.TestCase):
         self.assertEqual(
             ['active'] * 10,
             [self.db.get_allocation_by_id(i).state for i in ids])
+
+
+class StrayAllocationTestCase(base.TestCase):
+    """Allocations the API stored for a live conductor whose start cast
+    was lost: the conductor's periodic check starts them, once."""
+
+    def _stored(self, age, conductor='me'):
+        allocation = self.db.create_allocation(
+            {'resource_class': 'baremetal', 'state': states.ALLOCATING,
+             'conductor_affinity': conductor})
+        with sa_api.main_context_manager.writer.using(
+                ctx.get_admin_context()) as session:
+            session.execute(sa.update(models.Allocation).where(
+                models.Allocation.id == allocation.id).values(
+                created_at=timeutils.utcnow() - datetime.timedelta(
+                    seconds=age)))
+        return allocation
+
+    def test_old_unknown_ones_are_started(self):
+        old = self._stored(120)
+        self._stored(1)          # its cast may still be on its way
+        self._stored(120, conductor='other')
+        runner = mock.Mock()
+        runner.known.return_value = set()
+        self.assertEqual([old.uuid],
+                         allocations.resume_stray(runner, 'me', 60))
+        runner.add.assert_called_once_with(old.id)
+
+    def test_known_ones_are_left(self):
+        old = self._stored(120)
+        runner = mock.Mock()
+        runner.known.return_value = {old.id}
+        self.assertEqual([], allocations.resume_stray(runner, 'me', 60))
+        runner.add.assert_not_called()
+
+    def test_runner_runs_an_allocation_once(self):
+        utils.make_free_node(self.db)
+        allocation = self._stored(0)
+        runs = []
+        release = threading.Event()
+
+        def run(batch, host):
+            runs.append(list(batch))
+            release.wait(10)
+
+        runner = allocation_runner.AllocationRunner('me', 2, 4)
+        self.addCleanup(runner.stop)
+        with mock.patch.object(flow, 'run', run):
+            runner.add(allocation.id)
+            # A sweep and a late cast while it is queued or running.
+            runner.add(allocation.id)
+            self.assertEqual({allocation.id}, runner.known())
+            runner.add(allocation.id)
+            release.set()
+            test_utils.wait_for(lambda: not runner.known(), 10,
+                                message='runner still busy')
+        self.assertEqual([[allocation.id]], runs)
 
 
 class AllocationRetryTestCase(base.TestCase):

@@ -119,8 +119,9 @@ class TestRouting(base.TestCase):
         self.cctxt.call.return_value = 'back'
         self.assertEqual('back', self.api.destroy_node(self.context, node))
         self.assertIn(self.api.owner_of(node), ('c1', 'c2', 'c3'))
+        # A backfill goes through a conductor too.
         self.assertEqual('back', self.api.create_allocation(
-            self.context, {'uuid': uuidutils.generate_uuid()}))
+            self.context, {'uuid': uuidutils.generate_uuid(), 'node_id': 1}))
 
     def test_attempts_bounded(self):
         self.config(rpc_node_call_attempts=2)
@@ -225,7 +226,10 @@ class TestRetriedCallsTellTheTruth(base.TestCase):
             self.context, node, 'power on'))
 
     def _allocation_values(self):
-        return {'uuid': uuidutils.generate_uuid(), 'resource_class': 'rc'}
+        # A backfill: the allocations that still go through a conductor's
+        # answer (new ones are stored by the API, TestAllocationCast).
+        return {'uuid': uuidutils.generate_uuid(), 'resource_class': 'rc',
+                'node_id': utils.create_test_node().id}
 
     def test_create_allocation_stored_but_unanswered(self):
         # Every conductor asked was silent (e.g. the broker restarted), but
@@ -262,6 +266,73 @@ class TestRetriedCallsTellTheTruth(base.TestCase):
         self.cctxt.call.side_effect = exception.NodeNotFound(node=node.uuid)
         self.assertRaises(exception.NodeNotFound, self.api.destroy_node,
                           self.context, node)
+
+
+class TestAllocationCast(base.TestCase):
+    """A new allocation is stored by the caller for an alive conductor,
+    which is told to start it by a cast: no answer is awaited."""
+
+    def setUp(self):
+        super().setUp()
+        for host in ('c1', 'c2'):
+            utils.register_conductor(host)
+        self.context = ctx.get_admin_context()
+        self.api = rpcapi.ConductorAPI()
+        self.api.client = mock.Mock()
+        self.cctxt = self.api.client.prepare.return_value
+
+    def _values(self, **kw):
+        return dict({'uuid': uuidutils.generate_uuid(),
+                     'resource_class': 'rc'}, **kw)
+
+    def test_stored_then_cast(self):
+        values = self._values(traits=['CUSTOM_A'])
+        self.assertEqual(values['uuid'],
+                         self.api.create_allocation(self.context, values))
+        stored = self.db.get_allocation_by_uuid(values['uuid'])
+        self.assertEqual('allocating', stored.state)
+        host = self.api.client.prepare.call_args.kwargs['server']
+        self.assertIn(host, ('c1', 'c2'))
+        self.assertEqual(host, stored.conductor_affinity)
+        self.assertEqual(['CUSTOM_A'], [t.trait for t in stored.traits])
+        self.cctxt.cast.assert_called_once_with(
+            self.context, 'start_allocation', allocation_id=stored.id)
+        self.cctxt.call.assert_not_called()
+
+    def test_lost_cast_still_creates(self):
+        # The conductor's sweep (allocations.resume_stray) starts it.
+        self.cctxt.cast.side_effect = messaging.MessageDeliveryFailure('x')
+        values = self._values()
+        self.assertEqual(values['uuid'],
+                         self.api.create_allocation(self.context, values))
+        self.assertEqual('allocating', self.db.get_allocation_by_uuid(
+            values['uuid']).state)
+
+    def test_silent_conductor_not_chosen(self):
+        self.api._mark_silent('c1')
+        for _ in range(5):
+            self.api.create_allocation(self.context, self._values())
+            self.assertEqual(
+                'c2', self.api.client.prepare.call_args.kwargs['server'])
+
+    def test_refusals_store_nothing(self):
+        node = utils.create_test_node(instance_uuid=uuidutils.generate_uuid())
+        self.assertRaises(exception.InstanceAssociated,
+                          self.api.create_allocation, self.context,
+                          self._values(uuid=node.instance_uuid))
+        self.assertRaises(exception.InvalidParameterValue,
+                          self.api.create_allocation, self.context,
+                          self._values(state='active'))
+        self.assertEqual([], self.db.get_allocation_list())
+        self.cctxt.cast.assert_not_called()
+
+    def test_no_conductor(self):
+        self.db.unregister_conductor('c1')
+        self.db.unregister_conductor('c2')
+        self.api.ring.reset()
+        self.assertRaises(exception.NoValidHost, self.api.create_allocation,
+                          self.context, self._values())
+        self.assertEqual([], self.db.get_allocation_list())
 
 
 class TestTwoConductors(base.TestCase):
