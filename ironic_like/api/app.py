@@ -24,10 +24,12 @@ from ironic_like.api.middleware import basic_auth
 from ironic_like.api.middleware import json_errors
 from ironic_like.api.middleware import public_routes
 from ironic_like.api.middleware import version
+from ironic_like.api import pecan_argspec
 from ironic_like.conf import CONF
 
 
 def _pecan_app(auth_strategy):
+    pecan_argspec.install()
     app_hooks = [
         hooks.ConfigHook(),
         hooks.VersionHook(),

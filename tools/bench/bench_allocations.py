@@ -33,6 +33,7 @@ N=1,000/C=32, orphaned allocations resumed after about 98 s.
 """
 
 import concurrent.futures
+import json
 import os
 import shutil
 import statistics
@@ -44,6 +45,7 @@ import uuid
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_node_list as common  # noqa: E402
 import cpu_usage  # noqa: E402
+import embedded  # noqa: E402
 
 RESOURCE_CLASS = 'bench-class'
 # The issue-14 mix: half the nodes have this trait, every other
@@ -110,7 +112,7 @@ def watch_until_settled(client, posted_at, timeout):
     return last_seen
 
 
-def start_profilers(cluster, directory):
+def start_profilers(cluster, directory, gil=False):
     """py-spy (from PyPI) records each service process during the burst:
     ``<directory>/<process>.txt``, folded stacks (flamegraph input, or
     ``sort -t' ' -k2 -n`` for the heaviest)."""
@@ -121,7 +123,8 @@ def start_profilers(cluster, directory):
     os.makedirs(directory, exist_ok=True)
     return [subprocess.Popen(
         [spy, 'record', '--pid', str(proc.pid), '--format', 'raw',
-         '--rate', '200', '--subprocesses', '--nonblocking',
+         '--rate', '200', '--subprocesses', '--nonblocking'] +
+        (['--gil'] if gil else []) + [
          '--output', os.path.join(directory, '%s.txt' % proc.name)],
         stdout=subprocess.DEVNULL,
         stderr=open(os.path.join(directory, '%s.err' % proc.name), 'wb'))
@@ -154,8 +157,8 @@ def run_load(args, cluster, database):
     client = common.Client(cluster.url)
     insert_free_nodes(database, args.nodes, args.trait_mix)
     warm_up(client, args.clients)
-    profilers = (start_profilers(cluster, args.profile) if args.profile
-                 else [])
+    profilers = (start_profilers(cluster, args.profile, args.profile_gil)
+                 if args.profile else [])
     posted_at = {}
     meter = cpu_usage.CpuMeter(
         {proc.name: proc.pid for proc in cluster.processes}).start()
@@ -193,30 +196,58 @@ def run_load(args, cluster, database):
     double = database.query(
         'SELECT COUNT(*) FROM (SELECT node_id FROM allocations WHERE '
         'node_id IS NOT NULL GROUP BY node_id HAVING COUNT(*) > 1) d')[0][0]
-    print('N=%d allocations, C=%d clients, %d API worker(s), %d conductors'
-          '%s' % (args.nodes, args.clients, args.api_workers,
-                  args.conductors,
-                  ', trait mix' if args.trait_mix else ''))
+    figures = {
+        'benchmark': 'allocations', 'nodes': args.nodes,
+        'clients': args.clients, 'trait_mix': args.trait_mix,
+        'mode': 'embedded' if args.embedded else '%s, %d API worker(s), '
+                '%d conductors' % (args.backend, args.api_workers,
+                                   args.conductors),
+        'allocations_per_s': args.nodes / elapsed,
+        'elapsed_s': elapsed,
+        'post_ms_p50': statistics.median(post_ms),
+        'post_ms_p99': common.percentile(post_ms, 99),
+        'to_active_ms_p50': statistics.median(to_active) if to_active
+        else None,
+        'to_active_ms_p99': common.percentile(to_active, 99) if to_active
+        else None,
+        'states': states, 'non_201_posts': len(bad_posts),
+        'in_error': states.get('error', 0),
+        'stuck_allocating': states.get('allocating', 0),
+        'double_booked': double, 'live_take_overs': taken_over,
+        'database_locked': sum(proc.log_text().count('database is locked')
+                               for proc in cluster.processes),
+        'cpu_seconds': meter.seconds(),
+        'first_errors': [b[1] for b in bad_posts[:3]] + [
+            e for s, e in rows.values() if s == 'error'][:3],
+    }
+    print_figures(figures)
+    return figures
+
+
+def print_figures(f):
+    print('N=%d allocations, C=%d clients, %s%s'
+          % (f['nodes'], f['clients'], f['mode'],
+             ', trait mix' if f['trait_mix'] else ''))
     print('  allocations/s to active : %.1f  (%.2f s in all)'
-          % (args.nodes / elapsed, elapsed))
+          % (f['allocations_per_s'], f['elapsed_s']))
     print('  POST latency            : p50 %.1f ms  p99 %.1f ms'
-          % (statistics.median(post_ms), common.percentile(post_ms, 99)))
-    if to_active:
+          % (f['post_ms_p50'], f['post_ms_p99']))
+    if f['to_active_ms_p50'] is not None:
         print('  time to active          : p50 %.0f ms  p99 %.0f ms'
-              % (statistics.median(to_active),
-                 common.percentile(to_active, 99)))
-    print('  states                  : %s' % states)
+              % (f['to_active_ms_p50'], f['to_active_ms_p99']))
+    print('  states                  : %s' % f['states'])
     print('  errors                  : %d non-201 POSTs, %d in error'
-          % (len(bad_posts), states.get('error', 0)))
-    print('  stuck allocating        : %d' % states.get('allocating', 0))
-    print('  nodes double-booked     : %d' % double)
+          % (f['non_201_posts'], f['in_error']))
+    print('  stuck allocating        : %d' % f['stuck_allocating'])
+    print('  nodes double-booked     : %d' % f['double_booked'])
+    print('  "database is locked"    : %d in the service logs'
+          % f['database_locked'])
     print('  take-overs of live conductors during the run: %d'
-          % taken_over)
+          % f['live_take_overs'])
     print('  CPU seconds in the burst: %s'
-          % cpu_usage.format_seconds(meter.seconds()))
-    errors = [e for s, e in rows.values() if s == 'error'][:3]
-    if bad_posts or errors:
-        print('  first errors:', [b[1] for b in bad_posts[:3]], errors)
+          % cpu_usage.format_seconds(f['cpu_seconds']))
+    if f['first_errors']:
+        print('  first errors:', f['first_errors'])
 
 
 def run_takeover(args, cluster, database):
@@ -249,6 +280,9 @@ def run_takeover(args, cluster, database):
     else:
         print('  all resumed by the survivor %.1f s after kill -9'
               % (resumed_at - killed))
+    return {'benchmark': 'allocation take-over', 'orphans': len(orphans),
+            'resumed_after_s': (None if resumed_at is None
+                                else resumed_at - killed)}
 
 
 def main(argv=None):
@@ -265,10 +299,40 @@ def main(argv=None):
     parser.add_argument('--profile', metavar='DIR',
                         help='Record every service process with py-spy '
                              'during the burst, into DIR/<process>.txt.')
+    parser.add_argument('--profile-gil', action='store_true',
+                        help='With --profile: only the threads holding the '
+                             'GIL, i.e. where the CPU goes.')
     parser.add_argument('--takeover', action='store_true',
                         help='Measure the take-over time instead.')
+    parser.add_argument('--embedded', action='store_true',
+                        help='Run against the embedded mode instead '
+                             '(ironic-like-all: one process, SQLite).')
+    parser.add_argument('--json', metavar='FILE',
+                        help='Also write the figures to FILE as JSON.')
     args = parser.parse_args(argv)
     args.concurrency = args.clients
+    figures = run(args)
+    if args.json and figures:
+        with open(args.json, 'w') as f:
+            json.dump(figures, f, indent=2, sort_keys=True)
+    return 0
+
+
+def run(args):
+    """Start the service, run the benchmark, stop; the figures."""
+    if args.embedded:
+        if args.takeover:
+            sys.exit('--takeover needs the clustered mode')
+        service = embedded.EmbeddedService(
+            {'conductor': {'sync_power_state_interval': 60}})
+        service.setUp()
+        try:
+            return run_load(args, service, service.database)
+        except BaseException:
+            common._dump_logs(service)
+            raise
+        finally:
+            service.cleanUp()
 
     # The service's default power-sync period: the harness's 3 s would
     # make the benchmark measure power syncs of every node.
@@ -287,16 +351,14 @@ def main(argv=None):
     database, cluster = common.start_cluster(args, conf, **extra)
     try:
         if args.takeover:
-            run_takeover(args, cluster, database)
-        else:
-            run_load(args, cluster, database)
+            return run_takeover(args, cluster, database)
+        return run_load(args, cluster, database)
     except BaseException:
         common._dump_logs(cluster)
         raise
     finally:
         cluster.cleanUp()
         database.drop()
-    return 0
 
 
 if __name__ == '__main__':

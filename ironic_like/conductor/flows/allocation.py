@@ -87,19 +87,13 @@ class MarkErrorOnRevert(task.Task):
 
 def _candidates(db, request):
     # Best fit first (the database orders them; within the best, from a
-    # random point): tried in this order.
-    ids = db.allocation_candidates(
+    # random point), and, as Ironic (API 1.79), the node named as the
+    # allocation before all when it matches and is free: tried in this
+    # order.
+    return db.allocation_candidates(
         request['resource_class'], request['traits'],
-        request['candidate_nodes'], request['owner'], limit=CANDIDATE_BATCH)
-    if request.get('name'):
-        # As Ironic (API 1.79): the node named as the allocation first,
-        # when it matches and is free.
-        named = db.allocation_candidate_named(
-            request['name'], request['resource_class'], request['traits'],
-            request['candidate_nodes'], request['owner'])
-        if named is not None:
-            ids = [named] + [i for i in ids if i != named]
-    return ids
+        request['candidate_nodes'], request['owner'], limit=CANDIDATE_BATCH,
+        name=request.get('name') or None)
 
 
 class FindCandidates(task.Task):

@@ -359,37 +359,37 @@ class AllocationsMixin(object):
             ).rowcount == 1
 
     def allocation_candidates(self, resource_class, traits=(),
-                              candidate_uuids=None, owner=None, limit=None):
+                              candidate_uuids=None, owner=None, limit=None,
+                              name=None):
         """IDs of nodes that could take an allocation right now.
 
         With ``limit``, at most that many, best fit first (_best_fit):
-        the fewest traits, then a random point of the id order.
+        the fewest traits, then a random point of the id order. With
+        ``name``, the free matching node of that name comes first: an
+        allocation tries the node named as itself first (API 1.79).
+        One read transaction.
         """
-        return self._candidates(resource_class, traits, candidate_uuids,
-                                owner, limit)
-
-    def allocation_candidate_named(self, name, resource_class, traits=(),
-                                   candidate_uuids=None, owner=None):
-        """The ID of the free matching node called ``name``, or None: an
-        allocation tries the node named as itself first (API 1.79). One
-        look-up by the nodes' unique name index."""
-        found = self._candidates(resource_class, traits, candidate_uuids,
-                                 owner, None, name=name)
-        return found[0] if found else None
-
-    def _candidates(self, resource_class, traits, candidate_uuids, owner,
-                    limit, name=None):
         n = models.Node
         query = sa.select(n.id).where(
             *_free_node_conditions(resource_class, traits, owner))
         if candidate_uuids:
             query = query.where(n.uuid.in_(list(candidate_uuids)))
-        if name is not None:
-            query = query.where(n.name == name)
         with _sa_api()._reader() as session:
             if not limit:
                 return [row[0] for row in session.execute(query)]
-            return _best_fit(session, query, limit)
+            named = None
+            if name is not None:
+                # By the unique name index first: the free-node conditions
+                # then check one row.
+                named = session.execute(sa.select(n.id).where(
+                    n.name == name)).scalar()
+                if named is not None:
+                    named = session.execute(
+                        query.where(n.id == named)).scalar()
+            ids = _best_fit(session, query, limit)
+        if named is not None:
+            ids = [named] + [i for i in ids if i != named][:limit - 1]
+        return ids
 
     def explain_no_candidates(self, resource_class, traits=(),
                               candidate_uuids=None, owner=None):

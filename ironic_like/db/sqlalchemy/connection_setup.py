@@ -13,6 +13,13 @@ from ironic_like.conf import CONF
 LOG = log.getLogger(__name__)
 
 
+# SQLite files this process has switched to WAL. The journal mode is kept
+# in the file, so once is enough; oslo.db opens a new connection for every
+# transaction on SQLite (NullPool), and the switch takes the database's
+# lock, which made each connection wait for the writer of the moment.
+_WAL_FILES = set()
+
+
 @event.listens_for(sa.engine.Engine, 'connect')
 def _sqlite_pragmas(dbapi_connection, connection_record):
     # WAL lets the embedded service read while a conductor thread writes;
@@ -21,8 +28,21 @@ def _sqlite_pragmas(dbapi_connection, connection_record):
         cursor = dbapi_connection.cursor()
         # busy_timeout first: switching to WAL itself needs the lock.
         cursor.execute('PRAGMA busy_timeout=30000')
-        cursor.execute('PRAGMA journal_mode=WAL')
+        path = _database_file(cursor)
+        if path is None or path not in _WAL_FILES:
+            mode = cursor.execute('PRAGMA journal_mode=WAL').fetchone()
+            if path and mode and str(mode[0]).lower() == 'wal':
+                _WAL_FILES.add(path)
         cursor.close()
+
+
+def _database_file(cursor):
+    """The file of the main database of a SQLite connection, or None
+    (in memory)."""
+    for _seq, name, path in cursor.execute('PRAGMA database_list'):
+        if name == 'main':
+            return path or None
+    return None
 
 
 def _session_idle_limit(dbapi_connection):
