@@ -47,6 +47,9 @@ import uuid
 
 import requests
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cpu_usage  # noqa: E402
+
 SERVICE_TIMINGS = {
     'DEFAULT': {'hash_ring_reset_interval': 15},
     'conductor': {'heartbeat_interval': 10, 'heartbeat_timeout': 60,
@@ -243,6 +246,8 @@ def main(argv=None):
     parser.add_argument('--warmup', type=int, default=3)
     parser.add_argument('--keep', action='store_true',
                         help='With --url: leave the enrolled nodes.')
+    parser.add_argument('--json', metavar='FILE',
+                        help='Also write the figures to FILE as JSON.')
     args = parser.parse_args(argv)
 
     if args.url:
@@ -263,14 +268,32 @@ def main(argv=None):
     print('Started %d API workers and %d conductors on %s in %.1f s '
           '(%s)' % (args.api_workers, args.conductors, args.backend,
                     time.monotonic() - started, cluster.url))
+    meter = cpu_usage.CpuMeter(
+        {proc.name: proc.pid for proc in cluster.processes}).start()
     try:
-        run_benchmark(Client(cluster.url), args)
+        _uuids, rows = run_benchmark(Client(cluster.url), args)
     except BaseException:
         _dump_logs(cluster)
         raise
     finally:
+        meter.stop()
         cluster.cleanUp()
         database.drop()
+    print('CPU seconds (enrolment and requests): %s'
+          % cpu_usage.format_seconds(meter.seconds()))
+    if args.json:
+        figures = {
+            'benchmark': 'node list', 'nodes': args.nodes,
+            'mode': '%s, %d API worker(s), %d conductors' % (
+                args.backend, args.api_workers, args.conductors),
+            'requests': {label: {'median_ms': median, 'p99_ms': p99,
+                                 'repeats': repeats, 'bytes': size}
+                         for label, repeats, median, p99, _low, _high,
+                         _returned, size in rows},
+            'cpu_seconds': meter.seconds(),
+        }
+        with open(args.json, 'w') as f:
+            json.dump(figures, f, indent=2, sort_keys=True)
     return 0
 
 
