@@ -19,6 +19,7 @@ from oslo_utils import timeutils
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor import locks
+from ironic_like.conductor import settable
 from ironic_like.db import api as db_api
 
 LOG = log.getLogger(__name__)
@@ -46,12 +47,7 @@ def check_deletable(node):
 
 
 def _check_settable(values):
-    unknown = set(values) - SETTABLE_FIELDS
-    if unknown:
-        field = sorted(unknown)[0]
-        raise exception.InvalidParameterValue(
-            err='Field "%s" of an allocation cannot be set.' % field,
-            field=field)
+    settable.check(values, SETTABLE_FIELDS, 'an allocation')
 
 
 def store_new(values, host):

@@ -7,6 +7,7 @@ from ironic_like.common import states
 from ironic_like.conductor import allocations
 from ironic_like.conductor import locks
 from ironic_like.conductor import node_flags
+from ironic_like.conductor import settable
 from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
 from ironic_like.drivers import base
@@ -25,12 +26,8 @@ SETTABLE_FIELDS = frozenset([
 
 
 def _check_fields(values):
-    unknown = set(values) - SETTABLE_FIELDS - {'uuid', 'provision_state',
-                                               'power_state'}
-    if unknown:
-        field = sorted(unknown)[0]
-        raise exception.InvalidParameterValue(
-            err='Field "%s" cannot be set.' % field, field=field)
+    settable.check(values, SETTABLE_FIELDS | {'uuid', 'provision_state',
+                                              'power_state'})
 
 
 def create_node(context, values):

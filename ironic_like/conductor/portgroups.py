@@ -11,6 +11,7 @@ ports stay on their node.
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor import locks
+from ironic_like.conductor import settable
 from ironic_like.db import api as db_api
 
 SETTABLE_FIELDS = frozenset(['uuid', 'name', 'address', 'extra',
@@ -24,12 +25,7 @@ MOVE_ALLOWED_STATES = frozenset([states.ENROLL, states.MANAGEABLE,
 
 
 def _check(values):
-    unknown = set(values) - SETTABLE_FIELDS
-    if unknown:
-        field = sorted(unknown)[0]
-        raise exception.InvalidParameterValue(
-            err='Field "%s" of a port group cannot be set.' % field,
-            field=field)
+    settable.check(values, SETTABLE_FIELDS, 'a port group')
 
 
 def _owned(db, node_id, portgroup_id):

@@ -3,6 +3,7 @@
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor import locks
+from ironic_like.conductor import settable
 from ironic_like.db import api as db_api
 
 SETTABLE_FIELDS = frozenset(['address', 'extra', 'pxe_enabled',
@@ -17,11 +18,7 @@ PORTGROUP_CHANGE_STATES = frozenset([states.ENROLL, states.MANAGEABLE,
 
 
 def _check(values):
-    unknown = set(values) - SETTABLE_FIELDS
-    if unknown:
-        field = sorted(unknown)[0]
-        raise exception.InvalidParameterValue(
-            err='Field "%s" of a port cannot be set.' % field, field=field)
+    settable.check(values, SETTABLE_FIELDS, 'a port')
 
 
 def _check_owner(db, node_id, port_id):

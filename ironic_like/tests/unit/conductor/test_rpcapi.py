@@ -26,6 +26,18 @@ def _node(uuid=None, node_id=1):
                                  conductor_group='')
 
 
+def _with_mocked_client(test, hosts):
+    """Register ``hosts`` as alive conductors; give ``test`` a real
+    ConductorAPI whose RPC client is a mock (test.cctxt: its prepared
+    context)."""
+    for host in hosts:
+        utils.register_conductor(host)
+    test.context = ctx.get_admin_context()
+    test.api = rpcapi.ConductorAPI()
+    test.api.client = mock.Mock()
+    test.cctxt = test.api.client.prepare.return_value
+
+
 class TestRouting(base.TestCase):
 
     def setUp(self):
@@ -152,12 +164,7 @@ class TestRetriedCallsTellTheTruth(base.TestCase):
     def setUp(self):
         super().setUp()
         self.config(rpc_node_call_attempts=2, rpc_node_call_timeout=7)
-        for host in ('c1', 'c2'):
-            utils.register_conductor(host)
-        self.context = ctx.get_admin_context()
-        self.api = rpcapi.ConductorAPI()
-        self.api.client = mock.Mock()
-        self.cctxt = self.api.client.prepare.return_value
+        _with_mocked_client(self, ('c1', 'c2'))
 
     def _silent_but_done(self, work, retry_error):
         """The first conductor does ``work`` but does not answer in time;
@@ -274,12 +281,7 @@ class TestAllocationCast(base.TestCase):
 
     def setUp(self):
         super().setUp()
-        for host in ('c1', 'c2'):
-            utils.register_conductor(host)
-        self.context = ctx.get_admin_context()
-        self.api = rpcapi.ConductorAPI()
-        self.api.client = mock.Mock()
-        self.cctxt = self.api.client.prepare.return_value
+        _with_mocked_client(self, ('c1', 'c2'))
 
     def _values(self, **kw):
         return dict({'uuid': uuidutils.generate_uuid(),
