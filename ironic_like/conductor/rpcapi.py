@@ -543,13 +543,25 @@ class ConductorAPI(object):
         that dies is taken over as any other. A backfill (``node_id``)
         goes through a conductor, which locks the node.
         """
-        if values.get('node_id') is not None:
+        if self._allocation_by_call(values):
             return self._create_allocation_call(context, values)
-        return self.store_allocation(context, values).uuid
+        return self._store_and_start(context, values).uuid
 
     def store_allocation(self, context, values):
-        """create_allocation of a new allocation (no ``node_id``),
-        returning its row as stored."""
+        """create_allocation, returning the allocation's row as stored."""
+        if self._allocation_by_call(values):
+            uuid = self._create_allocation_call(context, values)
+            return db_api.get_instance().get_allocation_by_uuid(uuid)
+        return self._store_and_start(context, values)
+
+    def _allocation_by_call(self, values):
+        """A backfill, or any allocation while [DEFAULT]rpc_version_cap is
+        below 1.12 (a rolling upgrade: older conductors do not know
+        start_allocation), is created by a conductor's answer."""
+        return (values.get('node_id') is not None or
+                not self.client.can_send_version('1.12'))
+
+    def _store_and_start(self, context, values):
         hosts = sorted(self.ring.hosts - self._silent_hosts()) or sorted(
             self.ring.hosts)
         if not hosts:

@@ -191,12 +191,9 @@ class AllocationsController(rest.RestController):
                                 allocation_view.FIELDS, 'allocation')
         utils.validate(_CREATE_VALIDATOR, body)
         values = _create_values(ctx, body)
-        if values.get('node_id') is None:
-            # Stored here, started by a cast: the row is the answer.
-            allocation = utils.rpcapi().store_allocation(ctx, values)
-        else:
-            utils.rpcapi().create_allocation(ctx, values)
-            allocation = utils.dbapi().get_allocation_by_uuid(values['uuid'])
+        # Stored by the API and started by a cast (a backfill: by a
+        # conductor): the row is the answer.
+        allocation = utils.rpcapi().store_allocation(ctx, values)
         utils.set_status(201)
         utils.set_location(links.build_url(
             utils.public_url(), 'allocations/%s' % allocation.uuid))

@@ -328,6 +328,22 @@ class TestAllocationCast(base.TestCase):
         self.assertEqual([], self.db.get_allocation_list())
         self.cctxt.cast.assert_not_called()
 
+    def test_older_conductors_create_it(self):
+        # A rolling upgrade: start_allocation is above the version cap, so
+        # a conductor creates the allocation, as before 1.12.
+        self.api.client.can_send_version.return_value = False
+        values = self._values()
+
+        def call(context, method, **kwargs):
+            self.assertEqual('create_allocation', method)
+            self.db.create_allocation(dict(kwargs['values'],
+                                           conductor_affinity='c1'))
+            return kwargs['values']['uuid']
+        self.cctxt.call.side_effect = call
+        allocation = self.api.store_allocation(self.context, values)
+        self.assertEqual(values['uuid'], allocation.uuid)
+        self.cctxt.cast.assert_not_called()
+
     def test_no_conductor(self):
         self.db.unregister_conductor('c1')
         self.db.unregister_conductor('c2')
