@@ -1,7 +1,8 @@
 """/v1/allocations and /v1/nodes/{id}/allocation.
 
-Creation goes to a random alive conductor, which stores the allocation
-(`allocating`) and answers at once; the conductor's flow finds and
+Creation stores the allocation (`allocating`) for a random alive
+conductor and tells it to start with a cast (rpcapi.store_allocation; a
+backfill goes through a conductor); the conductor's flow finds and
 reserves a node. Deletion goes to the owner of the allocation's node,
 which frees the node in the same transaction.
 """
