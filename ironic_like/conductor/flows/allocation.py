@@ -109,18 +109,24 @@ class FindCandidates(task.Task):
         db = db_api.get_instance()
         pending = []
         candidates = {}
-        for request in db.get_allocation_requests(allocation_ids):
-            if request['state'] != states.ALLOCATING:
-                continue
-            ids = _candidates(db, request)
-            if not ids:
-                _fail(db, request, conductor, db.explain_no_candidates(
-                    request['resource_class'], request['traits'],
-                    request['candidate_nodes'], request['owner']))
-                continue
-            pending.append(request)
-            # Store keys are strings: the store must stay JSON.
-            candidates[str(request['id'])] = ids
+        hopeless = []
+        # The whole batch's reads in one transaction; the failures are
+        # written after it.
+        with db.read_together():
+            for request in db.get_allocation_requests(allocation_ids):
+                if request['state'] != states.ALLOCATING:
+                    continue
+                ids = _candidates(db, request)
+                if not ids:
+                    hopeless.append((request, db.explain_no_candidates(
+                        request['resource_class'], request['traits'],
+                        request['candidate_nodes'], request['owner'])))
+                    continue
+                pending.append(request)
+                # Store keys are strings: the store must stay JSON.
+                candidates[str(request['id'])] = ids
+        for request, reason in hopeless:
+            _fail(db, request, conductor, reason)
         return pending, candidates
 
 

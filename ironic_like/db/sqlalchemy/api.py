@@ -367,6 +367,14 @@ class Connection(accelerators.AcceleratorsMixin,
                  volumes.VolumesMixin):
     """All database access of the service."""
 
+    @contextlib.contextmanager
+    def read_together(self):
+        """One read transaction for every read this thread makes inside
+        (they join it): a batch of look-ups pays for one connection
+        check-out, BEGIN and ROLLBACK. No writes inside."""
+        with _reader():
+            yield
+
     # -- nodes ---------------------------------------------------------
 
     def create_node(self, values):

@@ -72,3 +72,26 @@ class TestSQLiteWriters(base.TestCase):
         connection_setup._sqlite_pragmas(other, None)
         self.assertFalse([s for s in statements if 'journal_mode' in s],
                          statements)
+
+
+class TestReadTogether(base.TestCase):
+
+    def test_reads_inside_share_one_transaction(self):
+        from sqlalchemy import event
+        node = utils.create_test_node()
+        engine = sa_api.main_context_manager.reader.get_engine()
+        begins = []
+
+        def count(conn):
+            begins.append(conn)
+        event.listen(engine, 'begin', count)
+        self.addCleanup(event.remove, engine, 'begin', count)
+        with self.db.read_together():
+            self.db.get_node_by_id(node.id)
+            self.db.allocation_candidates('baremetal', limit=4)
+            self.db.get_allocation_list()
+        self.assertEqual(1, len(begins))
+        del begins[:]
+        self.db.get_node_by_id(node.id)
+        self.db.get_allocation_list()
+        self.assertEqual(2, len(begins))
