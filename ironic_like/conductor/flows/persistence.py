@@ -87,7 +87,7 @@ def _forget(task, record):
                   task.node.uuid, e)
 
 
-def _run_engine(task, name, detail, book, record):
+def _load_engine(task, name, detail, book):
     # The node's id goes into the saved store on every run: a conductor
     # that died right after recording the flow may not have saved it yet
     # (and injecting it twice is harmless).
@@ -95,6 +95,10 @@ def _run_engine(task, name, detail, book, record):
                           flow_detail=detail, book=book,
                           backend=flow_backend.backend(), engine='serial')
     engine.storage.inject({NODE_TASK: task}, transient=True)
+    return engine
+
+
+def _run_engine(task, engine, record):
     try:
         engine.run()
     except Exception:
@@ -126,7 +130,14 @@ def run(task, name):
     # Recorded before the first step: a take-over must find it.
     _set_record(task, record)
     try:
-        _run_engine(task, name, detail, book, record)
+        engine = _load_engine(task, name, detail, book)
+    except Exception as e:
+        LOG.warning('Flow %s of node %s could not start: %s', name,
+                    task.node.uuid, e)
+        _forget(task, record)
+        return False
+    try:
+        _run_engine(task, engine, record)
     except Exception as e:
         LOG.warning('Flow %s of node %s failed: %s', name, task.node.uuid,
                     e)
@@ -154,9 +165,22 @@ def resume(task):
     if detail is None:
         _set_record(task, None)
         return False
+    try:
+        engine = _load_engine(task, record['name'], detail, book)
+    except Exception as e:
+        # Progress saved by a conductor killed in the middle of saving it
+        # can be unusable (seen: an atom without its details). Resuming
+        # would fail the same way at every try and leave the node in its
+        # transient state for good: the caller carries on from the node's
+        # restart point instead (runner.resume_chain).
+        LOG.warning('Progress of flow %s of node %s cannot be loaded (%s); '
+                    'it cannot be resumed', record['name'], task.node.uuid,
+                    e)
+        _forget(task, record)
+        return False
     LOG.info('Resuming flow %s of node %s', record['name'], task.node.uuid)
     try:
-        _run_engine(task, record['name'], detail, book, record)
+        _run_engine(task, engine, record)
     except Exception as e:
         LOG.warning('Resumed flow %s of node %s failed: %s', record['name'],
                     task.node.uuid, e)

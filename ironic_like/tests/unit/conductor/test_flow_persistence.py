@@ -93,6 +93,31 @@ class TestPersistence(base.TestCase):
         node = self.db.get_node_by_id(self.node.id)
         self.assertIsNone(persistence.recorded(node))
 
+    def test_resume_with_unusable_progress_drops_record(self):
+        # A conductor killed while saving the progress can leave it
+        # unloadable: resume says so (the runner then carries on from the
+        # node's restart point) instead of failing at every try.
+        with locks.acquire(self.context, self.node.id) as task:
+            self.assertRaises(Crash, persistence.run, task, 'test-resume')
+        self.useFixture(fixtures.MockPatchObject(
+            persistence.engines, 'load',
+            side_effect=AttributeError("'NoneType' object has no "
+                                       "attribute 'keys'")))
+        with locks.acquire(self.context, self.node.id) as task:
+            self.assertFalse(persistence.resume(task))
+        node = self.db.get_node_by_id(self.node.id)
+        self.assertIsNone(persistence.recorded(node))
+        self.assertEqual([], self._books())
+
+    def test_flow_that_cannot_start_leaves_nothing(self):
+        self.useFixture(fixtures.MockPatchObject(
+            persistence.engines, 'load', side_effect=RuntimeError('x')))
+        with locks.acquire(self.context, self.node.id) as task:
+            self.assertFalse(persistence.run(task, 'test-resume'))
+        self.assertIsNone(persistence.recorded(
+            self.db.get_node_by_id(self.node.id)))
+        self.assertEqual([], self._books())
+
     def test_finished_flow_leaves_nothing(self):
         CALLS.append(('crashed', None))  # no crash this time
         with locks.acquire(self.context, self.node.id) as task:
