@@ -190,7 +190,7 @@ def resume_own(runner, host):
     return len(mine)
 
 
-def start(runner, host, allocation_id):
+def start(runner, allocation_id):
     """The API's cast: process an allocation it stored for this host."""
     runner.add(allocation_id)
 

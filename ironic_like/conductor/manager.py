@@ -214,7 +214,7 @@ class ConductorManager(object):
 
     def start_allocation(self, context, allocation_id):
         return allocations.start(self.service.allocation_runner,
-                                 self.service.host, allocation_id)
+                                 allocation_id)
 
     def destroy_allocation(self, context, allocation_id):
         return allocations.destroy_allocation(context, allocation_id)
