@@ -115,6 +115,16 @@ _NODE_READER = ('rule:admin or rule:system_reader or rule:owner_reader or '
 _ALL_READER = 'rule:admin or rule:system_reader'
 _NODE_OPERATOR = 'rule:admin or rule:system_member or rule:owner_member'
 _SYSTEM_MEMBER = 'rule:admin or rule:system_member'
+# Ironic's SYSTEM_OR_PROJECT_MEMBER: also the members of the project
+# owning or leasing the node.
+_PROJECT_MEMBER = (_SYSTEM_MEMBER + ' or (rule:member and '
+                   '(project_id:%(node.owner)s or '
+                   'project_id:%(node.lessee)s))')
+# Ironic's SYSTEM_MEMBER_OR_OWNER_ADMIN: the owner's admins, managers and
+# service users, not its plain members.
+_OWNER_ADMIN_OPERATOR = ('rule:admin or rule:system_member or '
+                         '((role:admin or role:manager or role:service) '
+                         'and project_id:%(node.owner)s)')
 _LESSEE_MEMBER = ' or (rule:member and project_id:%(node.lessee)s)'
 _SYSTEM_ADMIN = 'rule:admin or rule:system_service'
 _ADMIN = 'rule:admin'
@@ -128,11 +138,12 @@ _VOLUME_ADMIN = ('rule:admin or rule:system_member or '
                  ' or (role:service and project_id:%(node.owner)s)')
 _VOLUME_OPERATOR = (_NODE_OPERATOR + ' or ((role:admin or role:manager) '
                     'and project_id:%(node.lessee)s)')
-# Ironic's VIF rule: operators of the node, and also the admin or manager
-# of the project leasing it (the lessee's instance gets the VIFs).
-_VIF_OPERATOR = (_NODE_OPERATOR + ' or (role:admin and '
-                 'project_id:%(node.lessee)s) or (role:manager and '
-                 'project_id:%(node.lessee)s)')
+# Ironic's SYSTEM_OR_OWNER_MEMBER_AND_LESSEE_ADMIN (VIFs, instance_info):
+# operators of the node, and also the admin or manager of the project
+# leasing it (the lessee's instance gets the VIFs).
+_LESSEE_ADMIN_OPERATOR = (_NODE_OPERATOR + ' or (role:admin and '
+                          'project_id:%(node.lessee)s) or (role:manager and '
+                          'project_id:%(node.lessee)s)')
 # Ironic's events rule: the networking service (a service user, such as
 # Neutron's agent) or a cloud administrator.
 _EVENT_POSTER = 'rule:admin or rule:system_service or rule:service_role'
@@ -171,8 +182,46 @@ _API_RULES = [
         [('GET', _NODE), ('GET', _NODE + '/states')]),
     _op('baremetal:node:create', _SYSTEM_ADMIN, 'Create a node.',
         [('POST', '/nodes')]),
-    _op('baremetal:node:update', _SYSTEM_MEMBER,
-        'Change a node (any field, its owner included).',
+    # PATCH: one rule per field touched (api/controllers/v1/
+    # node_patch_policy.py), Ironic's names and defaults; the fields
+    # without one of their own fall under baremetal:node:update.
+    _op('baremetal:node:update', _PROJECT_MEMBER,
+        'Change the fields of a node that have no rule of their own '
+        '(description, maintenance, resource_class...).',
+        [('PATCH', _NODE)]),
+    _op('baremetal:node:update_extra', _PROJECT_MEMBER,
+        'Change a node\'s extra field.', [('PATCH', _NODE)]),
+    _op('baremetal:node:update_instance_info', _LESSEE_ADMIN_OPERATOR,
+        'Change a node\'s instance_info field.', [('PATCH', _NODE)]),
+    _op('baremetal:node:update:driver_info', _NODE_OPERATOR,
+        'Change a node\'s driver_info field.', [('PATCH', _NODE)]),
+    _op('baremetal:node:update:properties', _NODE_OPERATOR,
+        'Change a node\'s properties field.', [('PATCH', _NODE)]),
+    _op('baremetal:node:update:chassis_uuid', _ADMIN,
+        'Move a node to another chassis.', [('PATCH', _NODE)]),
+    _op('baremetal:node:update:instance_uuid', _NODE_OPERATOR,
+        'Change a node\'s instance_uuid field.', [('PATCH', _NODE)]),
+    _op('baremetal:node:update:lessee', _NODE_OPERATOR,
+        'Change a node\'s lessee.', [('PATCH', _NODE)]),
+    _op('baremetal:node:update:owner', _SYSTEM_MEMBER,
+        'Change a node\'s owner.', [('PATCH', _NODE)]),
+    _op('baremetal:node:update_owner_provisioned', _ADMIN,
+        'Change the owner of a deployed (active) node; refused with 409 '
+        'otherwise.', [('PATCH', _NODE)]),
+    _op('baremetal:node:update:driver_interfaces', _OWNER_ADMIN_OPERATOR,
+        'Change a node\'s driver or any of its *_interface fields.',
+        [('PATCH', _NODE)]),
+    _op('baremetal:node:update:network_data', _NODE_OPERATOR,
+        'Change a node\'s network_data field.', [('PATCH', _NODE)]),
+    _op('baremetal:node:update:conductor_group', _SYSTEM_MEMBER,
+        'Move a node to another conductor group.', [('PATCH', _NODE)]),
+    _op('baremetal:node:update:name', _NODE_OPERATOR,
+        'Rename a node.', [('PATCH', _NODE)]),
+    _op('baremetal:node:update:retired', _NODE_OPERATOR,
+        'Change a node\'s retired and retired_reason fields.',
+        [('PATCH', _NODE)]),
+    _op('baremetal:node:disable_cleaning', _ADMIN,
+        'Turn automated cleaning of a node off (automated_clean false).',
         [('PATCH', _NODE)]),
     _op('baremetal:node:delete', _ADMIN, 'Delete a node.',
         [('DELETE', _NODE)]),
@@ -262,9 +311,9 @@ _API_RULES = [
          ('DELETE', _NODE + '/traits/{trait}')]),
     _op('baremetal:node:vif:list', _NODE_READER,
         'List VIFs attached to node', [('GET', _NODE + '/vifs')]),
-    _op('baremetal:node:vif:attach', _VIF_OPERATOR,
+    _op('baremetal:node:vif:attach', _LESSEE_ADMIN_OPERATOR,
         'Attach a VIF to a node', [('POST', _NODE + '/vifs')]),
-    _op('baremetal:node:vif:detach', _VIF_OPERATOR,
+    _op('baremetal:node:vif:detach', _LESSEE_ADMIN_OPERATOR,
         'Detach a VIF from a node',
         [('DELETE', _NODE + '/vifs/{node_vif_ident}')]),
     _op('baremetal:events:post', _EVENT_POSTER,

@@ -45,8 +45,10 @@ TABLE = {
     # A project admin is not a cloud admin: a member's rights, and
     # (Ironic's self-owned nodes, [api]project_admin_can_manage_own_nodes)
     # it enrols nodes its project owns and deletes them.
-    'owner-admin': (OWNER, 200, 404, 201, 403, 202, 202, 204),
-    'owner-member': (OWNER, 200, 404, 403, 403, 202, 202, 403),
+    # Their members fill in what the node's extra says (Ironic's
+    # baremetal:node:update_extra), as do the lessee's.
+    'owner-admin': (OWNER, 200, 404, 201, 200, 202, 202, 204),
+    'owner-member': (OWNER, 200, 404, 403, 200, 202, 202, 403),
     'owner-reader': (OWNER, 200, 404, 403, 403, 403, 403, 403),
     'other-admin': (OTHER, 404, 200, 201, 404, 404, 404, 404),
     # Nova's kind of user: a system member's rights; a service user also

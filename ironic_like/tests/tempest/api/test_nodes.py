@@ -247,9 +247,15 @@ class TestNodesProjectScoped(base.BaseBaremetalLikeTest):
                           owner=data_utils.rand_uuid_hex())
         self.assertRaises(lib_exc.NotFound, client.delete_node,
                           other['uuid'])
+        # Ironic's per-field rules: it fills in its node's extra, but
+        # moves it to no other conductor group.
+        updated = client.update_node(owned['uuid'], [
+            {'op': 'add', 'path': '/extra/a', 'value': 'b'}])
+        self.assertEqual({'a': 'b'}, updated['extra'])
         self.assertRaises(lib_exc.Forbidden, client.update_node,
-                          owned['uuid'], [{'op': 'add', 'path': '/extra/a',
-                                           'value': 'b'}])
+                          owned['uuid'], [{'op': 'add',
+                                           'path': '/conductor_group',
+                                           'value': 'g1'}])
         self.assertRaises(lib_exc.Forbidden, client.create_port,
                           node_uuid=owned['uuid'],
                           address=data_utils.rand_mac_address())

@@ -165,9 +165,11 @@ class TestPolicy(KeystoneTestCase):
         r = self.post('/v1/nodes', {'driver': 'fake-hardware'},
                       headers=headers, status=403)
         self.assertFault(r, 403, 'baremetal:node:create')
-        self.patch('/v1/nodes/mine', [{'op': 'add', 'path': '/extra/a',
-                                       'value': 1}],
-                   headers=headers, status=403)
+        r = self.patch('/v1/nodes/mine', [{'op': 'add',
+                                           'path': '/conductor_group',
+                                           'value': 'g1'}],
+                       headers=headers, status=403)
+        self.assertFault(r, 403, 'baremetal:node:update:conductor_group')
         self.delete('/v1/nodes/mine', headers=headers, status=403)
         self.put('/v1/nodes/mine/traits/CUSTOM_A', headers=headers,
                  status=403)
@@ -232,9 +234,12 @@ class TestPolicy(KeystoneTestCase):
         self.put('/v1/nodes/mine/maintenance', {'reason': 'r'},
                  headers=headers)
         self.assertTrue(self.db.get_node_by_uuid(self.mine.uuid).maintenance)
-        # But cannot redefine it.
-        self.patch('/v1/nodes/mine', [{'op': 'add', 'path': '/extra/a',
-                                       'value': 1}],
+        # But cannot redefine its hardware nor give it away.
+        self.patch('/v1/nodes/mine', [{'op': 'replace', 'path': '/driver',
+                                       'value': 'fake-hardware'}],
+                   headers=headers, status=403)
+        self.patch('/v1/nodes/mine', [{'op': 'add', 'path': '/owner',
+                                       'value': 'p2'}],
                    headers=headers, status=403)
         # A lessee member may look but not operate.
         self.put('/v1/nodes/leased/states/power', {'target': 'power on'},
