@@ -18,7 +18,8 @@ measures:
   nodes per minute from the first request of the burst to the last node
   reaching the stage's target state (the burst is sent by 16 clients);
 * sustained heartbeats: the API and the conductors are restarted with
-  ``[agent]heartbeat_timeout = 10`` (agents then heartbeat every 5 s
+  ``[agent]heartbeat_timeout = 10`` (``--heartbeat-timeout``; agents
+  then heartbeat every 5 s
   +-15 %), every node is cleaned again with the agents' clean step held
   for an hour, so that all N agents sit in ``clean wait`` heartbeating;
   for ``--heartbeat-seconds`` it samples the simulator's
@@ -60,7 +61,8 @@ HEADERS = {'X-OpenStack-Ironic-API-Version': 'latest',
 CLIENTS = 16
 POLL = 1.0
 PROGRESS_EVERY = 10.0
-# Agents heartbeat every heartbeat_timeout / 2 (+-15 %).
+# Agents heartbeat every heartbeat_timeout / 2 (+-15 %); the default
+# of --heartbeat-timeout.
 HEARTBEAT_TIMEOUT = 10
 # Long enough that every agent is still "running" its clean step when the
 # measurement ends.
@@ -239,7 +241,7 @@ def hold_clean_steps(client, lab):
     concurrently(hold, lab.systems)
 
 
-def measure_heartbeats(client, lab, seconds):
+def measure_heartbeats(client, lab, seconds, heartbeat_timeout):
     """Sample the simulator's counters every 5 s for ``seconds``."""
     samples = []
     deadline = time.monotonic() + seconds
@@ -262,7 +264,7 @@ def measure_heartbeats(client, lab, seconds):
     first, last = samples[0], samples[-1]
     span = max(last[0] - first[0], 0.001)
     rate = (last[1] - first[1]) / span
-    asked = last[2] / (HEARTBEAT_TIMEOUT / 2.0)
+    asked = last[2] / (heartbeat_timeout / 2.0)
     backlogs = [s[3] for s in samples]
     return {'rate': rate, 'asked': asked, 'span': span,
             'backlog_first': backlogs[0], 'backlog_last': backlogs[-1],
@@ -278,9 +280,9 @@ def heartbeat_errors(client, lab):
 
 def run_heartbeats(args, client, cluster, lab, memory):
     log('heartbeats: restarting the API and the conductors with '
-        '[agent]heartbeat_timeout = %d' % HEARTBEAT_TIMEOUT)
+        '[agent]heartbeat_timeout = %d' % args.heartbeat_timeout)
     restart_service(cluster, {'agent': {
-        'heartbeat_timeout': HEARTBEAT_TIMEOUT}})
+        'heartbeat_timeout': args.heartbeat_timeout}})
     hold_clean_steps(client, lab)
     run_stage(client, lab, 'manage', 'manage', 'manageable',
               args.stage_timeout)
@@ -300,9 +302,10 @@ def run_heartbeats(args, client, cluster, lab, memory):
         time.sleep(POLL)
     log('  %.1fs after provide: %s' % (time.monotonic() - started, counts))
     # Let the heartbeats of the agents that booted last spread out.
-    time.sleep(HEARTBEAT_TIMEOUT)
+    time.sleep(args.heartbeat_timeout)
     log('heartbeats: measuring for %d s' % args.heartbeat_seconds)
-    figures = measure_heartbeats(client, lab, args.heartbeat_seconds)
+    figures = measure_heartbeats(client, lab, args.heartbeat_seconds,
+                                 args.heartbeat_timeout)
     memory.sample(cluster, lab, 'heartbeats')
     figures['errors'] = heartbeat_errors(client, lab)
     _nodes, figures['states'] = count_states(lab)
@@ -342,6 +345,14 @@ def main(argv=None):
                         help='Seconds to wait for one stage.')
     parser.add_argument('--heartbeat-seconds', type=int, default=45)
     parser.add_argument('--skip-heartbeats', action='store_true')
+    parser.add_argument('--heartbeat-timeout', type=int,
+                        default=HEARTBEAT_TIMEOUT,
+                        help='[agent]heartbeat_timeout of the heartbeat '
+                             'run; agents heartbeat every half of it, so '
+                             'N agents ask N / (timeout / 2) per second.')
+    parser.add_argument('--heartbeats-only', action='store_true',
+                        help='Skip the manage/provide/deploy/undeploy '
+                             'stages: enrol, then measure heartbeats.')
     parser.add_argument('--keep', action='store_true',
                         help='Keep the work directory (logs, disks).')
     args = parser.parse_args(argv)
@@ -386,7 +397,7 @@ def main(argv=None):
         log('Enrolled %d nodes (sequentially) in %.1f s'
             % (len(lab.nodes), time.monotonic() - started))
         memory.sample(cluster, lab, 'enrol')
-        for label, target, wanted in (
+        for label, target, wanted in () if args.heartbeats_only else (
                 ('manage', 'manage', 'manageable'),
                 ('provide (clean)', 'provide', 'available'),
                 ('deploy', 'active', 'active'),
