@@ -103,16 +103,14 @@ def heartbeat(context, node_id, callback_url, agent_version=None,
         callback URL refused by common/callback_url.py; nothing recorded).
     """
     db = db_api.get_instance()
-    # The token is checked before locking, so a wrong one is refused
-    # whatever the lock, and again under the lock (it may have been
-    # wiped meanwhile).
-    check_token(db.get_node_by_id(node_id), agent_token)
     # The API checked it too; a conductor never records (and later sends
     # the token to) a URL it would not accept from the API.
     callback_url_check.check(callback_url, 'callback_url')
     try:
         with locks.acquire(context, node_id, purpose='heartbeat',
                            attempts=1) as task:
+            # Checked on the node the reservation read (no read of its
+            # own on this hot path); a locked node's below.
             check_token(task.node, agent_token)
             info = _recorded(task.node.driver_internal_info, callback_url,
                              agent_version, agent_status,
@@ -123,7 +121,8 @@ def heartbeat(context, node_id, callback_url, agent_version=None,
                 info.update(agent_certificates.store(
                     task.node.uuid, task.node.driver_internal_info,
                     agent_verify_ca))
-            task.update_node({'driver_internal_info': info})
+            # One conditional UPDATE: nothing else of the node changes.
+            task.write_columns({'driver_internal_info': info})
             # Work the deploy interface hands over with spawn_after takes
             # the lock with it.
             if task.node.provision_state in _INSPECTION_STATES:
@@ -138,6 +137,8 @@ def heartbeat(context, node_id, callback_url, agent_version=None,
                 _call_deploy_heartbeat(task, callback_url, agent_version,
                                        agent_status, agent_status_message)
     except exception.NodeLocked as e:
+        # A wrong token is refused whatever the lock.
+        check_token(db.get_node_by_id(node_id), agent_token)
         # Acknowledged at once, never queued behind the lock. If this
         # conductor holds the lock (a flow step is running), the heartbeat
         # is replayed when the lock is released: the agent of a node that

@@ -82,6 +82,19 @@ class NodeTask(object):
         node_history.note_update(self, before, values)
         return self.node
 
+    def write_columns(self, values):
+        """update_node() for plain columns (db write_locked_node) in one
+        conditional UPDATE, without reading the node back: task.node gets
+        the values in memory. For hot paths such as heartbeats."""
+        if self.shared:
+            raise RuntimeError('write_columns() under a shared lock (%s)'
+                               % self.purpose)
+        with self._fenced():
+            self.db.write_locked_node(self.node.id, CONF.host, values)
+        for name, value in values.items():
+            setattr(self.node, name, value)
+        return self.node
+
     def release_instance(self):
         """Clear the node's instance and delete its allocation, in one
         transaction, under the lock (as update_node)."""

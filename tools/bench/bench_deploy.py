@@ -53,6 +53,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_node_list as common  # noqa: E402
+import cpu_usage  # noqa: E402
 
 from ironic_like_lab import lab as lab_mod  # noqa: E402
 
@@ -304,8 +305,14 @@ def run_heartbeats(args, client, cluster, lab, memory):
     # Let the heartbeats of the agents that booted last spread out.
     time.sleep(args.heartbeat_timeout)
     log('heartbeats: measuring for %d s' % args.heartbeat_seconds)
+    # CPU seconds per process over the measurement (the API's workers
+    # are counted with it: CpuMeter adds the descendants).
+    meter = cpu_usage.CpuMeter(
+        {label: pids[0] for label, pids in
+         process_table(cluster, lab, memory.files).items()}).start()
     figures = measure_heartbeats(client, lab, args.heartbeat_seconds,
                                  args.heartbeat_timeout)
+    figures['cpu_seconds'] = meter.stop().seconds()
     memory.sample(cluster, lab, 'heartbeats')
     figures['errors'] = heartbeat_errors(client, lab)
     _nodes, figures['states'] = count_states(lab)
@@ -446,6 +453,8 @@ def summary(args, stages, heartbeats, memory):
             % (h['rate'], h['span'], h['asked'], h['agents'],
                h['backlog_first'], h['backlog_last'], h['backlog_max'],
                h['errors'], h['maintenance'], h['states']))
+        log('  CPU seconds during the heartbeats: %s'
+            % cpu_usage.format_seconds(h['cpu_seconds']))
     memory.report()
 
 

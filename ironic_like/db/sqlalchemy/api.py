@@ -345,6 +345,14 @@ def _raise_chassis_gone(values):
         field='chassis_uuid')
 
 
+# Columns write_locked_node() refuses: they need update_node()'s checks or
+# side effects (immutable ids, the instance check, state timestamps,
+# traits and labels kept in tables of their own).
+_NODE_GUARDED_COLUMNS = _NODE_IMMUTABLE | frozenset([
+    'instance_uuid', 'provision_state', 'traits', 'labels', 'reservation',
+    'last_error', 'fault'])
+
+
 def _check_holder(node, holder):
     """NodeLockLost unless ``node`` (read FOR UPDATE) is locked by
     ``holder`` (no check when holder is None)."""
@@ -556,6 +564,35 @@ class Connection(accelerators.AcceleratorsMixin,
         except db_exc.DBReferenceError:
             _raise_chassis_gone(values)
         return node
+
+    @_retried
+    def write_locked_node(self, node_id, holder, values):
+        """Write plain columns of a node ``holder`` has locked, in one
+        conditional UPDATE and no read (the hot path of agent heartbeats;
+        update_node reads the row FOR UPDATE and back).
+
+        :raises: NodeLockLost if ``holder`` no longer holds the lock,
+            NodeNotFound if the node is gone (nothing written).
+        """
+        bad = _NODE_GUARDED_COLUMNS.intersection(values)
+        if bad:
+            raise exception.InvalidParameterValue(
+                err='Not a plain column of a node: %s.'
+                    % ', '.join(sorted(bad)), field=sorted(bad)[0])
+        with _writer() as session:
+            count = session.execute(
+                sa.update(models.Node)
+                .where(models.Node.id == node_id,
+                       models.Node.reservation == holder)
+                .values(**values)
+                .execution_options(synchronize_session=False)).rowcount
+            if count == 1:
+                return
+            node = session.scalars(sa.select(models.Node).where(
+                models.Node.id == node_id)).first()
+        if node is None:
+            raise exception.NodeNotFound(node=node_id)
+        _check_holder(node, holder)
 
     def destroy_node(self, node_id):
         """Delete a node with its ports, traits and allocation."""

@@ -125,6 +125,31 @@ class TestHeartbeat(utils.ConductorTestCase):
         self.assertEqual('other-host',
                          self.db.get_node_by_id(self.node.id).reservation)
 
+    def test_locked_node_still_refuses_a_bad_token(self):
+        self.db.reserve_node('other-host', self.node.id)
+        self.assertRaises(exception.AgentTokenInvalid,
+                          agent_heartbeat.heartbeat, self.context,
+                          self.node.id, URL, None, 'wrong')
+        self.assertNotIn('agent_url', self.info())
+
+    def test_recorded_in_one_write_without_reads(self):
+        # The hot path: the reservation reads the node, one conditional
+        # UPDATE records the heartbeat; no read of its own, no
+        # read-modify-write of the row.
+        db = agent_heartbeat.db_api.get_instance()
+        with mock.patch.object(db, 'get_node_by_id',
+                               wraps=db.get_node_by_id) as read, \
+                mock.patch.object(db, 'update_node',
+                                  wraps=db.update_node) as update, \
+                mock.patch.object(db, 'write_locked_node',
+                                  wraps=db.write_locked_node) as write:
+            self.assertTrue(agent_heartbeat.heartbeat(
+                self.context, self.node.id, URL, '9.1', TOKEN))
+        self.assertEqual(0, read.call_count)
+        self.assertEqual(0, update.call_count)
+        self.assertEqual(1, write.call_count)
+        self.assertEqual('9.1', self.info()['agent_version'])
+
     def test_calls_deploy_heartbeat(self):
         calls = []
 

@@ -137,3 +137,46 @@ class TestTakeOverNode(base.TestCase):
         self.assertFalse(self.db.take_over_node(node.id, 'b', 'dead'))
         self.assertEqual('a',
                          self.db.get_node_by_id(node.id).conductor_affinity)
+
+
+class TestWriteLockedNode(base.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.node = utils.create_test_node()
+
+    def test_writes_only_under_the_lock(self):
+        self.db.reserve_node('host-a', self.node.id)
+        self.db.write_locked_node(self.node.id, 'host-a',
+                                  {'driver_internal_info': {'a': 1}})
+        self.assertEqual({'a': 1}, self.db.get_node_by_id(
+            self.node.id).driver_internal_info)
+        # The same values again: still a success (rows matched, not
+        # rows changed, count).
+        self.db.write_locked_node(self.node.id, 'host-a',
+                                  {'driver_internal_info': {'a': 1}})
+        e = self.assertRaises(exception.NodeLockLost,
+                              self.db.write_locked_node, self.node.id,
+                              'host-b', {'driver_internal_info': {'b': 2}})
+        self.assertIn('host-a', str(e))
+        self.db.release_node('host-a', self.node.id)
+        self.assertRaises(exception.NodeLockLost,
+                          self.db.write_locked_node, self.node.id,
+                          'host-a', {'driver_internal_info': {'b': 2}})
+        self.assertEqual({'a': 1}, self.db.get_node_by_id(
+            self.node.id).driver_internal_info)
+
+    def test_missing_node(self):
+        self.assertRaises(exception.NodeNotFound,
+                          self.db.write_locked_node, 999, 'host-a',
+                          {'extra': {}})
+
+    def test_guarded_columns_refused(self):
+        self.db.reserve_node('host-a', self.node.id)
+        for name in ('uuid', 'provision_state', 'instance_uuid',
+                     'reservation', 'traits'):
+            self.assertRaises(exception.InvalidParameterValue,
+                              self.db.write_locked_node, self.node.id,
+                              'host-a', {name: None})
+        self.assertEqual('host-a',
+                         self.db.get_node_by_id(self.node.id).reservation)
