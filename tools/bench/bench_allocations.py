@@ -35,9 +35,7 @@ N=1,000/C=32, orphaned allocations resumed after about 98 s.
 import concurrent.futures
 import json
 import os
-import shutil
 import statistics
-import subprocess
 import sys
 import time
 import uuid
@@ -45,6 +43,7 @@ import uuid
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_node_list as common  # noqa: E402
 import cpu_usage  # noqa: E402
+import profiling  # noqa: E402
 import embedded  # noqa: E402
 
 RESOURCE_CLASS = 'bench-class'
@@ -112,35 +111,6 @@ def watch_until_settled(client, posted_at, timeout):
     return last_seen
 
 
-def start_profilers(cluster, directory, gil=False):
-    """py-spy (from PyPI) records each service process during the burst:
-    ``<directory>/<process>.txt``, folded stacks (flamegraph input, or
-    ``sort -t' ' -k2 -n`` for the heaviest)."""
-    spy = shutil.which('py-spy') or os.path.join(
-        os.path.dirname(sys.executable), 'py-spy')
-    if not os.path.exists(spy):
-        sys.exit('--profile needs py-spy: pip install py-spy')
-    os.makedirs(directory, exist_ok=True)
-    return [subprocess.Popen(
-        [spy, 'record', '--pid', str(proc.pid), '--format', 'raw',
-         '--rate', '200', '--subprocesses', '--nonblocking'] +
-        (['--gil'] if gil else []) + [
-         '--output', os.path.join(directory, '%s.txt' % proc.name)],
-        stdout=subprocess.DEVNULL,
-        stderr=open(os.path.join(directory, '%s.err' % proc.name), 'wb'))
-        for proc in cluster.processes]
-
-
-def stop_profilers(profilers):
-    for spy in profilers:
-        spy.send_signal(2)
-    for spy in profilers:
-        try:
-            spy.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            spy.kill()
-
-
 def warm_up(client, clients):
     """As many concurrent requests as the burst will have, a few times:
     the API's threads open their database connections now, not in the
@@ -157,7 +127,8 @@ def run_load(args, cluster, database):
     client = common.Client(cluster.url)
     insert_free_nodes(database, args.nodes, args.trait_mix)
     warm_up(client, args.clients)
-    profilers = (start_profilers(cluster, args.profile, args.profile_gil)
+    profilers = (profiling.start(cluster.processes, args.profile,
+                                 args.profile_gil)
                  if args.profile else [])
     posted_at = {}
     meter = cpu_usage.CpuMeter(
@@ -172,7 +143,7 @@ def run_load(args, cluster, database):
     last_seen = seen.result()
     meter.stop()
     watcher.shutdown()
-    stop_profilers(profilers)
+    profiling.stop(profilers)
     rows = {row[0]: row[1:] for row in database.query(
         'SELECT uuid, state, last_error FROM allocations')}
 

@@ -44,6 +44,7 @@ the database dropped.
 """
 
 import concurrent.futures
+import json
 import os
 import shutil
 import subprocess
@@ -54,6 +55,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_node_list as common  # noqa: E402
 import cpu_usage  # noqa: E402
+import profiling  # noqa: E402
 
 from ironic_like_lab import lab as lab_mod  # noqa: E402
 
@@ -162,6 +164,19 @@ def count_states(lab):
     return nodes, counts
 
 
+def put_provision(client, uuid, target):
+    """PUT .../states/provision, as a patient client sends it: bounded
+    retries on 409 (NodeLocked while a power sync holds the node) and 503
+    (every worker of the conductor busy, after the Retry-After asked)."""
+    for _attempt in range(20):
+        resp = client.request('PUT', '/v1/nodes/%s/states/provision'
+                              % uuid, {'target': target})
+        if resp.status_code not in (409, 503):
+            break
+        time.sleep(min(float(resp.headers.get('Retry-After') or 0.5), 5))
+    return checked(resp, 'PUT %s %s' % (target, uuid))
+
+
 def run_stage(client, lab, label, target, wanted, timeout):
     """Send ``target`` to every node (CLIENTS at a time), wait (bounded)
     until every node is in a final state or ``wanted``; returns a dict of
@@ -169,16 +184,7 @@ def run_stage(client, lab, label, target, wanted, timeout):
     log('%s: %d nodes -> %s' % (label, len(lab.nodes), wanted))
     started = time.monotonic()
 
-    def put(uuid):
-        # Bounded retries: 409 NodeLocked while a power sync holds a node.
-        for _attempt in range(10):
-            resp = client.request('PUT', '/v1/nodes/%s/states/provision'
-                                  % uuid, {'target': target})
-            if resp.status_code != 409:
-                break
-            time.sleep(0.5)
-        return checked(resp, 'PUT %s %s' % (target, uuid))
-    concurrently(put, lab.nodes)
+    concurrently(lambda u: put_provision(client, u, target), lab.nodes)
     burst = time.monotonic() - started
     deadline = started + timeout
     last_print = 0.0
@@ -273,10 +279,15 @@ def measure_heartbeats(client, lab, seconds, heartbeat_timeout):
 
 
 def heartbeat_errors(client, lab):
+    """(heartbeats refused or failed, the last status of each agent that
+    had some: an HTTP code or the client's error)."""
     def errors(system):
         doc = sim_get(client, lab, '/control/agents/%s' % system['uuid'])
-        return doc.get('counters', {}).get('heartbeat_errors', 0)
-    return sum(concurrently(errors, lab.systems))
+        return (doc.get('counters', {}).get('heartbeat_errors', 0),
+                doc.get('last_heartbeat_status'))
+    found = concurrently(errors, lab.systems)
+    return (sum(count for count, _status in found),
+            sorted({str(status) for count, status in found if count}))
 
 
 def run_heartbeats(args, client, cluster, lab, memory):
@@ -287,18 +298,24 @@ def run_heartbeats(args, client, cluster, lab, memory):
     hold_clean_steps(client, lab)
     run_stage(client, lab, 'manage', 'manage', 'manageable',
               args.stage_timeout)
-    # Cleaning stops in "clean wait" while the held step runs.
+    # Cleaning stops in "clean wait" while the held step runs. A node
+    # the manage stage left elsewhere (it says which) is left out: the
+    # rate asked counts the agents heartbeating.
+    nodes, _counts = count_states(lab)
+    ready = [u for u in lab.nodes
+             if nodes[u]['provision_state'] == 'manageable']
+    if len(ready) < len(lab.nodes):
+        log('  %d node(s) not manageable, left out'
+            % (len(lab.nodes) - len(ready)))
     started = time.monotonic()
-    concurrently(lambda u: checked(client.request(
-        'PUT', '/v1/nodes/%s/states/provision' % u, {'target': 'provide'}),
-        'provide %s' % u), lab.nodes)
+    concurrently(lambda u: put_provision(client, u, 'provide'), ready)
     deadline = started + args.stage_timeout
     counts = {}
     while time.monotonic() < deadline:
         _nodes, counts = count_states(lab)
         if counts.get('clean wait', 0) + sum(
                 v for k, v in counts.items() if k in lab_mod.FINAL) \
-                >= len(lab.nodes):
+                >= len(ready):
             break
         time.sleep(POLL)
     log('  %.1fs after provide: %s' % (time.monotonic() - started, counts))
@@ -310,11 +327,17 @@ def run_heartbeats(args, client, cluster, lab, memory):
     meter = cpu_usage.CpuMeter(
         {label: pids[0] for label, pids in
          process_table(cluster, lab, memory.files).items()}).start()
-    figures = measure_heartbeats(client, lab, args.heartbeat_seconds,
-                                 args.heartbeat_timeout)
+    profilers = (profiling.start(cluster.processes, args.profile)
+                 if args.profile else [])
+    try:
+        figures = measure_heartbeats(client, lab, args.heartbeat_seconds,
+                                     args.heartbeat_timeout)
+    finally:
+        profiling.stop(profilers)
     figures['cpu_seconds'] = meter.stop().seconds()
     memory.sample(cluster, lab, 'heartbeats')
-    figures['errors'] = heartbeat_errors(client, lab)
+    figures['errors'], figures['error_statuses'] = heartbeat_errors(
+        client, lab)
     _nodes, figures['states'] = count_states(lab)
     maintenance = client.request(
         'GET', '/v1/nodes?maintenance=true&fields=uuid&limit=1000'
@@ -357,6 +380,12 @@ def main(argv=None):
                         help='[agent]heartbeat_timeout of the heartbeat '
                              'run; agents heartbeat every half of it, so '
                              'N agents ask N / (timeout / 2) per second.')
+    parser.add_argument('--json', metavar='FILE',
+                        help='Also write the figures to FILE (JSON).')
+    parser.add_argument('--profile', metavar='DIR',
+                        help='Record the API and the conductors with py-spy '
+                             'during the heartbeat measurement, one file '
+                             'of folded stacks per process in DIR.')
     parser.add_argument('--heartbeats-only', action='store_true',
                         help='Skip the manage/provide/deploy/undeploy '
                              'stages: enrol, then measure heartbeats.')
@@ -426,6 +455,8 @@ def main(argv=None):
         raise
     finally:
         summary(args, stages, heartbeats, memory)
+        if args.json:
+            write_json(args, stages, heartbeats, memory)
         lab.stop()
         cluster.cleanUp()
         database.drop()
@@ -434,6 +465,18 @@ def main(argv=None):
         if not args.keep:
             shutil.rmtree(workdir, ignore_errors=True)
     return 0
+
+
+def write_json(args, stages, heartbeats, memory):
+    """The figures for tools/bench/run_all.py."""
+    figures = {'benchmark': 'deploy', 'nodes': args.nodes,
+               'stages': stages, 'heartbeats': heartbeats,
+               'heartbeat_timeout': args.heartbeat_timeout,
+               'peak_rss_mib': {label: round(kib / 1024.0, 1)
+                                for label, (kib, _when)
+                                in memory.peak.items()}}
+    with open(args.json, 'w') as f:
+        json.dump(figures, f, indent=2, sort_keys=True)
 
 
 def summary(args, stages, heartbeats, memory):
@@ -453,6 +496,9 @@ def summary(args, stages, heartbeats, memory):
             % (h['rate'], h['span'], h['asked'], h['agents'],
                h['backlog_first'], h['backlog_last'], h['backlog_max'],
                h['errors'], h['maintenance'], h['states']))
+        if h['error_statuses']:
+            log('  last status of the agents with heartbeat errors: %s'
+                % ', '.join(h['error_statuses']))
         log('  CPU seconds during the heartbeats: %s'
             % cpu_usage.format_seconds(h['cpu_seconds']))
     memory.report()

@@ -9,7 +9,7 @@ figure goes to one JSON file (``--output``). How to read it:
 ``tools/bench/README.md``. Nothing is asserted: figures are read, not
 tested.
 
-    python tools/bench/run_all.py                  # everything, ~10 min
+    python tools/bench/run_all.py                  # everything, ~13 min
     python tools/bench/run_all.py --only alloc     # names containing it
     python tools/bench/run_all.py --list
 """
@@ -34,6 +34,11 @@ PLAN = [
      ['--embedded', '--nodes', '200', '--clients', '16']),
     ('allocation take-over', 'bench_allocations.py', ['--takeover']),
     ('node list 1000', 'bench_node_list.py', ['--nodes', '1000']),
+    # 200 agents in clean wait heartbeating every ~2 s ask 100/s: the
+    # load of 15,000 agents at the default heartbeat_timeout (300 s).
+    ('heartbeats 200 agents /2 s', 'bench_deploy.py',
+     ['--nodes', '200', '--heartbeats-only', '--heartbeat-timeout', '4',
+      '--heartbeat-seconds', '40']),
 ]
 
 
@@ -67,6 +72,12 @@ def summary(name, figures):
                  for label, values in sorted(figures['requests'].items())]
         return '%s (medians); CPU s: %s' % (
             ', '.join(parts), _busiest(figures['cpu_seconds']))
+    if kind == 'deploy' and figures.get('heartbeats'):
+        h = figures['heartbeats']
+        return ('%.1f heartbeats/s accepted of %.1f/s asked, backlog max '
+                '%d, %d errors, %d in maintenance; CPU s: %s' % (
+                    h['rate'], h['asked'], h['backlog_max'], h['errors'],
+                    h['maintenance'], _busiest(h['cpu_seconds'])))
     return json.dumps(figures)
 
 
