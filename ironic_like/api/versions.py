@@ -8,7 +8,7 @@ feature adds a constant below and raises MAX_VERSION.
 
 # The range a client may ask for. No header means MIN_VERSION.
 MIN_VERSION = (1, 1)
-MAX_VERSION = (1, 80)
+MAX_VERSION = (1, 81)
 
 # The only major version; the URL prefix is /v1.
 BASE_VERSION = 1
@@ -114,6 +114,8 @@ NODE_HISTORY = (1, 78)
 ALLOCATION_NAME_MATCH = (1, 79)
 # Project members may create (and delete) nodes their project owns.
 SELF_OWNED_NODES = (1, 80)
+# /v1/nodes/{id}/inventory.
+NODE_INVENTORY = (1, 81)
 
 
 def to_string(version):

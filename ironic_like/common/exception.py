@@ -241,6 +241,11 @@ def safe_message(error):
     return str(error)
 
 
+class NodeInventoryNotFound(NotFound):
+    # Ironic's text (API 1.81).
+    msg_fmt = 'Node inventory record for node %(node)s could not be found.'
+
+
 # Allocations.
 class AllocationNotFound(NotFound):
     msg_fmt = 'Allocation %(allocation)s could not be found.'

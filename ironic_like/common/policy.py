@@ -272,6 +272,11 @@ _API_RULES = [
         'Read the history of a node (its errors and faults).',
         [('GET', _NODE + '/history'),
          ('GET', _NODE + '/history/{event}')]),
+    # Ironic's SYSTEM_OR_OWNER_READER: not the lessee.
+    _op('baremetal:node:inventory:get',
+        'rule:admin or rule:system_reader or rule:owner_reader',
+        'Read the inventory a node\'s agent gave at its last inspection.',
+        [('GET', _NODE + '/inventory')]),
     # As Ironic's SYSTEM_OR_PROJECT_MEMBER: a lessee's members too.
     _op('baremetal:node:set_boot_mode', _NODE_OPERATOR + _LESSEE_MEMBER,
         'Change the boot mode of a node.',

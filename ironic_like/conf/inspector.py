@@ -36,7 +36,30 @@ conductor_opts = [
 ]
 
 
+inventory_group = cfg.OptGroup('inventory',
+                               title='Where inspection data is kept')
+
+# What data_backend accepts (Ironic's names; its "swift" is not offered).
+INVENTORY_DATABASE = 'database'
+INVENTORY_NONE = 'none'
+
+inventory_opts = [
+    cfg.StrOpt('data_backend', default=INVENTORY_DATABASE,
+               choices=[
+                   (INVENTORY_DATABASE, 'in the node_inventory table, '
+                                        'served by GET /v1/nodes/{node}/'
+                                        'inventory (API 1.81)'),
+                   (INVENTORY_NONE, 'not kept: that GET answers 404')],
+               help='Where the inventory an agent gives at inspection is '
+                    'kept, with what inspection made of it (plugin '
+                    'data). Each inspection replaces the node\'s; it is '
+                    'deleted with the node.'),
+]
+
+
 def register_opts(conf):
     conf.register_group(group)
     conf.register_opts(opts, group=group)
     conf.register_opts(conductor_opts, group='conductor')
+    conf.register_group(inventory_group)
+    conf.register_opts(inventory_opts, group=inventory_group)

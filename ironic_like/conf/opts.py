@@ -26,5 +26,6 @@ def list_opts():
         ('hostos', hostos.opts),
         ('inspector', inspector.opts),
         ('conductor', inspector.conductor_opts),
+        ('inventory', inspector.inventory_opts),
         ('pxe', pxe.opts),
     ]

@@ -63,9 +63,10 @@ NETWORK_DATA = (1, 66)
 BOOT_MODE = (1, 76)
 DRIVER_FIELDS = (1, 77)
 NODE_HISTORY = (1, 78)
+NODE_INVENTORY = (1, 81)
 
 # The highest version this plugin knows: never negotiate above it.
-LAST_KNOWN_VERSION = (1, 80)
+LAST_KNOWN_VERSION = (1, 81)
 # What a server that tells nothing is assumed to speak (Ironic's minimum).
 FALLBACK_VERSION = (1, 1)
 

@@ -23,6 +23,7 @@ from ironic_like.common import states
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import persistence
 from ironic_like.conf import CONF
+from ironic_like.conf import inspector as inspector_conf
 from ironic_like.drivers.modules import agent_client
 
 LOG = log.getLogger(__name__)
@@ -81,6 +82,12 @@ class ProcessInventory(node_steps.NodeTaskBase):
         inspection.ports_to_add(inventory, CONF.inspector.add_ports)
         task.update_node({'properties': props})
         created = _create_ports(task, inventory)
+        if CONF.inventory.data_backend == inspector_conf.INVENTORY_DATABASE:
+            # Served by GET /v1/nodes/{node}/inventory (API 1.81); what
+            # inspection made of it is the plugin data.
+            task.db.save_node_inventory(
+                node.id, inventory,
+                {'properties': props, 'added_ports': created})
         try:
             discovery.record(task.node, inventory)
         except exception.InvalidParameterValue as e:

@@ -34,6 +34,7 @@ from ironic_like.db.sqlalchemy import hostos
 from ironic_like.db.sqlalchemy import connection_setup  # noqa: F401
 from ironic_like.db.sqlalchemy import models
 from ironic_like.db.sqlalchemy import node_history
+from ironic_like.db.sqlalchemy import node_inventory
 from ironic_like.db.sqlalchemy import portgroups
 from ironic_like.db.sqlalchemy import ports
 from ironic_like.db.sqlalchemy import volumes
@@ -370,6 +371,7 @@ class Connection(accelerators.AcceleratorsMixin,
                  deploy_templates.DeployTemplatesMixin,
                  hostos.HostOSMixin,
                  node_history.NodeHistoryMixin,
+                 node_inventory.NodeInventoryMixin,
                  portgroups.PortgroupsMixin,
                  ports.PortsMixin,
                  volumes.VolumesMixin):
@@ -620,6 +622,7 @@ class Connection(accelerators.AcceleratorsMixin,
             hostos.destroy_node_rows(session, node_id)
             bios.destroy_node_rows(session, node_id)
             node_history.destroy_node_rows(session, node_id)
+            node_inventory.destroy_node_rows(session, node_id)
             accelerators.destroy_node_rows(session, node_id)
             volumes.destroy_node_rows(session, node_id)
             count = session.execute(sa.delete(models.Node).where(

@@ -253,6 +253,23 @@ class NodeHistory(Base):
     project = sa.Column(sa.String(80), nullable=True)
 
 
+class NodeInventory(Base):
+    """The hardware inventory an agent gave at the node's last inspection
+    (Ironic API 1.81), with what inspection made of it (plugin data):
+    one row per node, replaced by each inspection."""
+    __tablename__ = 'node_inventory'
+    __table_args__ = _table_args(
+        sa.UniqueConstraint('node_id', name='uniq_node_inventory0node_id'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    node_id = sa.Column(sa.Integer, sa.ForeignKey('nodes.id'),
+                        nullable=False)
+    inventory_data = sa.Column(db_types.JsonEncodedDict(mysql_as_long=True),
+                               nullable=True)
+    plugin_data = sa.Column(db_types.JsonEncodedDict(mysql_as_long=True),
+                            nullable=True)
+
+
 class DeployTemplate(Base):
     """Ironic's deploy template: deploy steps a node's instance gets when
     its requested traits include the template's name."""

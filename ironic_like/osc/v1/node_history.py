@@ -1,5 +1,10 @@
 """``openstack baremetal node history list/get`` (API 1.78): the events
-recorded on a node (its errors and faults)."""
+recorded on a node (its errors and faults); ``openstack baremetal node
+inventory save`` (API 1.81): what its agent reported at its last
+inspection."""
+
+import json
+import sys
 
 from osc_lib.command import command
 
@@ -52,3 +57,28 @@ class ShowNodeHistory(base.ResourceCommand, command.ShowOne):
         event = self.client.get(self.path(parsed_args, 'history',
                                           parsed_args.event))
         return common.show(event)
+
+
+class SaveNodeInventory(base.ResourceCommand, command.Command):
+    """Write the inventory of a node's last inspection (and what inspection
+    made of it), as JSON, to a file or to standard output."""
+
+    RESOURCE = NODE
+    REQUIRES = (http.NODE_INVENTORY, 'Node inventory')
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument('--file', metavar='<filename>',
+                            help='Write to this file (default: standard '
+                                 'output).')
+        return parser
+
+    def take_action(self, parsed_args):
+        self.check_version()
+        doc = self.client.get(self.path(parsed_args, 'inventory'))
+        if parsed_args.file:
+            with open(parsed_args.file, 'w') as f:
+                json.dump(doc, f, indent=2)
+        else:
+            json.dump(doc, sys.stdout, indent=2)
+            sys.stdout.write('\n')

@@ -14,6 +14,7 @@ from ironic_like.api.controllers.v1 import allocation
 from ironic_like.api.controllers.v1 import collection
 from ironic_like.api.controllers.v1 import node_bios
 from ironic_like.api.controllers.v1 import node_history
+from ironic_like.api.controllers.v1 import node_inventory
 from ironic_like.api.controllers.v1 import node_maintenance
 from ironic_like.api.controllers.v1 import node_management
 from ironic_like.api.controllers.v1 import node_patch_policy
@@ -188,6 +189,8 @@ class NodesController(rest.RestController):
         'bios': node_bios.NodeBiosController,
         # Its history of errors and faults (1.78).
         'history': node_history.NodeHistoryController,
+        # What its agent reported at its last inspection (1.81).
+        'inventory': node_inventory.NodeInventoryController,
         # Its VIFs (1.28), recorded on its ports and port groups.
         'vifs': node_vifs.NodeVIFsController,
         # Its volume connectors and targets (1.32, read only here).
@@ -221,6 +224,9 @@ class NodesController(rest.RestController):
         if remainder[0] == 'history':
             # Came in 1.78: 404 before, whatever the method.
             utils.hide_below(versions.NODE_HISTORY)
+        if remainder[0] == 'inventory':
+            # Came in 1.81: 404 before, whatever the method.
+            utils.hide_below(versions.NODE_INVENTORY)
         if remainder[0] == 'vifs':
             # Came in 1.28: 404 before, whatever the method.
             utils.hide_below(node_vifs.VIFS)

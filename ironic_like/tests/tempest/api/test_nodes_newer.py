@@ -1,5 +1,6 @@
-"""Ironic 1.63-1.80 on the clustered service: indicators, lessee and
-network_data, boot mode and secure boot, node history, deploy verbs."""
+"""Ironic 1.63-1.81 on the clustered service: indicators, lessee and
+network_data, boot mode and secure boot, node history, deploy verbs,
+node inventory."""
 
 from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
@@ -48,6 +49,18 @@ class TestNodesNewer(base.BaseBaremetalLikeTest):
         self.assertRaises(lib_exc.BadRequest, self.client.update_node,
                           node['uuid'],
                           [_replace('network_data', {'links': [{}]})])
+
+    @decorators.attr(type='negative')
+    @decorators.idempotent_id('3c8e1f24-5a7b-4d90-8e2f-6b1a9c4d7e55')
+    def test_inventory_of_a_node_never_inspected(self):
+        node = self.create_node()
+        with self.client.microversion('1.81'):
+            self.assertRaises(lib_exc.NotFound,
+                              self.client.show_node_inventory, node['uuid'])
+        # The endpoint does not exist before 1.81.
+        with self.client.microversion('1.80'):
+            self.assertRaises(lib_exc.NotFound,
+                              self.client.show_node_inventory, node['uuid'])
 
     @decorators.idempotent_id('9a3d5c17-6e42-4f08-b1c9-2e7f4a6d8b33')
     def test_boot_mode_and_secure_boot(self):

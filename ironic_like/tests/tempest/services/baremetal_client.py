@@ -186,6 +186,9 @@ class BaremetalLikeClient(rest_client.RestClient):
     def show_node_history_event(self, ident, event):
         return self._get('nodes', ident, 'history', event)
 
+    def show_node_inventory(self, ident):
+        return self._get('nodes', ident, 'inventory')
+
     def set_maintenance(self, ident, reason=None):
         body = {'reason': reason} if reason else {}
         return self._put(['nodes', ident, 'maintenance'], body)

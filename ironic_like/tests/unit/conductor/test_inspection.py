@@ -111,6 +111,11 @@ class InspectionTestCase(cond_utils.ConductorTestCase):
         # The accelerators were recorded as discovery does.
         self.assertEqual(acc_db.DISCOVERED,
                          self.db.get_accelerator_discovery(node.id)['state'])
+        # The inventory is kept for GET .../inventory (1.81).
+        kept = self.db.get_node_inventory(node.id)
+        self.assertEqual(self.agent.inventory, kept.inventory_data)
+        self.assertEqual([BOOT_MAC], kept.plugin_data['added_ports'])
+        self.assertEqual(4, kept.plugin_data['properties']['cpus'])
 
     def test_add_ports_all_and_again(self):
         self.config(add_ports='all', group='inspector')
@@ -124,6 +129,13 @@ class InspectionTestCase(cond_utils.ConductorTestCase):
         node = self._heartbeat(self._to_inspect_wait(node))
         self.assertEqual(states.MANAGEABLE, node.provision_state)
         self.assertEqual(2, len(self.db.get_ports_by_node_id(node.id)))
+
+    def test_inventory_not_kept(self):
+        self.config(data_backend='none', group='inventory')
+        node = self._heartbeat(self._to_inspect_wait(self._node()))
+        self.assertEqual(states.MANAGEABLE, node.provision_state)
+        self.assertRaises(exception.NodeInventoryNotFound,
+                          self.db.get_node_inventory, node.id)
 
     def test_bad_inventory_fails(self):
         self.agent.inventory = {'cpu': {}, 'interfaces': []}

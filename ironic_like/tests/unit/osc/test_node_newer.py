@@ -1,8 +1,11 @@
-"""``openstack baremetal node ...`` for Ironic 1.65-1.78: lessee and
-network data, boot mode and secure boot, history."""
+"""``openstack baremetal node ...`` for Ironic 1.65-1.81: lessee and
+network data, boot mode and secure boot, history, inventory."""
 
+import io
 import json
+from unittest import mock
 
+import fixtures
 from osc_lib import exceptions as osc_exc
 
 from ironic_like.osc import client as http
@@ -19,7 +22,7 @@ NETWORK_DATA = {'links': [{'id': 'eth0', 'type': 'phy'}], 'networks': [],
 
 class TestLesseeNetworkData(base.CommandTestCase):
 
-    MAX_VERSION = '1.80'
+    MAX_VERSION = '1.81'
 
     def setUp(self):
         super().setUp()
@@ -36,7 +39,7 @@ class TestLesseeNetworkData(base.CommandTestCase):
             json.dumps(NETWORK_DATA)])
         self.assertEqual({'driver': 'd', 'lessee': 'p2',
                           'network_data': NETWORK_DATA}, self.last().body)
-        self.assertEqual('1.80', self.last().headers[http.VERSION_HEADER])
+        self.assertEqual('1.81', self.last().headers[http.VERSION_HEADER])
 
     def test_set_and_unset(self):
         self.run_command(node_cmds.SetNode, ['n', '--lessee', 'p3',
@@ -64,7 +67,7 @@ class TestLesseeNetworkData(base.CommandTestCase):
 
 class TestBootMode(base.CommandTestCase):
 
-    MAX_VERSION = '1.80'
+    MAX_VERSION = '1.81'
 
     def setUp(self):
         super().setUp()
@@ -94,7 +97,7 @@ class TestBootMode(base.CommandTestCase):
 
 class TestHistory(base.CommandTestCase):
 
-    MAX_VERSION = '1.80'
+    MAX_VERSION = '1.81'
     EVENT = {'uuid': 'e1', 'created_at': '2026-11-24T01:00:00+00:00',
              'severity': 'ERROR', 'event': 'BMC on fire',
              'event_type': 'power', 'conductor': 'c1', 'user': None,
@@ -119,3 +122,37 @@ class TestHistory(base.CommandTestCase):
         names, values = self.run_command(history_cmds.ShowNodeHistory,
                                          ['n', 'e1'])
         self.assertEqual('power', dict(zip(names, values))['event_type'])
+
+
+class TestInventory(base.CommandTestCase):
+
+    MAX_VERSION = '1.81'
+    DOC = {'inventory': {'cpu': {'count': 4}}, 'plugin_data': {}}
+
+    def setUp(self):
+        super().setUp()
+        self.session.route('GET', '/v1/nodes/n/inventory',
+                           fakes.FakeResponse(200, self.DOC))
+
+    def test_save_to_file(self):
+        path = self.useFixture(fixtures.TempDir()).path + '/inv.json'
+        self.run_command(history_cmds.SaveNodeInventory,
+                         ['n', '--file', path])
+        with open(path) as f:
+            self.assertEqual(self.DOC, json.load(f))
+        self.assertEqual('1.81', self.last().headers[http.VERSION_HEADER])
+
+    def test_save_to_stdout(self):
+        out = io.StringIO()
+        with mock.patch('sys.stdout', out):
+            self.run_command(history_cmds.SaveNodeInventory, ['n'])
+        self.assertEqual(self.DOC, json.loads(out.getvalue()))
+
+
+class TestInventoryOldServer(base.CommandTestCase):
+
+    MAX_VERSION = '1.80'
+
+    def test_refused(self):
+        self.assertRaises(osc_exc.CommandError, self.run_command,
+                          history_cmds.SaveNodeInventory, ['n'])
