@@ -8,7 +8,7 @@ feature adds a constant below and raises MAX_VERSION.
 
 # The range a client may ask for. No header means MIN_VERSION.
 MIN_VERSION = (1, 1)
-MAX_VERSION = (1, 81)
+MAX_VERSION = (1, 82)
 
 # The only major version; the URL prefix is /v1.
 BASE_VERSION = 1
@@ -116,6 +116,8 @@ ALLOCATION_NAME_MATCH = (1, 79)
 SELF_OWNED_NODES = (1, 80)
 # /v1/nodes/{id}/inventory.
 NODE_INVENTORY = (1, 81)
+# The node's shard, the shard and sharded filters, /v1/shards.
+NODE_SHARD = (1, 82)
 
 
 def to_string(version):

@@ -21,7 +21,7 @@ SETTABLE_FIELDS = frozenset([
     'instance_uuid', 'properties', 'extra', 'labels', 'resource_class',
     'conductor_group', 'owner', 'lessee', 'maintenance_reason',
     'chassis_id', 'automated_clean', 'protected', 'protected_reason',
-    'retired', 'retired_reason', 'network_data',
+    'retired', 'retired_reason', 'network_data', 'shard',
 ] + ['%s_interface' % kind for kind in base.INTERFACE_KINDS])
 
 

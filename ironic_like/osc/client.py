@@ -64,9 +64,10 @@ BOOT_MODE = (1, 76)
 DRIVER_FIELDS = (1, 77)
 NODE_HISTORY = (1, 78)
 NODE_INVENTORY = (1, 81)
+NODE_SHARD = (1, 82)
 
 # The highest version this plugin knows: never negotiate above it.
-LAST_KNOWN_VERSION = (1, 81)
+LAST_KNOWN_VERSION = (1, 82)
 # What a server that tells nothing is assumed to speak (Ironic's minimum).
 FALLBACK_VERSION = (1, 1)
 

@@ -35,6 +35,7 @@ FIELDS = {
     'owner': {'type': ['string', 'null'], 'maxLength': 255},
     # Ironic 1.65: the project leasing the node.
     'lessee': {'type': ['string', 'null'], 'maxLength': 255},
+    'shard': {'type': ['string', 'null'], 'maxLength': 255},
     # Ironic 1.66: the instance's network configuration, in the
     # network_data.json format of the config drive.
     'network_data': network_data.NETWORK_DATA,

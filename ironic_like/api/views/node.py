@@ -182,6 +182,7 @@ FIELDS = base.registry(
     base.column('conductor_group', v.CONDUCTOR_GROUP),
     base.column('owner', v.OWNER),
     base.column('lessee', v.LESSEE),
+    base.column('shard', v.NODE_SHARD),
     _dict_column('network_data', v.NETWORK_DATA),
     base.column('boot_mode', v.BOOT_MODE),
     base.column('secure_boot', v.BOOT_MODE),

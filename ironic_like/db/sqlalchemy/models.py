@@ -55,6 +55,7 @@ class Node(Base):
         sa.Index('nodes_chassis_id_idx', 'chassis_id'),
         sa.Index('nodes_fault_idx', 'fault'),
         sa.Index('nodes_lessee_idx', 'lessee'),
+        sa.Index('nodes_shard_idx', 'shard'),
         # Best-fit allocation candidates: the free nodes of a class, the
         # fewest traits first (db/sqlalchemy/allocations.py).
         sa.Index('nodes_candidate_idx', 'resource_class', 'provision_state',
@@ -111,6 +112,9 @@ class Node(Base):
     labels = sa.Column(db_types.JsonEncodedDict)
     owner = sa.Column(sa.String(255), nullable=True)
     lessee = sa.Column(sa.String(255), nullable=True)
+    # Ironic 1.82: which share of the fleet a client (a Nova compute, a
+    # Neutron agent) deals with.
+    shard = sa.Column(sa.String(255), nullable=True)
     last_error = sa.Column(sa.Text, nullable=True)
     # The allocation holding the node (no foreign key: allocations.node_id
     # points the other way, and a cycle of keys complicates deletes).

@@ -78,6 +78,10 @@ class PortsMixin(object):
         if filters.get('portgroup_id') is not None:
             query = query.where(
                 models.Port.portgroup_id == filters['portgroup_id'])
+        if filters.get('node_shards') is not None:
+            query = query.where(models.Port.node_id.in_(
+                sa.select(models.Node.id).where(
+                    models.Node.shard.in_(list(filters['node_shards'])))))
         marker_obj = None
         if marker is not None:
             try:

@@ -32,7 +32,8 @@ SHORT_FIELDS = ['uuid', 'name', 'instance_uuid', 'power_state',
 # Column order of --long (fields the server adds come after, by name).
 LONG_FIELDS = [
     'uuid', 'name', 'description', 'driver', 'resource_class', 'owner',
-    'lessee', 'conductor_group', 'conductor', 'chassis_uuid', 'instance_uuid',
+    'lessee', 'shard', 'conductor_group', 'conductor', 'chassis_uuid',
+    'instance_uuid',
     'allocation_uuid', 'power_state', 'target_power_state',
     'provision_state', 'target_provision_state', 'provision_updated_at',
     'maintenance', 'maintenance_reason', 'fault', 'protected',
@@ -50,7 +51,7 @@ LONG_FIELDS = [
 _FIELDS = dict.fromkeys(
     ['name', 'uuid', 'driver', 'resource_class', 'conductor_group', 'owner',
      'lessee', 'network_data', 'description', 'instance_uuid',
-     'chassis_uuid']
+     'chassis_uuid', 'shard']
     + ['%s_interface' % k for k in INTERFACE_KINDS], common.VALUE)
 _FIELDS.update(properties=common.DICT, extra=common.DICT,
                driver_info=common.DICT, instance_info=common.DICT,
@@ -164,6 +165,8 @@ def _add_lessee_network_data(parser, verb):
     parser.add_argument('--lessee', metavar='<lessee>',
                         help='%s lessee (project) of the node (API 1.65).'
                              % verb)
+    parser.add_argument('--shard', metavar='<shard>',
+                        help='%s shard of the node (API 1.82).' % verb)
     parser.add_argument('--network-data', metavar='<network data>',
                         type=_network_data,
                         help='%s network configuration of the instance '
@@ -214,7 +217,7 @@ class ListNode(base.ListCommand):
     FILTERS = ('provision_state', 'driver', 'resource_class',
                'conductor_group', 'owner', 'marker', 'maintenance',
                'associated', 'label_selector', 'chassis_uuid', 'fault',
-               'retired', 'lessee')
+               'retired', 'lessee', 'sharded')
 
     def add_paging_options(self, parser):
         super().add_paging_options(parser)
@@ -245,6 +248,15 @@ class ListNode(base.ListCommand):
                             help='Only nodes of this owner.')
         parser.add_argument('--lessee', metavar='<lessee>',
                             help='Only nodes of this lessee (API 1.65).')
+        parser.add_argument('--shards', metavar='<shard>', nargs='+',
+                            help='Only nodes of these shards (API 1.82).')
+        sharded = parser.add_mutually_exclusive_group()
+        sharded.add_argument('--sharded', dest='sharded',
+                             action='store_true', default=None,
+                             help='Only nodes with a shard (API 1.82).')
+        sharded.add_argument('--unsharded', dest='sharded',
+                             action='store_false',
+                             help='Only nodes without a shard (API 1.82).')
         parser.add_argument(
             '--label-selector', metavar='<selector>',
             help='Only nodes whose labels match this Kubernetes '
@@ -269,7 +281,13 @@ class ListNode(base.ListCommand):
             self.client.require(http.NODE_FAULT, '--fault')
         if parsed_args.retired is not None:
             self.client.require(http.RETIRED, '--retired/--unretired')
-        return super().query_params(parsed_args)
+        if parsed_args.sharded is not None:
+            self.client.require(http.NODE_SHARD, '--sharded/--unsharded')
+        params = super().query_params(parsed_args)
+        if parsed_args.shards:
+            self.client.require(http.NODE_SHARD, '--shards')
+            params['shard'] = ','.join(parsed_args.shards)
+        return params
 
 
 class ShowNode(base.ShowCommand):
@@ -404,6 +422,7 @@ class UnsetNode(base.UnsetCommand):
                            ('conductor-group', 'conductor group'),
                            ('owner', 'owner'),
                            ('lessee', 'lessee'),
+                           ('shard', 'shard'),
                            ('network-data', 'network data'),
                            ('description', 'description'),
                            ('chassis-uuid', 'chassis'),

@@ -99,11 +99,19 @@ class ListPort(base.ListCommand):
                             help='Only the port with this MAC address.')
         _add_port_group_option(parser, 'Only the ports of this port group '
                                        '(name or UUID; API 1.24).')
+        parser.add_argument('--shards', metavar='<shard>', nargs='+',
+                            help='Only the ports of the nodes of these '
+                                 'shards (not with --node or --port-group; '
+                                 'API 1.82).')
 
     def query_params(self, parsed_args):
         if parsed_args.portgroup is not None:
             self.client.require(*_PORT_GROUP)
-        return super().query_params(parsed_args)
+        params = super().query_params(parsed_args)
+        if parsed_args.shards:
+            self.client.require(http.NODE_SHARD, '--shards')
+            params['shard'] = ','.join(parsed_args.shards)
+        return params
 
 
 class ShowPort(base.ShowCommand):

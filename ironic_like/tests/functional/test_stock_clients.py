@@ -197,8 +197,8 @@ class StockClientsMixin(object):
     def _stock_cli_newer(self, url):
         """Volume connectors and targets (1.32), deploy templates (1.55),
         and beyond 1.62: lessee (1.65), network_data (1.66), boot mode
-        and secure boot (1.76), history (1.78), inventory (1.81), with the
-        stock CLI (it negotiates our maximum)."""
+        and secure boot (1.76), history (1.78), inventory (1.81), shards
+        (1.82), with the stock CLI (it negotiates our maximum)."""
         cli = StockCLI(self, url)
         network_data = {'links': [{'id': 'eth0', 'type': 'phy',
                                    'ethernet_mac_address':
@@ -240,6 +240,13 @@ class StockClientsMixin(object):
                        node['uuid'], expect_ok=False)
         self.assertIn('Node inventory record for node %s could not be '
                       'found' % node['uuid'], proc.stdout + proc.stderr)
+        # Its shard (1.82): set, listed, counted.
+        cli.run('baremetal', 'node', 'set', node['uuid'], '--shard',
+                'cli-shard')
+        self.assertEqual([node['uuid']], _uuids(cli.json(
+            'baremetal', 'node', 'list', '--shards', 'cli-shard')))
+        self.assertIn({'Name': 'cli-shard', 'Count': 1},
+                      cli.json('baremetal', 'shard', 'list'))
 
         connector = cli.json('baremetal', 'volume', 'connector', 'create',
                              '--node', node['uuid'], '--type', 'iqn',

@@ -16,6 +16,7 @@ from ironic_like.api.controllers.v1.hostos import version as hostos
 from ironic_like.api.controllers.v1 import node
 from ironic_like.api.controllers.v1 import port
 from ironic_like.api.controllers.v1 import portgroup
+from ironic_like.api.controllers.v1 import shard
 from ironic_like.api.controllers.v1 import ramdisk
 from ironic_like.api.controllers.v1 import volume
 from ironic_like.api import links
@@ -68,6 +69,8 @@ def v1_document(base_url, version):
         doc['volume'] = links.make_collection_links(base_url, 'volume')
     if version >= event.EVENTS:
         doc['events'] = links.make_collection_links(base_url, 'events')
+    if version >= versions.NODE_SHARD:
+        doc['shards'] = links.make_collection_links(base_url, 'shards')
     return doc
 
 
@@ -88,6 +91,8 @@ class Controller(rest.RestController):
     events = event.EventsController()
     # Volume connectors and targets (1.32).
     volume = volume.VolumeController()
+    # The shards and their node counts (1.82).
+    shards = shard.ShardsController()
     # The deploy agent's (public routes; see ramdisk.py).
     lookup = ramdisk.LookupController()
     heartbeat = ramdisk.HeartbeatController()

@@ -56,12 +56,14 @@ FILTERS = {
     'fault': versions.NODE_FAULT,
     'retired': versions.RETIRED,
     'lessee': versions.LESSEE,
+    'shard': versions.NODE_SHARD,
+    'sharded': versions.NODE_SHARD,
 }
 LIST_PARAMS = frozenset(utils.PAGING_PARAMS + ('fields', 'detail')
                         + tuple(FILTERS) + ('label_selector', 'chassis_uuid'))
 # GET /v1/chassis/{uuid}/nodes: the chassis is in the path.
 CHASSIS_NODES_PARAMS = LIST_PARAMS - {'chassis_uuid'}
-_BOOL_FILTERS = ('maintenance', 'associated', 'retired')
+_BOOL_FILTERS = ('maintenance', 'associated', 'retired', 'sharded')
 # Stored forms: empty dicts, not null; lower-case conductor groups (Ironic
 # matches them case-insensitively).
 _normalize = utils.Normalizer(
@@ -92,6 +94,9 @@ def _filters(params):
             raise exception.InvalidUUID(uuid=value, field=name)
         elif name == 'conductor_group':
             value = value.lower()
+        elif name == 'shard':
+            # Ironic's: a comma-separated list, any of them.
+            value = utils.parse_shards(value)
         elif name == 'fault' and value not in faults.VALID_FAULTS:
             raise exception.InvalidParameterValue(
                 err='Unknown fault "%s": use one of %s.'

@@ -43,6 +43,7 @@ FIELD_RULES = {
     'name': 'baremetal:node:update:name',
     'retired': 'baremetal:node:update:retired',
     'retired_reason': 'baremetal:node:update:retired',
+    'shard': 'baremetal:node:update:shard',
 }
 FIELD_RULES.update({kind + '_interface': _DRIVER_INTERFACES
                     for kind in driver_base.INTERFACE_KINDS})

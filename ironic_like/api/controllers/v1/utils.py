@@ -101,6 +101,17 @@ def parse_bool(name, value):
             field=name)
 
 
+def parse_shards(value, name='shard'):
+    """The shards of a ``shard`` filter (Ironic 1.82): a comma-separated
+    list, each a non-empty name."""
+    shards = [part.strip() for part in value.split(',')]
+    if not all(shards):
+        raise exception.InvalidParameterValue(
+            err='Invalid shard list "%s": give shard names separated by '
+                'commas.' % value, field=name)
+    return shards
+
+
 def parse_limit(value):
     """The page size: at most [api]max_limit, which is also the default
     (so a client that pages by the next link always gets one)."""

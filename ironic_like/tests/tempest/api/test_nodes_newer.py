@@ -1,7 +1,8 @@
-"""Ironic 1.63-1.81 on the clustered service: indicators, lessee and
+"""Ironic 1.63-1.82 on the clustered service: indicators, lessee and
 network_data, boot mode and secure boot, node history, deploy verbs,
-node inventory."""
+node inventory, shards."""
 
+from tempest.lib.common.utils import data_utils
 from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
@@ -61,6 +62,23 @@ class TestNodesNewer(base.BaseBaremetalLikeTest):
         with self.client.microversion('1.80'):
             self.assertRaises(lib_exc.NotFound,
                               self.client.show_node_inventory, node['uuid'])
+
+    @decorators.idempotent_id('7d2b9e41-0c63-4a85-b7f1-8e4c2a6d9f17')
+    def test_shards(self):
+        shard = data_utils.rand_name('tempest-shard')
+        node = self.create_node()
+        with self.client.microversion('1.82'):
+            updated = self.client.update_node(node['uuid'], [
+                _replace('shard', shard)])
+            self.assertEqual(shard, updated['shard'])
+            listed = self.client.list_nodes(shard=shard)['nodes']
+            self.assertEqual([node['uuid']], [n['uuid'] for n in listed])
+            self.assertIn({'name': shard, 'count': 1},
+                          self.client.list_shards()['shards'])
+        with self.client.microversion('1.81'):
+            self.assertRaises(lib_exc.NotFound, self.client.list_shards)
+            self.assertRaises(lib_exc.NotAcceptable, self.client.list_nodes,
+                              shard=shard)
 
     @decorators.idempotent_id('9a3d5c17-6e42-4f08-b1c9-2e7f4a6d8b33')
     def test_boot_mode_and_secure_boot(self):

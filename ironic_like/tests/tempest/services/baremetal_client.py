@@ -189,6 +189,9 @@ class BaremetalLikeClient(rest_client.RestClient):
     def show_node_inventory(self, ident):
         return self._get('nodes', ident, 'inventory')
 
+    def list_shards(self):
+        return self._get('shards')
+
     def set_maintenance(self, ident, reason=None):
         body = {'reason': reason} if reason else {}
         return self._put(['nodes', ident, 'maintenance'], body)

@@ -294,7 +294,7 @@ _GROUPS = (
                          openapi.NODE + '/management',
                          openapi.NODE + '/bios')),
     ('drivers', ('/v1/drivers',)),
-    ('nodes', ('/v1/nodes',)),
+    ('nodes', ('/v1/nodes', '/v1/shards')),
     ('boot-templates', ('/v1/boot/sessiontemplate',)),
     ('boot-sessions', ('/v1/boot/sessions',)),
     ('boot-components', ('/v1/boot/components',)),

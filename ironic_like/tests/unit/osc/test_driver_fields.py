@@ -9,7 +9,7 @@ from ironic_like.tests.unit.osc import fakes
 
 class TestDriverFields(base.CommandTestCase):
 
-    MAX_VERSION = '1.81'
+    MAX_VERSION = '1.82'
 
     def test_list_fields(self):
         self.session.route('GET', '/v1/drivers', fakes.FakeResponse(

@@ -1,5 +1,5 @@
-"""``openstack baremetal node ...`` for Ironic 1.65-1.81: lessee and
-network data, boot mode and secure boot, history, inventory."""
+"""``openstack baremetal node ...`` for Ironic 1.65-1.82: lessee and
+network data, boot mode and secure boot, history, inventory, shards."""
 
 import io
 import json
@@ -12,6 +12,8 @@ from ironic_like.osc import client as http
 from ironic_like.osc.v1 import node as node_cmds
 from ironic_like.osc.v1 import node_history as history_cmds
 from ironic_like.osc.v1 import node_management as mgmt_cmds
+from ironic_like.osc.v1 import port as port_cmds
+from ironic_like.osc.v1 import shard as shard_cmds
 from ironic_like.tests.unit.osc import base
 from ironic_like.tests.unit.osc import fakes
 from ironic_like.tests.unit.osc import test_node_more
@@ -22,7 +24,7 @@ NETWORK_DATA = {'links': [{'id': 'eth0', 'type': 'phy'}], 'networks': [],
 
 class TestLesseeNetworkData(base.CommandTestCase):
 
-    MAX_VERSION = '1.81'
+    MAX_VERSION = '1.82'
 
     def setUp(self):
         super().setUp()
@@ -39,7 +41,7 @@ class TestLesseeNetworkData(base.CommandTestCase):
             json.dumps(NETWORK_DATA)])
         self.assertEqual({'driver': 'd', 'lessee': 'p2',
                           'network_data': NETWORK_DATA}, self.last().body)
-        self.assertEqual('1.81', self.last().headers[http.VERSION_HEADER])
+        self.assertEqual('1.82', self.last().headers[http.VERSION_HEADER])
 
     def test_set_and_unset(self):
         self.run_command(node_cmds.SetNode, ['n', '--lessee', 'p3',
@@ -67,7 +69,7 @@ class TestLesseeNetworkData(base.CommandTestCase):
 
 class TestBootMode(base.CommandTestCase):
 
-    MAX_VERSION = '1.81'
+    MAX_VERSION = '1.82'
 
     def setUp(self):
         super().setUp()
@@ -97,7 +99,7 @@ class TestBootMode(base.CommandTestCase):
 
 class TestHistory(base.CommandTestCase):
 
-    MAX_VERSION = '1.81'
+    MAX_VERSION = '1.82'
     EVENT = {'uuid': 'e1', 'created_at': '2026-11-24T01:00:00+00:00',
              'severity': 'ERROR', 'event': 'BMC on fire',
              'event_type': 'power', 'conductor': 'c1', 'user': None,
@@ -126,7 +128,7 @@ class TestHistory(base.CommandTestCase):
 
 class TestInventory(base.CommandTestCase):
 
-    MAX_VERSION = '1.81'
+    MAX_VERSION = '1.82'
     DOC = {'inventory': {'cpu': {'count': 4}}, 'plugin_data': {}}
 
     def setUp(self):
@@ -140,7 +142,7 @@ class TestInventory(base.CommandTestCase):
                          ['n', '--file', path])
         with open(path) as f:
             self.assertEqual(self.DOC, json.load(f))
-        self.assertEqual('1.81', self.last().headers[http.VERSION_HEADER])
+        self.assertEqual('1.82', self.last().headers[http.VERSION_HEADER])
 
     def test_save_to_stdout(self):
         out = io.StringIO()
@@ -156,3 +158,57 @@ class TestInventoryOldServer(base.CommandTestCase):
     def test_refused(self):
         self.assertRaises(osc_exc.CommandError, self.run_command,
                           history_cmds.SaveNodeInventory, ['n'])
+
+
+class TestShards(base.CommandTestCase):
+
+    MAX_VERSION = '1.82'
+
+    def setUp(self):
+        super().setUp()
+        self.session.route('POST', '/v1/nodes',
+                           fakes.FakeResponse(201, fakes.node()))
+        self.session.route('PATCH', '/v1/nodes/n', fakes.FakeResponse(
+            200, fakes.node()))
+        self.session.route('GET', '/v1/nodes.*', fakes.FakeResponse(
+            200, {'nodes': []}))
+        self.session.route('GET', '/v1/ports.*', fakes.FakeResponse(
+            200, {'ports': []}))
+        self.session.route('GET', '/v1/shards', fakes.FakeResponse(
+            200, {'shards': [{'name': 's1', 'count': 2},
+                             {'name': 'None', 'count': 1}]}))
+
+    def test_create_set_unset(self):
+        self.run_command(node_cmds.CreateNode,
+                         ['--driver', 'fake-hardware', '--shard', 's1'])
+        self.assertEqual('s1', self.last().body['shard'])
+        self.run_command(node_cmds.SetNode, ['n', '--shard', 's2'])
+        self.assertEqual([{'op': 'add', 'path': '/shard', 'value': 's2'}],
+                         self.last().body)
+        self.run_command(node_cmds.UnsetNode, ['n', '--shard'])
+        self.assertEqual([{'op': 'remove', 'path': '/shard'}],
+                         self.last().body)
+
+    def test_list_filters(self):
+        self.run_command(node_cmds.ListNode, ['--shards', 's1', 's2'])
+        self.assertEqual('s1,s2', self.last().params['shard'])
+        self.run_command(node_cmds.ListNode, ['--unsharded'])
+        self.assertEqual('False', self.last().params['sharded'])
+        self.run_command(port_cmds.ListPort, ['--shards', 's1'])
+        self.assertEqual('s1', self.last().params['shard'])
+
+    def test_shard_list(self):
+        columns, rows = self.run_command(shard_cmds.ListShard, [])
+        self.assertEqual(('Name', 'Count'), columns)
+        self.assertEqual([('s1', 2), ('None', 1)], list(rows))
+
+
+class TestShardsOldServer(base.CommandTestCase):
+
+    MAX_VERSION = '1.81'
+
+    def test_refused(self):
+        self.assertRaises(osc_exc.CommandError, self.run_command,
+                          shard_cmds.ListShard, [])
+        self.assertRaises(osc_exc.CommandError, self.run_command,
+                          node_cmds.ListNode, ['--sharded'])
