@@ -15,4 +15,6 @@ class ListShard(common.BaremetalMixin, command.Lister):
     def take_action(self, parsed_args):
         self.check_version()
         doc = self.client.get('shards') or {}
-        return common.listing(doc.get('shards') or [], ['name', 'count'])
+        # Lower-case column names, as python-ironicclient prints them.
+        return common.listing(doc.get('shards') or [], ['name', 'count'],
+                              labels=['name', 'count'])

@@ -245,7 +245,7 @@ class StockClientsMixin(object):
                 'cli-shard')
         self.assertEqual([node['uuid']], _uuids(cli.json(
             'baremetal', 'node', 'list', '--shards', 'cli-shard')))
-        self.assertIn({'Name': 'cli-shard', 'Count': 1},
+        self.assertIn({'name': 'cli-shard', 'count': 1},
                       cli.json('baremetal', 'shard', 'list'))
 
         connector = cli.json('baremetal', 'volume', 'connector', 'create',

@@ -199,7 +199,7 @@ class TestShards(base.CommandTestCase):
 
     def test_shard_list(self):
         columns, rows = self.run_command(shard_cmds.ListShard, [])
-        self.assertEqual(('Name', 'Count'), columns)
+        self.assertEqual(('name', 'count'), columns)
         self.assertEqual([('s1', 2), ('None', 1)], list(rows))
 
 
