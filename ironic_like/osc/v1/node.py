@@ -208,6 +208,15 @@ class CreateNode(common.BaremetalMixin, command.ShowOne):
         return common.show(node)
 
 
+def _either(parser, dest, yes_flags, yes_help, no_flags, no_help):
+    """A yes/no filter: ``dest`` is True, False or (neither flag) None."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(*yes_flags, dest=dest, action='store_true',
+                       default=None, help=yes_help)
+    group.add_argument(*no_flags, dest=dest, action='store_false',
+                       help=no_help)
+
+
 class ListNode(base.ListCommand):
     """List nodes (all of them: pages are followed)."""
 
@@ -222,20 +231,12 @@ class ListNode(base.ListCommand):
     def add_paging_options(self, parser):
         super().add_paging_options(parser)
         # The node filters follow --sort (python-ironicclient's order).
-        maint = parser.add_mutually_exclusive_group()
-        maint.add_argument('--maintenance', dest='maintenance',
-                           action='store_true', default=None,
-                           help='Only nodes in maintenance.')
-        maint.add_argument('--no-maintenance', dest='maintenance',
-                           action='store_false',
-                           help='Only nodes not in maintenance.')
-        assoc = parser.add_mutually_exclusive_group()
-        assoc.add_argument('--associated', dest='associated',
-                           action='store_true', default=None,
-                           help='Only nodes with an instance.')
-        assoc.add_argument('--unassociated', dest='associated',
-                           action='store_false',
-                           help='Only nodes without an instance.')
+        _either(parser, 'maintenance', ['--maintenance'],
+                'Only nodes in maintenance.', ['--no-maintenance'],
+                'Only nodes not in maintenance.')
+        _either(parser, 'associated', ['--associated'],
+                'Only nodes with an instance.', ['--unassociated'],
+                'Only nodes without an instance.')
         parser.add_argument('--provision-state', metavar='<state>',
                             help='Only nodes in this provision state.')
         parser.add_argument('--driver', metavar='<driver>',
@@ -250,13 +251,9 @@ class ListNode(base.ListCommand):
                             help='Only nodes of this lessee (API 1.65).')
         parser.add_argument('--shards', metavar='<shard>', nargs='+',
                             help='Only nodes of these shards (API 1.82).')
-        sharded = parser.add_mutually_exclusive_group()
-        sharded.add_argument('--sharded', dest='sharded',
-                             action='store_true', default=None,
-                             help='Only nodes with a shard (API 1.82).')
-        sharded.add_argument('--unsharded', dest='sharded',
-                             action='store_false',
-                             help='Only nodes without a shard (API 1.82).')
+        _either(parser, 'sharded', ['--sharded'],
+                'Only nodes with a shard (API 1.82).', ['--unsharded'],
+                'Only nodes without a shard (API 1.82).')
         parser.add_argument(
             '--label-selector', metavar='<selector>',
             help='Only nodes whose labels match this Kubernetes '
@@ -267,14 +264,11 @@ class ListNode(base.ListCommand):
         parser.add_argument('--fault', metavar='<fault>',
                             help='Only nodes in maintenance for this '
                                  'fault, e.g. "power failure" (API 1.42).')
-        retired = parser.add_mutually_exclusive_group()
-        retired.add_argument('--retired', dest='retired',
-                             action='store_true', default=None,
-                             help='Only retired nodes (API 1.61).')
         # --no-retired: python-ironicclient's spelling.
-        retired.add_argument('--unretired', '--no-retired', dest='retired',
-                             action='store_false',
-                             help='Only nodes not retired (API 1.61).')
+        _either(parser, 'retired', ['--retired'],
+                'Only retired nodes (API 1.61).',
+                ['--unretired', '--no-retired'],
+                'Only nodes not retired (API 1.61).')
 
     def query_params(self, parsed_args):
         if parsed_args.fault is not None:

@@ -22,18 +22,21 @@ NETWORK_DATA = {'links': [{'id': 'eth0', 'type': 'phy'}], 'networks': [],
                 'services': []}
 
 
+def route_node_writes_and_lists(session):
+    """Answers for node create (POST), node "n" PATCH and node lists."""
+    session.route('POST', '/v1/nodes', fakes.FakeResponse(201, fakes.node()))
+    session.route('PATCH', '/v1/nodes/n',
+                  fakes.FakeResponse(200, fakes.node()))
+    session.route('GET', '/v1/nodes.*', fakes.FakeResponse(200, {'nodes': []}))
+
+
 class TestLesseeNetworkData(base.CommandTestCase):
 
     MAX_VERSION = '1.82'
 
     def setUp(self):
         super().setUp()
-        self.session.route('POST', '/v1/nodes',
-                           fakes.FakeResponse(201, fakes.node()))
-        self.session.route('PATCH', '/v1/nodes/n', fakes.FakeResponse(
-            200, fakes.node()))
-        self.session.route('GET', '/v1/nodes.*', fakes.FakeResponse(
-            200, {'nodes': []}))
+        route_node_writes_and_lists(self.session)
 
     def test_create(self):
         self.run_command(node_cmds.CreateNode, [
@@ -166,12 +169,7 @@ class TestShards(base.CommandTestCase):
 
     def setUp(self):
         super().setUp()
-        self.session.route('POST', '/v1/nodes',
-                           fakes.FakeResponse(201, fakes.node()))
-        self.session.route('PATCH', '/v1/nodes/n', fakes.FakeResponse(
-            200, fakes.node()))
-        self.session.route('GET', '/v1/nodes.*', fakes.FakeResponse(
-            200, {'nodes': []}))
+        route_node_writes_and_lists(self.session)
         self.session.route('GET', '/v1/ports.*', fakes.FakeResponse(
             200, {'ports': []}))
         self.session.route('GET', '/v1/shards', fakes.FakeResponse(
