@@ -236,6 +236,26 @@ def show(doc, drop=LINK_FIELDS, keep=()):
     return tuple(names), tuple(formatted(doc[k]) for k in names)
 
 
+def add_yes_no_filter(parser, dest, yes_flags, yes_help, no_flags,
+                      no_help):
+    """A yes/no filter of a list: ``dest`` is True, False or (neither flag
+    given) None."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(*yes_flags, dest=dest, action='store_true',
+                       default=None, help=yes_help)
+    group.add_argument(*no_flags, dest=dest, action='store_false',
+                       help=no_help)
+
+
+def with_shards(client, params, shards):
+    """``params`` of a list with its ``--shards``: ?shard= the shards
+    joined by commas (API 1.82)."""
+    if shards:
+        client.require(http.NODE_SHARD, '--shards')
+        params['shard'] = ','.join(shards)
+    return params
+
+
 def listing(items, fields, labels=None):
     """(titles, rows) of resources for a Lister, ``fields`` in order."""
     titles = tuple(labels or [label(f) for f in fields])

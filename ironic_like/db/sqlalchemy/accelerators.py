@@ -14,7 +14,6 @@ See doc/accelerators.md.
 """
 
 import collections
-import functools
 
 from oslo_db import exception as db_exc
 from oslo_utils import timeutils
@@ -25,6 +24,7 @@ from ironic_like.common.accelerators import inventory as acc_inventory
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.db.sqlalchemy import models
+from ironic_like.db.sqlalchemy import retry
 
 # Discovery states (accelerator_inventories.state).
 DISCOVERING = 'discovering'
@@ -61,14 +61,7 @@ def _sa_api():
     return api
 
 
-def _retried(method):
-    """api._retried (a deadlock or a dropped connection: the short
-    transaction is tried again), looked up at call time: api.py imports
-    this module."""
-    @functools.wraps(method)
-    def wrapper(*args, **kwargs):
-        return _sa_api()._retried(method)(*args, **kwargs)
-    return wrapper
+_retried = retry.lazily_retried
 
 
 def _ensure_lock_row(node_id):

@@ -35,6 +35,7 @@ from ironic_like.db.sqlalchemy import connection_setup  # noqa: F401
 from ironic_like.db.sqlalchemy import models
 from ironic_like.db.sqlalchemy import node_history
 from ironic_like.db.sqlalchemy import node_inventory
+from ironic_like.db.sqlalchemy import node_locks
 from ironic_like.db.sqlalchemy import portgroups
 from ironic_like.db.sqlalchemy import ports
 from ironic_like.db.sqlalchemy import volumes
@@ -351,14 +352,6 @@ def _raise_chassis_gone(values):
         field='chassis_uuid')
 
 
-# Columns write_locked_node() refuses: they need update_node()'s checks or
-# side effects (immutable ids, the instance check, state timestamps,
-# traits and labels kept in tables of their own).
-_NODE_GUARDED_COLUMNS = _NODE_IMMUTABLE | frozenset([
-    'instance_uuid', 'provision_state', 'traits', 'labels', 'reservation',
-    'last_error', 'fault'])
-
-
 def _check_holder(node, holder):
     """NodeLockLost unless ``node`` (read FOR UPDATE) is locked by
     ``holder`` (no check when holder is None)."""
@@ -377,6 +370,7 @@ class Connection(accelerators.AcceleratorsMixin,
                  hostos.HostOSMixin,
                  node_history.NodeHistoryMixin,
                  node_inventory.NodeInventoryMixin,
+                 node_locks.NodeLocksMixin,
                  portgroups.PortgroupsMixin,
                  ports.PortsMixin,
                  volumes.VolumesMixin):
@@ -572,35 +566,6 @@ class Connection(accelerators.AcceleratorsMixin,
             _raise_chassis_gone(values)
         return node
 
-    @_retried
-    def write_locked_node(self, node_id, holder, values):
-        """Write plain columns of a node ``holder`` has locked, in one
-        conditional UPDATE and no read (the hot path of agent heartbeats;
-        update_node reads the row FOR UPDATE and back).
-
-        :raises: NodeLockLost if ``holder`` no longer holds the lock,
-            NodeNotFound if the node is gone (nothing written).
-        """
-        bad = _NODE_GUARDED_COLUMNS.intersection(values)
-        if bad:
-            raise exception.InvalidParameterValue(
-                err='Not a plain column of a node: %s.'
-                    % ', '.join(sorted(bad)), field=sorted(bad)[0])
-        with _writer() as session:
-            count = session.execute(
-                sa.update(models.Node)
-                .where(models.Node.id == node_id,
-                       models.Node.reservation == holder)
-                .values(**values)
-                .execution_options(synchronize_session=False)).rowcount
-            if count == 1:
-                return
-            node = session.scalars(sa.select(models.Node).where(
-                models.Node.id == node_id)).first()
-        if node is None:
-            raise exception.NodeNotFound(node=node_id)
-        _check_holder(node, holder)
-
     def get_shard_list(self):
         """[{'name', 'count'}] of every shard (nodes without one under
         "None", as Ironic shows them), most nodes first: one grouped
@@ -646,104 +611,6 @@ class Connection(accelerators.AcceleratorsMixin,
                 models.Node.id == node_id)).rowcount
         if not count:
             raise exception.NodeNotFound(node=node_id)
-
-    # -- node locks ------------------------------------------------------
-
-    @_retried
-    def reserve_node(self, tag, node_id):
-        """Take the exclusive lock of a node for ``tag`` (a host name).
-
-        One conditional UPDATE: of two conductors racing, exactly one wins
-        and the other gets NodeLocked. The node is read back in the same
-        transaction, so a failure there takes no lock.
-        """
-        with _writer() as session:
-            count = session.execute(
-                sa.update(models.Node)
-                .where(models.Node.id == node_id,
-                       models.Node.reservation.is_(None))
-                .values(reservation=tag)
-                .execution_options(synchronize_session=False)).rowcount
-            node = session.scalars(sa.select(models.Node).where(
-                models.Node.id == node_id)).first()
-        if node is None:
-            raise exception.NodeNotFound(node=node_id)
-        if count != 1:
-            raise exception.NodeLocked(node=node.uuid,
-                                       host=node.reservation)
-        return node
-
-    @_retried
-    def release_node(self, tag, node_id):
-        """Drop the lock ``tag`` holds; a lock held by another is kept."""
-        with _writer() as session:
-            count = session.execute(
-                sa.update(models.Node)
-                .where(models.Node.id == node_id,
-                       models.Node.reservation == tag)
-                .values(reservation=None)
-                .execution_options(synchronize_session=False)).rowcount
-        return count == 1
-
-    @_retried
-    def release_node_instance(self, node_id, holder=None):
-        """Clear a torn-down node's instance and delete its allocation in
-        the same transaction: a tear-down ends the allocation, and no
-        reader may see the one without the other."""
-        n = models.Node
-        with _writer() as session:
-            node = session.get(n, node_id, with_for_update=True)
-            if node is None:
-                raise exception.NodeNotFound(node=node_id)
-            _check_holder(node, holder)
-            allocation_id = node.allocation_id
-            node.instance_uuid = None
-            node.instance_info = {}
-            node.allocation_id = None
-            if allocation_id is not None:
-                session.flush()
-                session.execute(sa.delete(models.AllocationTrait).where(
-                    models.AllocationTrait.allocation_id == allocation_id))
-                session.execute(sa.delete(models.Allocation).where(
-                    models.Allocation.id == allocation_id))
-        return self.get_node_by_id(node_id)
-
-    @_retried
-    def clear_node_reservations_for_conductor(self, hostname):
-        with _writer() as session:
-            return session.execute(
-                sa.update(models.Node)
-                .where(models.Node.reservation == hostname)
-                .values(reservation=None)
-                .execution_options(synchronize_session=False)).rowcount
-
-    def take_over_node(self, node_id, new_owner, previous_owner,
-                       dead_hosts=()):
-        """Make ``new_owner`` the node's conductor_affinity.
-
-        Compare-and-swap on the previous affinity; a reservation held by a
-        dead conductor is cleared in the same statement. Returns False when
-        another conductor changed the node first.
-        """
-        n = models.Node
-        where = [n.id == node_id]
-        if previous_owner is None:
-            where.append(n.conductor_affinity.is_(None))
-        else:
-            where.append(n.conductor_affinity == previous_owner)
-        values = {'conductor_affinity': new_owner}
-        with _writer() as session:
-            count = session.execute(
-                sa.update(n).where(*where).values(**values)
-                .execution_options(synchronize_session=False)).rowcount
-            if count and dead_hosts:
-                session.execute(
-                    sa.update(n)
-                    .where(n.id == node_id,
-                           n.reservation.in_(list(dead_hosts)))
-                    .values(reservation=None)
-                    .execution_options(synchronize_session=False))
-        return count == 1
 
     # -- traits ----------------------------------------------------------
 

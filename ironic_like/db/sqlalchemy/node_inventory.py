@@ -42,7 +42,3 @@ class NodeInventoryMixin(object):
         if row is None:
             raise exception.NodeInventoryNotFound(node=node_ident or node_id)
         return row
-
-    def destroy_node_inventory(self, node_id):
-        with _sa_api()._writer() as session:
-            destroy_node_rows(session, node_id)

@@ -208,15 +208,6 @@ class CreateNode(common.BaremetalMixin, command.ShowOne):
         return common.show(node)
 
 
-def _either(parser, dest, yes_flags, yes_help, no_flags, no_help):
-    """A yes/no filter: ``dest`` is True, False or (neither flag) None."""
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument(*yes_flags, dest=dest, action='store_true',
-                       default=None, help=yes_help)
-    group.add_argument(*no_flags, dest=dest, action='store_false',
-                       help=no_help)
-
-
 class ListNode(base.ListCommand):
     """List nodes (all of them: pages are followed)."""
 
@@ -231,12 +222,14 @@ class ListNode(base.ListCommand):
     def add_paging_options(self, parser):
         super().add_paging_options(parser)
         # The node filters follow --sort (python-ironicclient's order).
-        _either(parser, 'maintenance', ['--maintenance'],
-                'Only nodes in maintenance.', ['--no-maintenance'],
-                'Only nodes not in maintenance.')
-        _either(parser, 'associated', ['--associated'],
-                'Only nodes with an instance.', ['--unassociated'],
-                'Only nodes without an instance.')
+        common.add_yes_no_filter(
+            parser, 'maintenance', ['--maintenance'],
+            'Only nodes in maintenance.', ['--no-maintenance'],
+            'Only nodes not in maintenance.')
+        common.add_yes_no_filter(
+            parser, 'associated', ['--associated'],
+            'Only nodes with an instance.', ['--unassociated'],
+            'Only nodes without an instance.')
         parser.add_argument('--provision-state', metavar='<state>',
                             help='Only nodes in this provision state.')
         parser.add_argument('--driver', metavar='<driver>',
@@ -251,9 +244,10 @@ class ListNode(base.ListCommand):
                             help='Only nodes of this lessee (API 1.65).')
         parser.add_argument('--shards', metavar='<shard>', nargs='+',
                             help='Only nodes of these shards (API 1.82).')
-        _either(parser, 'sharded', ['--sharded'],
-                'Only nodes with a shard (API 1.82).', ['--unsharded'],
-                'Only nodes without a shard (API 1.82).')
+        common.add_yes_no_filter(
+            parser, 'sharded', ['--sharded'],
+            'Only nodes with a shard (API 1.82).', ['--unsharded'],
+            'Only nodes without a shard (API 1.82).')
         parser.add_argument(
             '--label-selector', metavar='<selector>',
             help='Only nodes whose labels match this Kubernetes '
@@ -265,10 +259,11 @@ class ListNode(base.ListCommand):
                             help='Only nodes in maintenance for this '
                                  'fault, e.g. "power failure" (API 1.42).')
         # --no-retired: python-ironicclient's spelling.
-        _either(parser, 'retired', ['--retired'],
-                'Only retired nodes (API 1.61).',
-                ['--unretired', '--no-retired'],
-                'Only nodes not retired (API 1.61).')
+        common.add_yes_no_filter(
+            parser, 'retired', ['--retired'],
+            'Only retired nodes (API 1.61).',
+            ['--unretired', '--no-retired'],
+            'Only nodes not retired (API 1.61).')
 
     def query_params(self, parsed_args):
         if parsed_args.fault is not None:
@@ -277,11 +272,9 @@ class ListNode(base.ListCommand):
             self.client.require(http.RETIRED, '--retired/--unretired')
         if parsed_args.sharded is not None:
             self.client.require(http.NODE_SHARD, '--sharded/--unsharded')
-        params = super().query_params(parsed_args)
-        if parsed_args.shards:
-            self.client.require(http.NODE_SHARD, '--shards')
-            params['shard'] = ','.join(parsed_args.shards)
-        return params
+        return common.with_shards(self.client,
+                                  super().query_params(parsed_args),
+                                  parsed_args.shards)
 
 
 class ShowNode(base.ShowCommand):

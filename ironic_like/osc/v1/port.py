@@ -107,11 +107,9 @@ class ListPort(base.ListCommand):
     def query_params(self, parsed_args):
         if parsed_args.portgroup is not None:
             self.client.require(*_PORT_GROUP)
-        params = super().query_params(parsed_args)
-        if parsed_args.shards:
-            self.client.require(http.NODE_SHARD, '--shards')
-            params['shard'] = ','.join(parsed_args.shards)
-        return params
+        return common.with_shards(self.client,
+                                  super().query_params(parsed_args),
+                                  parsed_args.shards)
 
 
 class ShowPort(base.ShowCommand):
