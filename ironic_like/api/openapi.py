@@ -210,6 +210,8 @@ ROUTES = (
            since=versions.NODE_HISTORY),
     _route('GET', NODE + '/history/{event}', 'One event of a node\'s '
            'history', since=versions.NODE_HISTORY),
+    _route('GET', NODE + '/children', 'The UUIDs of a node\'s child '
+           'nodes', since=versions.PARENT_CHILD_NODES),
     _route('GET', '/v1/shards', 'The shards and their node counts',
            since=versions.NODE_SHARD),
     _route('GET', NODE + '/inventory', 'The inventory a node\'s agent '

@@ -8,7 +8,7 @@ feature adds a constant below and raises MAX_VERSION.
 
 # The range a client may ask for. No header means MIN_VERSION.
 MIN_VERSION = (1, 1)
-MAX_VERSION = (1, 82)
+MAX_VERSION = (1, 83)
 
 # The only major version; the URL prefix is /v1.
 BASE_VERSION = 1
@@ -118,6 +118,9 @@ SELF_OWNED_NODES = (1, 80)
 NODE_INVENTORY = (1, 81)
 # The node's shard, the shard and sharded filters, /v1/shards.
 NODE_SHARD = (1, 82)
+# Child nodes: the parent_node field, the include_children and
+# parent_node filters, /v1/nodes/{id}/children.
+PARENT_CHILD_NODES = (1, 83)
 
 
 def to_string(version):

@@ -7,6 +7,7 @@ from oslo_log import log
 from ironic_like.common import agent_info
 from ironic_like.common import exception
 from ironic_like.common import states
+from ironic_like.conductor import child_nodes
 from ironic_like.conductor import locks
 from ironic_like.conductor import node_flags
 from ironic_like.conf import CONF
@@ -62,6 +63,9 @@ def _do_power_change(task, target, timeout):
         if target in (states.REBOOT, states.SOFT_REBOOT):
             power.reboot(task, timeout=timeout)
         else:
+            # A child's parent on first, a parent's children off first.
+            child_nodes.before_power_change(
+                task, states.POWER_TARGETS[target], timeout)
             power.set_power_state(task, states.POWER_TARGETS[target],
                                   timeout=timeout)
         new_state = power.get_power_state(task)

@@ -256,6 +256,29 @@ def with_shards(client, params, shards):
     return params
 
 
+def add_child_node_options(parser):
+    """The node list's --include-children and --parent-node (API 1.83)."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument('--include-children', action='store_true',
+                       default=None,
+                       help='List child nodes too (hidden by default; API '
+                            '1.83).')
+    group.add_argument('--parent-node', metavar='<parent_node>',
+                       help='Only the children of this node (name or UUID; '
+                            'API 1.83).')
+
+
+def with_children(client, params, parsed_args):
+    """``params`` of a node list with its child-node options."""
+    if parsed_args.include_children:
+        client.require(http.PARENT_CHILD_NODES, '--include-children')
+        params['include_children'] = 'True'
+    if parsed_args.parent_node is not None:
+        client.require(http.PARENT_CHILD_NODES, '--parent-node')
+        params['parent_node'] = parsed_args.parent_node
+    return params
+
+
 def listing(items, fields, labels=None):
     """(titles, rows) of resources for a Lister, ``fields`` in order."""
     titles = tuple(labels or [label(f) for f in fields])

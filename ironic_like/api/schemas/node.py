@@ -36,6 +36,9 @@ FIELDS = {
     # Ironic 1.65: the project leasing the node.
     'lessee': {'type': ['string', 'null'], 'maxLength': 255},
     'shard': {'type': ['string', 'null'], 'maxLength': 255},
+    # Ironic 1.83: the parent's UUID or name (stored as its UUID).
+    'parent_node': {'type': ['string', 'null'], 'minLength': 1,
+                    'maxLength': 255},
     # Ironic 1.66: the instance's network configuration, in the
     # network_data.json format of the config drive.
     'network_data': network_data.NETWORK_DATA,

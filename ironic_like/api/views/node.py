@@ -183,6 +183,7 @@ FIELDS = base.registry(
     base.column('owner', v.OWNER),
     base.column('lessee', v.LESSEE),
     base.column('shard', v.NODE_SHARD),
+    base.column('parent_node', v.PARENT_CHILD_NODES),
     _dict_column('network_data', v.NETWORK_DATA),
     base.column('boot_mode', v.BOOT_MODE),
     base.column('secure_boot', v.BOOT_MODE),

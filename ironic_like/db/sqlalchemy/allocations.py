@@ -48,6 +48,9 @@ def _free_node_conditions(resource_class, traits, owner=None):
         n.maintenance.is_(False),
         # Retired nodes are never scheduled again (Ironic 1.61).
         n.retired.is_(False),
+        # Child nodes (Ironic 1.83) are parts of another machine, never
+        # scheduled on their own (Ironic's candidate list skips them too).
+        n.parent_node.is_(None),
         n.power_state.is_not(None),
         n.instance_uuid.is_(None),
         n.allocation_id.is_(None),
@@ -416,7 +419,7 @@ class AllocationsMixin(object):
             if not count(*free):
                 return ('no node of resource class %s is available '
                         '(all are allocated, deployed, in maintenance or '
-                        'not in the available state)%s'
+                        'not in the available state, or are child nodes)%s'
                         % (resource_class, scope))
             return ('no available node of resource class %s has all of '
                     'the traits %s%s' % (resource_class,

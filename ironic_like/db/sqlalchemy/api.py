@@ -272,7 +272,7 @@ def _apply_node_filters(query, filters):
     for key in ('provision_state', 'driver', 'resource_class',
                 'conductor_group', 'owner', 'lessee', 'reservation',
                 'conductor_affinity', 'power_state', 'fault',
-                'chassis_id', 'shard'):
+                'chassis_id', 'shard', 'parent_node'):
         if filters.get(key) is not None:
             value = filters[key]
             column = getattr(model, key)
@@ -289,6 +289,12 @@ def _apply_node_filters(query, filters):
             query = query.where(model.shard.is_not(None))
         else:
             query = query.where(model.shard.is_(None))
+    if filters.get('has_parent') is not None:
+        # The API's default list hides child nodes (Ironic 1.83).
+        if filters['has_parent']:
+            query = query.where(model.parent_node.is_not(None))
+        else:
+            query = query.where(model.parent_node.is_(None))
     if filters.get('associated') is not None:
         if filters['associated']:
             query = query.where(model.instance_uuid.is_not(None))

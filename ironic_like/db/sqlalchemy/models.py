@@ -56,6 +56,7 @@ class Node(Base):
         sa.Index('nodes_fault_idx', 'fault'),
         sa.Index('nodes_lessee_idx', 'lessee'),
         sa.Index('nodes_shard_idx', 'shard'),
+        sa.Index('nodes_parent_node_idx', 'parent_node'),
         # Best-fit allocation candidates: the free nodes of a class, the
         # fewest traits first (db/sqlalchemy/allocations.py).
         sa.Index('nodes_candidate_idx', 'resource_class', 'provision_state',
@@ -115,6 +116,9 @@ class Node(Base):
     # Ironic 1.82: which share of the fleet a client (a Nova compute, a
     # Neutron agent) deals with.
     shard = sa.Column(sa.String(255), nullable=True)
+    # Ironic 1.83: the UUID of the node this one is a part of (a DPU, a
+    # BMC-managed device inside a server); no foreign key, as Ironic's.
+    parent_node = sa.Column(sa.String(36), nullable=True)
     last_error = sa.Column(sa.Text, nullable=True)
     # The allocation holding the node (no foreign key: allocations.node_id
     # points the other way, and a cycle of keys complicates deletes).

@@ -33,7 +33,7 @@ SHORT_FIELDS = ['uuid', 'name', 'instance_uuid', 'power_state',
 LONG_FIELDS = [
     'uuid', 'name', 'description', 'driver', 'resource_class', 'owner',
     'lessee', 'shard', 'conductor_group', 'conductor', 'chassis_uuid',
-    'instance_uuid',
+    'parent_node', 'instance_uuid',
     'allocation_uuid', 'power_state', 'target_power_state',
     'provision_state', 'target_provision_state', 'provision_updated_at',
     'maintenance', 'maintenance_reason', 'fault', 'protected',
@@ -51,7 +51,7 @@ LONG_FIELDS = [
 _FIELDS = dict.fromkeys(
     ['name', 'uuid', 'driver', 'resource_class', 'conductor_group', 'owner',
      'lessee', 'network_data', 'description', 'instance_uuid',
-     'chassis_uuid', 'shard']
+     'chassis_uuid', 'shard', 'parent_node']
     + ['%s_interface' % k for k in INTERFACE_KINDS], common.VALUE)
 _FIELDS.update(properties=common.DICT, extra=common.DICT,
                driver_info=common.DICT, instance_info=common.DICT,
@@ -167,6 +167,9 @@ def _add_lessee_network_data(parser, verb):
                              % verb)
     parser.add_argument('--shard', metavar='<shard>',
                         help='%s shard of the node (API 1.82).' % verb)
+    parser.add_argument('--parent-node', metavar='<parent_node>',
+                        help='%s parent of the node, by name or UUID (API '
+                             '1.83).' % verb)
     parser.add_argument('--network-data', metavar='<network data>',
                         type=_network_data,
                         help='%s network configuration of the instance '
@@ -264,6 +267,7 @@ class ListNode(base.ListCommand):
             'Only retired nodes (API 1.61).',
             ['--unretired', '--no-retired'],
             'Only nodes not retired (API 1.61).')
+        common.add_child_node_options(parser)
 
     def query_params(self, parsed_args):
         if parsed_args.fault is not None:
@@ -272,9 +276,10 @@ class ListNode(base.ListCommand):
             self.client.require(http.RETIRED, '--retired/--unretired')
         if parsed_args.sharded is not None:
             self.client.require(http.NODE_SHARD, '--sharded/--unsharded')
-        return common.with_shards(self.client,
-                                  super().query_params(parsed_args),
-                                  parsed_args.shards)
+        params = common.with_shards(self.client,
+                                    super().query_params(parsed_args),
+                                    parsed_args.shards)
+        return common.with_children(self.client, params, parsed_args)
 
 
 class ShowNode(base.ShowCommand):
@@ -410,6 +415,7 @@ class UnsetNode(base.UnsetCommand):
                            ('owner', 'owner'),
                            ('lessee', 'lessee'),
                            ('shard', 'shard'),
+                           ('parent-node', 'parent node'),
                            ('network-data', 'network data'),
                            ('description', 'description'),
                            ('chassis-uuid', 'chassis'),
@@ -730,70 +736,3 @@ class MaintenanceUnsetNode(NodeCommand):
 
     def take_action(self, parsed_args):
         self.client.delete(self.path(parsed_args, 'maintenance'))
-
-
-# -- traits -----------------------------------------------------------------
-
-_TRAITS = (http.TRAITS, 'Node trait commands')
-
-
-class AddTraitNode(NodeCommand):
-    """Add traits to a node."""
-
-    REQUIRES = _TRAITS
-
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        parser.add_argument('traits', nargs='+', metavar='<trait>',
-                            help='Traits to add, e.g. CUSTOM_GPU.')
-        return parser
-
-    def take_action(self, parsed_args):
-        self.check_version()
-        for trait in parsed_args.traits:
-            self.client.put(self.path(parsed_args, 'traits', trait))
-
-
-class RemoveTraitNode(NodeCommand):
-    """Remove traits from a node."""
-
-    REQUIRES = _TRAITS
-
-    def get_parser(self, prog_name):
-        parser = super().get_parser(prog_name)
-        parser.add_argument('traits', nargs='*', metavar='<trait>',
-                            help='Traits to remove.')
-        parser.add_argument('--all', dest='remove_all',
-                            action='store_true',
-                            help='Remove every trait.')
-        return parser
-
-    def take_action(self, parsed_args):
-        if bool(parsed_args.traits) == bool(parsed_args.remove_all):
-            raise osc_exc.CommandError('Give either traits to remove or '
-                                       '--all.')
-        self.check_version()
-        if parsed_args.remove_all:
-            self.client.delete(self.path(parsed_args, 'traits'))
-            return
-        failures = []
-        for trait in parsed_args.traits:
-            try:
-                self.client.delete(self.path(parsed_args, 'traits', trait))
-            except osc_exc.CommandError as e:
-                failures.append(str(e))
-        if failures:
-            raise osc_exc.CommandError('Failed to remove traits: %s'
-                                       % '; '.join(failures))
-
-
-class ListTraitsNode(base.ResourceCommand, command.Lister):
-    """List the traits of a node."""
-
-    RESOURCE = NODE
-    REQUIRES = _TRAITS
-
-    def take_action(self, parsed_args):
-        self.check_version()
-        doc = self.client.get(self.path(parsed_args, 'traits'))
-        return ('Traits',), ((t,) for t in doc.get('traits') or [])

@@ -198,7 +198,8 @@ class StockClientsMixin(object):
         """Volume connectors and targets (1.32), deploy templates (1.55),
         and beyond 1.62: lessee (1.65), network_data (1.66), boot mode
         and secure boot (1.76), history (1.78), inventory (1.81), shards
-        (1.82), with the stock CLI (it negotiates our maximum)."""
+        (1.82), child nodes (1.83), with the stock CLI (it negotiates our
+        maximum)."""
         cli = StockCLI(self, url)
         network_data = {'links': [{'id': 'eth0', 'type': 'phy',
                                    'ethernet_mac_address':
@@ -247,6 +248,19 @@ class StockClientsMixin(object):
             'baremetal', 'node', 'list', '--shards', 'cli-shard')))
         self.assertIn({'name': 'cli-shard', 'count': 1},
                       cli.json('baremetal', 'shard', 'list'))
+        # A child node (1.83): hidden from the plain list, listed with
+        # --include-children and as its parent's child.
+        child = cli.json('baremetal', 'node', 'create', '--driver',
+                         'fake-hardware', '--name', 'cli-child',
+                         '--parent-node', 'cli-newer')
+        self.assertEqual(node['uuid'], child['parent_node'])
+        self.assertNotIn(child['uuid'], _uuids(cli.json(
+            'baremetal', 'node', 'list')))
+        self.assertIn(child['uuid'], _uuids(cli.json(
+            'baremetal', 'node', 'list', '--include-children')))
+        self.assertEqual({'children': [child['uuid']]}, cli.json(
+            'baremetal', 'node', 'children', 'list', node['uuid']))
+        cli.run('baremetal', 'node', 'delete', child['uuid'])
 
         connector = cli.json('baremetal', 'volume', 'connector', 'create',
                              '--node', node['uuid'], '--type', 'iqn',

@@ -13,6 +13,7 @@ from ironic_like.api.controllers.v1.accelerators import node as \
 from ironic_like.api.controllers.v1 import allocation
 from ironic_like.api.controllers.v1 import collection
 from ironic_like.api.controllers.v1 import node_bios
+from ironic_like.api.controllers.v1 import node_children
 from ironic_like.api.controllers.v1 import node_history
 from ironic_like.api.controllers.v1 import node_inventory
 from ironic_like.api.controllers.v1 import node_maintenance
@@ -60,7 +61,8 @@ FILTERS = {
     'sharded': versions.NODE_SHARD,
 }
 LIST_PARAMS = frozenset(utils.PAGING_PARAMS + ('fields', 'detail')
-                        + tuple(FILTERS) + ('label_selector', 'chassis_uuid'))
+                        + tuple(FILTERS) + node_children.FILTERS
+                        + ('label_selector', 'chassis_uuid'))
 # GET /v1/chassis/{uuid}/nodes: the chassis is in the path.
 CHASSIS_NODES_PARAMS = LIST_PARAMS - {'chassis_uuid'}
 _BOOL_FILTERS = ('maintenance', 'associated', 'retired', 'sharded')
@@ -122,6 +124,7 @@ def _filters(params):
         # chassis is a 404 ChassisNotFound there, not a 400: the same here.
         filters['chassis_id'] = utils.dbapi().get_chassis_by_uuid(
             chassis_uuid).id
+    filters.update(node_children.list_filters(params))
     return filters
 
 
@@ -196,6 +199,8 @@ class NodesController(rest.RestController):
         'history': node_history.NodeHistoryController,
         # What its agent reported at its last inspection (1.81).
         'inventory': node_inventory.NodeInventoryController,
+        # The nodes it is the parent of (1.83).
+        'children': node_children.NodeChildrenController,
         # Its VIFs (1.28), recorded on its ports and port groups.
         'vifs': node_vifs.NodeVIFsController,
         # Its volume connectors and targets (1.32, read only here).
@@ -232,6 +237,9 @@ class NodesController(rest.RestController):
         if remainder[0] == 'inventory':
             # Came in 1.81: 404 before, whatever the method.
             utils.hide_below(versions.NODE_INVENTORY)
+        if remainder[0] == 'children':
+            # Came in 1.83: 404 before, whatever the method.
+            utils.hide_below(versions.PARENT_CHILD_NODES)
         if remainder[0] == 'vifs':
             # Came in 1.28: 404 before, whatever the method.
             utils.hide_below(node_vifs.VIFS)
@@ -307,6 +315,9 @@ class NodesController(rest.RestController):
             values['chassis_id'] = _chassis_id(values.pop('chassis_uuid'))
         node_uuid = values.get('uuid') or uuidutils.generate_uuid()
         values['uuid'] = node_uuid
+        if values.get('parent_node') is not None:
+            values['parent_node'] = node_children.resolve_parent(
+                values['parent_node'], node_uuid, values.get('owner'))
         if not utils.allowed(versions.ENROLL_ON_CREATE):
             # Before 1.11 Ironic put new nodes straight into available.
             values['provision_state'] = states.AVAILABLE
@@ -363,6 +374,10 @@ class NodesController(rest.RestController):
                     'changing the node\'s driver.',
                 field='reset_interfaces')
         node_patch_policy.check_owner_change(node, changes)
+        if 'parent_node' in changes:
+            changes['parent_node'] = node_children.resolve_parent(
+                changes['parent_node'], node.uuid,
+                changes.get('owner', node.owner))
         if changes:
             utils.rpcapi().update_node(utils.context(), node, changes,
                                        reset_interfaces=bool(reset))

@@ -44,6 +44,7 @@ FIELD_RULES = {
     'retired': 'baremetal:node:update:retired',
     'retired_reason': 'baremetal:node:update:retired',
     'shard': 'baremetal:node:update:shard',
+    'parent_node': 'baremetal:node:update:parent_node',
 }
 FIELD_RULES.update({kind + '_interface': _DRIVER_INTERFACES
                     for kind in driver_base.INTERFACE_KINDS})

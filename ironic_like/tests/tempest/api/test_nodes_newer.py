@@ -1,6 +1,6 @@
-"""Ironic 1.63-1.82 on the clustered service: indicators, lessee and
+"""Ironic 1.63-1.83 on the clustered service: indicators, lessee and
 network_data, boot mode and secure boot, node history, deploy verbs,
-node inventory, shards."""
+node inventory, shards, child nodes."""
 
 from tempest.lib.common.utils import data_utils
 from tempest.lib.common.utils import test_utils
@@ -79,6 +79,29 @@ class TestNodesNewer(base.BaseBaremetalLikeTest):
             self.assertRaises(lib_exc.NotFound, self.client.list_shards)
             self.assertRaises(lib_exc.NotAcceptable, self.client.list_nodes,
                               shard=shard)
+
+    @decorators.idempotent_id('4c8e2a61-7b3d-4f95-a0c6-5d1e9b7f2a48')
+    def test_child_nodes(self):
+        parent = self.create_node()
+        with self.client.microversion('1.83'):
+            child = self.create_node(parent_node=parent['name'])
+            self.assertEqual(parent['uuid'], child['parent_node'])
+            self.assertEqual([child['uuid']], self.client.list_node_children(
+                parent['uuid'])['children'])
+            listed = self.client.list_nodes(parent_node=parent['uuid'])
+            self.assertEqual([child['uuid']],
+                             [n['uuid'] for n in listed['nodes']])
+            top = [n['uuid'] for n in self.client.list_nodes()['nodes']]
+            self.assertNotIn(child['uuid'], top)
+            self.assertRaises(lib_exc.BadRequest, self.client.update_node,
+                              parent['uuid'],
+                              [_replace('parent_node', child['uuid'])])
+        with self.client.microversion('1.82'):
+            self.assertRaises(lib_exc.NotFound,
+                              self.client.list_node_children,
+                              parent['uuid'])
+            self.assertNotIn('parent_node',
+                             self.client.show_node(child['uuid']))
 
     @decorators.idempotent_id('9a3d5c17-6e42-4f08-b1c9-2e7f4a6d8b33')
     def test_boot_mode_and_secure_boot(self):

@@ -192,6 +192,9 @@ class BaremetalLikeClient(rest_client.RestClient):
     def list_shards(self):
         return self._get('shards')
 
+    def list_node_children(self, ident):
+        return self._get('nodes', ident, 'children')
+
     def set_maintenance(self, ident, reason=None):
         body = {'reason': reason} if reason else {}
         return self._put(['nodes', ident, 'maintenance'], body)

@@ -4,6 +4,7 @@ from osc_lib import exceptions as osc_exc
 
 from ironic_like.osc import client as http
 from ironic_like.osc.v1 import node as node_cmds
+from ironic_like.osc.v1 import node_traits
 from ironic_like.tests.unit.osc import base
 from ironic_like.tests.unit.osc import fakes
 
@@ -428,7 +429,7 @@ class TestOldServer(base.CommandTestCase):
 
     def test_traits_refused(self):
         self.assertRaises(osc_exc.CommandError, self.run_command,
-                          node_cmds.ListTraitsNode, ['n'])
+                          node_traits.ListTraitsNode, ['n'])
 
 
 class TestVeryOldServer(base.CommandTestCase):
@@ -502,8 +503,8 @@ class TestTraitsNode(base.CommandTestCase):
     def test_add(self):
         self.session.route('PUT', '/v1/nodes/n/traits/.*',
                            fakes.FakeResponse(204))
-        self.run_command(node_cmds.AddTraitNode, ['n', 'CUSTOM_A',
-                                                  'CUSTOM_B'])
+        self.run_command(node_traits.AddTraitNode,
+                         ['n', 'CUSTOM_A', 'CUSTOM_B'])
         self.assertEqual(['/v1/nodes/n/traits/CUSTOM_A',
                           '/v1/nodes/n/traits/CUSTOM_B'],
                          [r.path for r in self.requests()])
@@ -512,33 +513,33 @@ class TestTraitsNode(base.CommandTestCase):
     def test_remove(self):
         self.session.route('DELETE', '/v1/nodes/n/traits/.*',
                            fakes.FakeResponse(204))
-        self.run_command(node_cmds.RemoveTraitNode, ['n', 'CUSTOM_A'])
+        self.run_command(node_traits.RemoveTraitNode, ['n', 'CUSTOM_A'])
         self.assertRequest(self.last(), 'DELETE',
                            '/v1/nodes/n/traits/CUSTOM_A')
 
     def test_remove_all(self):
         self.session.route('DELETE', '/v1/nodes/n/traits',
                            fakes.FakeResponse(204))
-        self.run_command(node_cmds.RemoveTraitNode, ['n', '--all'])
+        self.run_command(node_traits.RemoveTraitNode, ['n', '--all'])
         self.assertRequest(self.last(), 'DELETE', '/v1/nodes/n/traits')
 
     def test_remove_needs_traits_or_all(self):
         for argv in (['n'], ['n', 'CUSTOM_A', '--all']):
             self.assertRaises(osc_exc.CommandError, self.run_command,
-                              node_cmds.RemoveTraitNode, argv)
+                              node_traits.RemoveTraitNode, argv)
         self.assertEqual([], self.requests())
 
     def test_remove_missing_trait(self):
         self.session.route('DELETE', '/v1/nodes/n/traits/.*', fakes.fault(
             404, 'Node n has no trait CUSTOM_X.'))
         e = self.assertRaises(osc_exc.CommandError, self.run_command,
-                              node_cmds.RemoveTraitNode, ['n', 'CUSTOM_X'])
+                              node_traits.RemoveTraitNode, ['n', 'CUSTOM_X'])
         self.assertIn('Node n has no trait CUSTOM_X.', str(e))
 
     def test_list(self):
         self.session.route('GET', '/v1/nodes/n/traits', fakes.FakeResponse(
             200, {'traits': ['CUSTOM_A', 'CUSTOM_B']}))
-        titles, rows = self.rows(self.run_command(node_cmds.ListTraitsNode,
+        titles, rows = self.rows(self.run_command(node_traits.ListTraitsNode,
                                                   ['n']))
         self.assertEqual(('Traits',), titles)
         self.assertEqual([('CUSTOM_A',), ('CUSTOM_B',)], rows)
