@@ -22,6 +22,8 @@ from ironic_like.api.controllers.v1.boot import components as boot_components
 from ironic_like.api.controllers.v1.boot import sessions as boot_sessions
 from ironic_like.api.controllers.v1 import chassis as chassis_ctl
 from ironic_like.api.controllers.v1 import conductor as conductor_ctl
+from ironic_like.api.controllers.v1 import continue_inspection as \
+    inspection_callback
 from ironic_like.api.controllers.v1 import deploy_template as \
     deploy_template_ctl
 from ironic_like.api.controllers.v1 import event as event_ctl
@@ -410,6 +412,10 @@ ROUTES = (
     _route('POST', '/v1/heartbeat/{node_ident}', 'Agent heartbeat',
            status=202, body=_HEARTBEAT_BODY, body_required=False,
            public=True, since=versions.AGENT_LOOKUP),
+    # 1.84, and 1.1 for ironic-inspector's agents (404 in between).
+    _route('POST', '/v1/continue_inspection', 'The inventory of an '
+           'inspecting agent', status=202, query=['node_uuid'],
+           body=inspection_callback.BODY, public=True),
     # -- boot sessions (BOS v2's shape; no microversion)
     _route('GET', BOOT, 'The boot sessions API version'),
     _route('GET', BOOT + '/sessiontemplates', 'List session templates',
@@ -573,7 +579,8 @@ _ERROR_CODES = {
 }
 _PUBLIC_ERROR_CODES = (400, 404, 406, 409, 413, 503)
 _LOOKUP_PATHS = ('/v1/lookup',
-                 '/v1/drivers/{driver_name}/vendor_passthru/lookup')
+                 '/v1/drivers/{driver_name}/vendor_passthru/lookup',
+                 '/v1/continue_inspection')
 # Public routes a token authenticates: a token not issued is a 403.
 _TOKEN_PATHS = (BOOT_COMPONENT + '/report',)
 # Public routes answering 401 to a missing or wrong token.

@@ -10,6 +10,12 @@ waits longer than [conductor]inspect_wait_timeout fails (checked with the
 other agent timeouts, agent_timeouts.py). Any other inspect interface is
 called (``inspect_hardware(task)``, returning the state to go to) as
 Ironic calls it.
+
+An agent may also post its inventory itself (API 1.84,
+POST /v1/continue_inspection, as ironic-python-agent does when given an
+inspection callback URL): continue_inspection() keeps it in the node's
+inventory record and starts the same finishing flow, which reads it from
+there instead of asking the agent.
 """
 
 from oslo_log import log
@@ -21,6 +27,7 @@ from ironic_like.common import states
 from ironic_like.conductor.flows import inspect as inspect_flows
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import runner
+from ironic_like.conductor import locks
 from ironic_like.conductor import wait_deadlines
 from ironic_like.conf import CONF
 from ironic_like.drivers import base as drivers_base
@@ -51,7 +58,8 @@ def start(task, params=None):
     iface = task.driver.inspect
     if _runs_flows(iface):
         node_steps.set_info(task, **{agent_info.PHASE: None,
-                                     agent_info.COMMAND: None})
+                                     agent_info.COMMAND: None,
+                                     inspect_flows.POSTED: None})
         runner.run_chain(task, inspect_flows.BOOT_RAMDISK)
         return
     try:
@@ -85,6 +93,39 @@ def on_heartbeat(task):
     task.set_spawn_error_hook(_back_to_wait)
     task.spawn_after(runner.executor(), runner.run_chain,
                      inspect_flows.FINISH)
+
+
+def continue_inspection(context, node_id, inventory, plugin_data):
+    """An agent posted its inventory (API 1.84) for node ``node_id``:
+    check it, keep it, and finish the inspection with it in a worker.
+
+    :raises: NotFound when the node is not waiting for an inspection by
+        the agent (its agent should not be posting); InvalidParameterValue
+        (400) for an inventory inspection cannot use, before anything
+        changes.
+    """
+    with locks.acquire(context, node_id,
+                       purpose='continue inspection') as task:
+        node = task.node
+        if (node.provision_state != states.INSPECTWAIT or node.maintenance
+                or not _runs_flows(getattr(task.driver, 'inspect', None))):
+            LOG.warning('Node %s: inspection data posted while it is %s%s '
+                        'with inspect interface %s; refused', node.uuid,
+                        node.provision_state,
+                        ' (maintenance)' if node.maintenance else '',
+                        node.inspect_interface)
+            raise exception.NotFound(
+                'No node is waiting for this inspection data.')
+        # What the finishing flow will do with it, checked now: a bad
+        # inventory changes nothing.
+        inspect_flows.check_inventory(task, inventory)
+        task.db.save_node_inventory(node.id, inventory, plugin_data)
+        node_steps.set_info(task, **{inspect_flows.POSTED: True})
+        LOG.info('Node %s: its agent posted its inventory', node.uuid)
+        node_steps.move(task, 'resume')
+        task.set_spawn_error_hook(_back_to_wait)
+        task.spawn_after(runner.executor(), runner.run_chain,
+                         inspect_flows.FINISH)
 
 
 def abort(task):

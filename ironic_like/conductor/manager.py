@@ -14,6 +14,7 @@ from ironic_like.conductor import accelerators
 from ironic_like.conductor import agent_heartbeat
 from ironic_like.conductor import allocations
 from ironic_like.conductor import console
+from ironic_like.conductor import inspection
 from ironic_like.conductor import management
 from ironic_like.conductor import nodes
 from ironic_like.conductor import portgroups
@@ -145,6 +146,10 @@ class ConductorManager(object):
     def set_boot_mode(self, context, node_id, mode):
         return management.set_boot_mode(context, self._executor, node_id,
                                         mode)
+
+    def continue_inspection(self, context, node_id, inventory, plugin_data):
+        return inspection.continue_inspection(context, node_id, inventory,
+                                              plugin_data)
 
     def set_secure_boot_state(self, context, node_id, state):
         return management.set_secure_boot_state(context, self._executor,

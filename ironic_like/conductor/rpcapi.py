@@ -29,6 +29,8 @@ Version history:
            set_secure_boot_state
     1.12 - start_allocation (a cast: the API stores new allocations
            itself)
+    1.13 - continue_inspection (Ironic 1.84: the inventory an agent
+           posted)
 """
 
 import datetime
@@ -54,7 +56,8 @@ LOG = log.getLogger(__name__)
 TOPIC = 'ironic_like.conductor_manager'
 # 1.11: Ironic 1.63-1.80 (indicators, boot mode, history...).
 # 1.12: start_allocation.
-RPC_API_VERSION = '1.12'
+# 1.13: continue_inspection.
+RPC_API_VERSION = '1.13'
 
 
 # Clock difference tolerated between this process and the conductor that
@@ -280,6 +283,22 @@ class ConductorAPI(object):
                                agent_status=agent_status,
                                agent_status_message=agent_status_message,
                                **extra)
+
+    def continue_inspection(self, context, node, inventory, plugin_data):
+        """The inventory an agent posted (API 1.84), to the node's owner."""
+        def taken(error, started):
+            # A silent conductor took it after all: the node left
+            # "inspect wait" since the call began.
+            if not isinstance(error, exception.NotFound):
+                return False, None
+            now = _fresh(node.uuid)
+            return (now is not None
+                    and now.provision_state != states.INSPECTWAIT
+                    and _since(now.provision_updated_at, started)), None
+        return self._call_node(context, node, 'continue_inspection',
+                               version='1.13', outcome=taken,
+                               node_id=node.id, inventory=inventory,
+                               plugin_data=plugin_data)
 
     def forward_heartbeat(self, context, host, node_id, callback_url,
                           agent_version=None, agent_token=None,

@@ -68,7 +68,7 @@ NODE_SHARD = (1, 82)
 PARENT_CHILD_NODES = (1, 83)
 
 # The highest version this plugin knows: never negotiate above it.
-LAST_KNOWN_VERSION = (1, 83)
+LAST_KNOWN_VERSION = (1, 84)
 # What a server that tells nothing is assumed to speak (Ironic's minimum).
 FALLBACK_VERSION = (1, 1)
 

@@ -42,6 +42,9 @@ DONE = 'inspect-done'
 
 # The agent phase of a node in "inspect wait".
 PHASE_INVENTORY = 'inspect-inventory'
+# driver_internal_info: the agent posted its inventory (API 1.84), which
+# waits in the node's inventory record with the agent's plugin data.
+POSTED = 'inspection_data_posted'
 
 
 def _create_ports(task, inventory):
@@ -64,30 +67,51 @@ def _create_ports(task, inventory):
     return created
 
 
+def check_inventory(task, inventory):
+    """The node's properties with ``inventory`` applied; checked whole
+    (properties and ports) before anything is written, so that a bad
+    inventory changes nothing."""
+    if not isinstance(inventory, dict):
+        raise exception.InvalidParameterValue(
+            err='The inventory must be an object.', field='inventory')
+    props = inspection.properties(inventory, task.node.properties)
+    inspection.ports_to_add(inventory, CONF.inspector.add_ports)
+    return props
+
+
+def _inventory(task):
+    """(inventory, plugin data) of the node's agent: posted by it (API
+    1.84) and kept in its inventory record, or asked for now."""
+    node = task.node
+    if (node.driver_internal_info or {}).get(POSTED):
+        row = task.db.get_node_inventory(node.id, node.uuid)
+        return row.inventory_data, dict(row.plugin_data or {})
+    inventory = agent_client.run_command(node, discovery.GET_HARDWARE_INFO)
+    if not isinstance(inventory, dict):
+        raise exception.InvalidParameterValue(
+            err='The agent answered %s with no inventory.'
+                % discovery.GET_HARDWARE_INFO, field='inventory')
+    return inventory, {}
+
+
 class ProcessInventory(node_steps.NodeTaskBase):
     """Read the agent's inventory and record what it says: properties,
     ports, accelerators."""
 
     def execute(self, task):
         node = task.node
-        inventory = agent_client.run_command(node,
-                                             discovery.GET_HARDWARE_INFO)
-        if not isinstance(inventory, dict):
-            raise exception.InvalidParameterValue(
-                err='The agent answered %s with no inventory.'
-                    % discovery.GET_HARDWARE_INFO, field='inventory')
-        # Checked whole before anything is written: a bad inventory
-        # changes nothing.
-        props = inspection.properties(inventory, node.properties)
-        inspection.ports_to_add(inventory, CONF.inspector.add_ports)
+        inventory, plugin_data = _inventory(task)
+        props = check_inventory(task, inventory)
         task.update_node({'properties': props})
         created = _create_ports(task, inventory)
         if CONF.inventory.data_backend == inspector_conf.INVENTORY_DATABASE:
             # Served by GET /v1/nodes/{node}/inventory (API 1.81); what
-            # inspection made of it is the plugin data.
-            task.db.save_node_inventory(
-                node.id, inventory,
-                {'properties': props, 'added_ports': created})
+            # inspection made of it joins the agent's plugin data.
+            plugin_data.update(properties=props, added_ports=created)
+            task.db.save_node_inventory(node.id, inventory, plugin_data)
+        elif (node.driver_internal_info or {}).get(POSTED):
+            task.db.destroy_node_inventory(node.id)
+        node_steps.set_info(task, **{POSTED: None})
         try:
             discovery.record(task.node, inventory)
         except exception.InvalidParameterValue as e:

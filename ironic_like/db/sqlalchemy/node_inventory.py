@@ -33,6 +33,12 @@ class NodeInventoryMixin(object):
                         'plugin_data': plugin_data or {}})
             session.add(row)
 
+    def destroy_node_inventory(self, node_id):
+        """Forget the node's inventory (none kept: [inventory]
+        data_backend = none, once inspection has read it)."""
+        with _sa_api()._writer() as session:
+            destroy_node_rows(session, node_id)
+
     def get_node_inventory(self, node_id, node_ident=None):
         """The node's inventory row; NodeInventoryNotFound (404, naming
         ``node_ident`` or the id) when it has none."""

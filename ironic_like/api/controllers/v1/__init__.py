@@ -8,6 +8,8 @@ from ironic_like.api.controllers.v1.accelerators import version as \
 from ironic_like.api.controllers.v1 import allocation
 from ironic_like.api.controllers.v1.boot import version as boot
 from ironic_like.api.controllers.v1 import chassis
+from ironic_like.api.controllers.v1 import continue_inspection as \
+    inspection_callback
 from ironic_like.api.controllers.v1 import conductor
 from ironic_like.api.controllers.v1 import deploy_template
 from ironic_like.api.controllers.v1 import driver
@@ -96,6 +98,9 @@ class Controller(rest.RestController):
     # The deploy agent's (public routes; see ramdisk.py).
     lookup = ramdisk.LookupController()
     heartbeat = ramdisk.HeartbeatController()
+    # An inspecting agent's inventory (1.84, and 1.1 for inspector's
+    # agents; public too).
+    continue_inspection = inspection_callback.ContinueInspectionController()
 
     @pecan.expose('json')
     def get(self):

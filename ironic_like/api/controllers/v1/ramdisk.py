@@ -77,7 +77,7 @@ AGENT_STATUSES = ('start', 'end', 'error')
 PASSTHRU_HEARTBEAT_FIELDS = ('agent_url', 'agent_token', 'agent_version')
 
 
-def _agent_context():
+def agent_context():
     """An anonymous context: on these public routes identity headers are
     not validated by anyone and must not be trusted."""
     request_ctx = utils.context()
@@ -88,7 +88,7 @@ def _agent_context():
 
 # -- lookup -----------------------------------------------------------------
 
-def _valid_macs(addresses):
+def valid_macs(addresses):
     """Lower-cased MACs of ``addresses``; invalid ones are ignored (an
     agent reports every interface, virtual ones included)."""
     macs = []
@@ -100,7 +100,7 @@ def _valid_macs(addresses):
     return macs
 
 
-def _nodes_by_ports(db, macs):
+def nodes_by_ports(db, macs):
     node_ids = []
     for mac in macs:
         try:
@@ -122,14 +122,14 @@ def find_node(addresses, node_uuid=None):
         where no agent is expected.
     """
     db = utils.dbapi()
-    macs = _valid_macs(addresses)
+    macs = valid_macs(addresses)
     if node_uuid is not None and not uuidutils.is_uuid_like(node_uuid):
         raise exception.InvalidUUID(uuid=node_uuid, field='node_uuid')
     if not macs and not node_uuid:
         raise exception.MissingParameterValue(
             err='Lookup needs at least one valid MAC address or a node '
                 'UUID.', field='addresses')
-    matched = _nodes_by_ports(db, macs)
+    matched = nodes_by_ports(db, macs)
     if node_uuid:
         try:
             node = db.get_node_by_uuid(node_uuid)
@@ -194,7 +194,7 @@ def issue_token(node):
     return node, new_info[agent_token.TOKEN_KEY]
 
 
-def _lookup_node_view(node):
+def lookup_node_view(node):
     view = node_view.view(utils.version(), utils.public_url(), None,
                           names=LOOKUP_NODE_FIELDS)
     return view.render(node)
@@ -212,12 +212,18 @@ class LookupController(rest.RestController):
                          (params.get('addresses') or '').split(',')
                          if a.strip()]
             node = find_node(addresses, params.get('node_uuid'))
-            config = {'heartbeat_timeout': CONF.agent.heartbeat_timeout}
-            if utils.allowed(versions.AGENT_TOKEN):
-                node, token = issue_token(node)
-                config['agent_token'] = token
-                config['agent_token_required'] = True
-        return {'node': _lookup_node_view(node), 'config': config}
+            return lookup_answer(node)
+
+
+def lookup_answer(node):
+    """What a lookup answers for ``node``: its lookup fields and the
+    agent's configuration, with its token from 1.62 (issue_token())."""
+    config = {'heartbeat_timeout': CONF.agent.heartbeat_timeout}
+    if utils.allowed(versions.AGENT_TOKEN):
+        node, token = issue_token(node)
+        config['agent_token'] = token
+        config['agent_token_required'] = True
+    return {'node': lookup_node_view(node), 'config': config}
 
 
 def _check_inventory(body):
@@ -275,7 +281,7 @@ class DriverVendorPassthruController(rest.RestController):
             utils.query()
             body = utils.load_body()
             addresses, node_uuid = _check_inventory(body)
-            if not _valid_macs(addresses) and not node_uuid:
+            if not valid_macs(addresses) and not node_uuid:
                 raise exception.MissingParameterValue(
                     err='No interface of the inventory has a valid '
                         'mac_address.', field='inventory.interfaces')
@@ -320,7 +326,7 @@ def _send_heartbeat(node_ident, callback_url, agent_version=None,
                     agent_status_message=None, agent_verify_ca=None):
     node = utils.get_node(node_ident)
     utils.rpcapi().heartbeat(
-        _agent_context(), node, callback_url, agent_version=agent_version,
+        agent_context(), node, callback_url, agent_version=agent_version,
         agent_token=token, agent_status=agent_status,
         agent_status_message=agent_status_message,
         agent_verify_ca=agent_verify_ca)

@@ -147,3 +147,57 @@ class TestLookupHeartbeat(base.BaseBaremetalLikeTest):
             self.assertRaises(lib_exc.BadRequest, self.client.heartbeat,
                               data_utils.rand_uuid(), CALLBACK_URL,
                               agent_token='x' * 32)
+
+
+class TestContinueInspection(base.BaseBaremetalLikeTest):
+    """API 1.84: an inspecting agent posts its inventory (the test plays
+    the agent; the node's boot interface is fake, so no ramdisk boots)."""
+
+    min_microversion = '1.84'
+
+    @decorators.idempotent_id('6f2b9d41-3c7e-4a58-9e1d-8b5c2f7a0d63')
+    def test_inspection_by_posted_inventory(self):
+        node = self.create_node(deploy_interface='agent',
+                                boot_interface='fake',
+                                inspect_interface='agent')
+        mac = data_utils.rand_mac_address()
+        self.create_port(node['uuid'], address=mac)
+        self.client.set_node_provision_state(node['uuid'], 'manage')
+        self.wait_for_provision_state(node['uuid'], 'manageable')
+        inventory = {
+            'cpu': {'count': 2, 'architecture': 'x86_64'},
+            'memory': {'physical_mb': 4096},
+            'disks': [{'name': '/dev/sda', 'size': 20 * 1024 ** 3}],
+            'interfaces': [{'name': 'eth0', 'mac_address': mac}],
+            'boot': {'current_boot_mode': 'uefi', 'pxe_interface': mac}}
+        # Nobody waits for it yet.
+        self.assertRaises(lib_exc.NotFound, self.client.continue_inspection,
+                          {'inventory': inventory}, authenticated=False)
+        self.client.set_node_provision_state(node['uuid'], 'inspect')
+        self.wait_for_provision_state(node['uuid'], 'inspect wait')
+        with self.client.microversion('1.83'):
+            self.assertRaises(lib_exc.NotFound,
+                              self.client.continue_inspection,
+                              {'inventory': inventory}, authenticated=False)
+        self.assertRaises(lib_exc.BadRequest,
+                          self.client.continue_inspection,
+                          {'inventory': {'interfaces': []}},
+                          authenticated=False)
+
+        def post():
+            try:
+                return self.client.continue_inspection(
+                    {'inventory': inventory, 'from': 'tempest'},
+                    authenticated=False)
+            except lib_exc.Conflict:
+                return None  # a conductor still holds the node: retry
+        answer = self.wait_for(post, 'inventory of node %s' % node['uuid'])
+        self.assertEqual(node['uuid'], answer['node']['uuid'])
+        self.assertTrue(answer['config']['agent_token'])
+        self.wait_for_provision_state(node['uuid'], 'manageable')
+        shown = self.client.show_node(node['uuid'])
+        self.assertEqual(2, shown['properties']['cpus'])
+        self.assertEqual(4096, shown['properties']['memory_mb'])
+        kept = self.client.show_node_inventory(node['uuid'])
+        self.assertEqual(inventory, kept['inventory'])
+        self.assertEqual('tempest', kept['plugin_data']['from'])

@@ -346,6 +346,13 @@ class BaremetalLikeClient(rest_client.RestClient):
         self.expected_success(200, resp.status)
         return rest_client.ResponseBody(resp, json.loads(body))
 
+    def continue_inspection(self, data, node_uuid=None, authenticated=True):
+        url = self._url('continue_inspection', node_uuid=node_uuid)
+        resp, body = self._agent_request('POST', url, json.dumps(data),
+                                         authenticated=authenticated)
+        self.expected_success(202, resp.status)
+        return rest_client.ResponseBody(resp, json.loads(body))
+
     def heartbeat(self, node_ident, callback_url, agent_token=None,
                   agent_version=None, authenticated=True):
         body = {'callback_url': callback_url}

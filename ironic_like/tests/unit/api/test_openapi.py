@@ -16,6 +16,8 @@ from ironic_like.api.controllers.v1.boot import components as boot_components
 from ironic_like.api.controllers.v1.boot import options as boot_options
 from ironic_like.api.controllers.v1.boot import sessions as boot_sessions
 from ironic_like.api.controllers.v1 import chassis as chassis_ctl
+from ironic_like.api.controllers.v1 import continue_inspection as \
+    inspection_callback
 from ironic_like.api.controllers.v1 import deploy_template as \
     deploy_template_ctl
 from ironic_like.api.controllers.v1 import event as event_ctl
@@ -56,7 +58,7 @@ _VALIDATOR_MODULES = (node_ctl, node_states, node_boot_mode,
                       boot_sessions, boot_components, boot_staged,
                       boot_options, hostos_common, hostos_modules,
                       hostos_configurations, hostos_agents,
-                      volume_ctl)
+                      volume_ctl, inspection_callback)
 
 
 def _validators():

@@ -153,6 +153,57 @@ class InspectionTestCase(cond_utils.ConductorTestCase):
         node = self._heartbeat(self._to_inspect_wait(node))
         self.assertEqual(states.MANAGEABLE, node.provision_state)
 
+    def _post(self, node, inventory, plugin_data=None):
+        self.api.continue_inspection(self.context, node, inventory,
+                                     plugin_data or {})
+        return utils.wait_for_node(node.uuid, _settled)
+
+    def test_posted_inventory(self):
+        # API 1.84: the agent posts its inventory; it is not asked for it.
+        node = self._to_inspect_wait(self._node())
+        node = self._post(node, dict(INVENTORY), {'from_agent': 'kept'})
+        self.assertEqual(states.MANAGEABLE, node.provision_state)
+        self.assertIsNone(node.last_error)
+        self.assertEqual(4, node.properties['cpus'])
+        self.assertEqual(0, self.agent.inventories)
+        self.assertNotIn(inspect_flows.POSTED, node.driver_internal_info)
+        kept = self.db.get_node_inventory(node.id)
+        self.assertEqual(INVENTORY, kept.inventory_data)
+        self.assertEqual('kept', kept.plugin_data['from_agent'])
+        self.assertEqual([BOOT_MAC], kept.plugin_data['added_ports'])
+        # Once only: the node waits for nothing any more.
+        self.assertRaises(exception.NotFound, self.api.continue_inspection,
+                          self.context, node, dict(INVENTORY), {})
+
+    def test_posted_inventory_not_kept(self):
+        self.config(data_backend='none', group='inventory')
+        node = self._post(self._to_inspect_wait(self._node()),
+                          dict(INVENTORY))
+        self.assertEqual(states.MANAGEABLE, node.provision_state)
+        self.assertRaises(exception.NodeInventoryNotFound,
+                          self.db.get_node_inventory, node.id)
+
+    def test_bad_posted_inventory_changes_nothing(self):
+        node = self._to_inspect_wait(self._node())
+        self.assertRaises(exception.InvalidParameterValue,
+                          self.api.continue_inspection, self.context, node,
+                          {'cpu': {}, 'interfaces': []}, {})
+        node = self.db.get_node_by_uuid(node.uuid)
+        self.assertEqual(states.INSPECTWAIT, node.provision_state)
+        self.assertIsNone(node.reservation)
+        self.assertRaises(exception.NodeInventoryNotFound,
+                          self.db.get_node_inventory, node.id)
+        # The heartbeat path still works afterwards.
+        self.assertEqual(states.MANAGEABLE,
+                         self._heartbeat(node).provision_state)
+
+    def test_post_refused_unless_waiting(self):
+        node = self._node()
+        self.assertRaises(exception.NotFound, self.api.continue_inspection,
+                          self.context, node, dict(INVENTORY), {})
+        self.assertEqual(states.MANAGEABLE, self.db.get_node_by_uuid(
+            node.uuid).provision_state)
+
     def test_agent_command_failure_fails(self):
         node = self._to_inspect_wait(self._node())
         # The agent is gone: its URL answers nothing.

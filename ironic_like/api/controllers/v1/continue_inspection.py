@@ -1,0 +1,175 @@
+"""POST /v1/continue_inspection (Ironic 1.84): an inspecting agent posts
+its inventory (and any plugin data beside it), as ironic-python-agent
+does when booted with an inspection callback URL.
+
+- Available at 1.84 and later, and at 1.1 (no version header), so the
+  service stands in for ironic-inspector's callback; 404 in between. The
+  ``node_uuid`` parameter needs 1.84.
+- Public, like lookup: the agent has no credentials yet. Only a node in
+  "inspect wait" under the agent inspect interface takes the data, and
+  failed look-ups count against [agent]lookup_failures_per_minute.
+- The node is found by ``node_uuid``, by the MAC addresses of the
+  inventory's interfaces (its ports), or by the inventory's BMC
+  addresses (``bmc_address``, ``bmc_v6address``) against the host of each
+  ``*_address`` field of a waiting node's driver_info. Any failure is the
+  same 404, which says nothing of the nodes (as Ironic answers).
+- 202. At 1.84 the answer is a lookup's (the node and the agent's
+  configuration with its token), so the agent can heartbeat next; at 1.1
+  it is ``{"uuid": ...}``, ironic-inspector's.
+
+Nodes the inventory matches none of are not enrolled: Ironic's
+auto-discovery ([auto_discovery]) is not implemented.
+"""
+
+from urllib import parse
+
+from oslo_log import log
+from oslo_utils import uuidutils
+import pecan
+from pecan import rest
+
+from ironic_like.api.controllers.v1 import ramdisk
+from ironic_like.api.controllers.v1 import utils
+from ironic_like.api import lookup_limit
+from ironic_like.api import validation
+from ironic_like.api import versions
+from ironic_like.common import exception
+from ironic_like.common import states
+
+LOG = log.getLogger(__name__)
+
+# Ironic's minimal acceptable inventory; anything else passes through.
+BODY = {
+    'type': 'object',
+    'properties': {
+        'inventory': {
+            'type': 'object',
+            'properties': {
+                'bmc_address': {'type': ['string', 'null']},
+                'bmc_v6address': {'type': ['string', 'null']},
+                'interfaces': {
+                    'type': 'array',
+                    'items': {
+                        'type': 'object',
+                        'properties': {'mac_address': {'type': 'string'}},
+                        'required': ['mac_address'],
+                    },
+                    'minItems': 1,
+                },
+            },
+            'required': ['interfaces'],
+        },
+    },
+    'required': ['inventory'],
+}
+_VALIDATOR = validation.make_validator(BODY)
+# Addresses an inventory reports for a BMC it does not have.
+_NO_BMC = ('', '0.0.0.0', '::')
+
+
+def _not_found():
+    return exception.NotFound('No node is waiting for this inspection '
+                              'data.')
+
+
+def _bmc_host(value):
+    """The host of a driver_info address: a URL's host, or the value."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    value = value.strip()
+    host = parse.urlsplit(value).hostname if '://' in value else value
+    return (host or '').strip('[]').lower() or None
+
+
+def _by_bmc(db, bmc_addresses):
+    """The nodes in "inspect wait" whose driver_info has one of
+    ``bmc_addresses`` (only the waiting nodes are read: a short list)."""
+    wanted = {address.lower() for address in bmc_addresses}
+    found = []
+    for node in db.get_node_list(
+            filters={'provision_state': states.INSPECTWAIT},
+            columns=['uuid', 'driver_info']):
+        hosts = {_bmc_host(value) for key, value in
+                 (node.driver_info or {}).items() if key.endswith('_address')}
+        if hosts & wanted:
+            found.append(node.id)
+    return found
+
+
+def find_waiting_node(macs, bmc_addresses, node_uuid=None):
+    """The node in "inspect wait" the inspection data is for; NotFound
+    (the same whatever went wrong, the reason logged) otherwise."""
+    db = utils.dbapi()
+    candidates = set()
+    if node_uuid is not None:
+        try:
+            candidates.add(db.get_node_by_uuid(node_uuid).id)
+        except exception.NodeNotFound:
+            LOG.warning('Inspection data for node %s, which does not exist',
+                        node_uuid)
+            raise _not_found()
+    by_mac = {node.id for node in ramdisk.nodes_by_ports(db, macs)}
+    by_bmc = set(_by_bmc(db, bmc_addresses)) if bmc_addresses else set()
+    for found in (by_mac, by_bmc):
+        if found:
+            # Every way of naming the node must name the same one: a BMC
+            # address copied to the wrong node must not update it.
+            candidates = candidates & found if candidates else found
+            if not candidates:
+                break
+    if len(candidates) != 1:
+        LOG.warning('Inspection data with MAC addresses %s, BMC addresses '
+                    '%s and node %s matches %s', ', '.join(macs) or '-',
+                    ', '.join(bmc_addresses) or '-', node_uuid or '-',
+                    'several nodes' if candidates else 'no node')
+        raise _not_found()
+    node = db.get_node_by_id(candidates.pop())
+    if node.provision_state != states.INSPECTWAIT:
+        LOG.warning('Inspection data for node %s, which is %s, not %s',
+                    node.uuid, node.provision_state, states.INSPECTWAIT)
+        raise _not_found()
+    return node
+
+
+class ContinueInspectionController(rest.RestController):
+
+    @pecan.expose('json')
+    def post(self, **kwargs):
+        version = utils.version()
+        if not (version == versions.MIN_VERSION
+                or utils.allowed(versions.CONTINUE_INSPECTION)):
+            raise exception.NotFound(
+                'API version %s or newer is required.'
+                % versions.to_string(versions.CONTINUE_INSPECTION))
+        with lookup_limit.guard(pecan.request.remote_addr):
+            params = utils.query(['node_uuid'])
+            node_uuid = params.get('node_uuid')
+            if node_uuid is not None:
+                utils.hide_below(versions.CONTINUE_INSPECTION)
+                if not uuidutils.is_uuid_like(node_uuid):
+                    raise exception.InvalidUUID(uuid=node_uuid,
+                                                field='node_uuid')
+            data = utils.validate(_VALIDATOR, utils.load_body())
+            inventory = data.pop('inventory')
+            macs = ramdisk.valid_macs(
+                [iface['mac_address'] for iface in inventory['interfaces']])
+            bmc_addresses = [
+                address.strip() for address in (
+                    inventory.get('bmc_address'),
+                    inventory.get('bmc_v6address'))
+                if isinstance(address, str)
+                and address.strip() not in _NO_BMC]
+            if not macs and not bmc_addresses and not node_uuid:
+                raise exception.MissingParameterValue(
+                    err='No lookup information provided: no valid MAC '
+                        'address, BMC address or node_uuid.',
+                    field='inventory.interfaces')
+            node = find_waiting_node(macs, bmc_addresses, node_uuid)
+            answer = {'uuid': node.uuid}
+            if utils.allowed(versions.CONTINUE_INSPECTION):
+                # The token first: the conductor locks the node next.
+                answer = ramdisk.lookup_answer(node)
+            utils.rpcapi().continue_inspection(
+                ramdisk.agent_context(), node, inventory, data)
+        utils.set_status(202)
+        return answer
