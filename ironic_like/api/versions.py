@@ -8,7 +8,7 @@ feature adds a constant below and raises MAX_VERSION.
 
 # The range a client may ask for. No header means MIN_VERSION.
 MIN_VERSION = (1, 1)
-MAX_VERSION = (1, 84)
+MAX_VERSION = (1, 85)
 
 # The only major version; the URL prefix is /v1.
 BASE_VERSION = 1
@@ -124,6 +124,8 @@ PARENT_CHILD_NODES = (1, 83)
 # POST /v1/continue_inspection: the inventory an inspecting agent posts
 # (also at 1.1, as ironic-inspector's drop-in replacement).
 CONTINUE_INSPECTION = (1, 84)
+# The unhold verb (clean hold, deploy hold).
+UNHOLD_VERB = (1, 85)
 
 
 def to_string(version):

@@ -55,6 +55,11 @@ RESCUE = 'rescue'
 RESCUEFAIL = 'rescue failed'
 UNRESCUING = 'unrescuing'
 UNRESCUEFAIL = 'unrescue failed'
+# Holds (API 1.85): a "hold" clean or deploy step pauses the work until
+# an operator's "unhold" (or abort).
+CLEANHOLD = 'clean hold'
+DEPLOYHOLD = 'deploy hold'
+HOLD_STATES = frozenset([CLEANHOLD, DEPLOYHOLD])
 
 # The state a node is in while the conductor works on it: the API refuses
 # to change such a node, and a conductor that takes a node over in one of
@@ -102,10 +107,11 @@ VERBS = {
     'inspect': 'inspect',
     'rescue': 'rescue',
     'unrescue': 'unrescue',
+    'unhold': 'unhold',
 }
 
 # Events the machine fires internally, never accepted from the API.
-INTERNAL_EVENTS = frozenset(['done', 'fail', 'wait', 'resume'])
+INTERNAL_EVENTS = frozenset(['done', 'fail', 'wait', 'resume', 'hold'])
 
 # The state a node ends in when an action that starts in the key succeeds;
 # stored as target_provision_state while the work is under way.
@@ -147,6 +153,12 @@ _TRANSITIONS = [
     (CLEANWAIT, 'fail', CLEANFAIL),
     (CLEANWAIT, 'abort', CLEANFAIL),
     (CLEANFAIL, 'manage', MANAGEABLE),
+    # A "hold" step pauses cleaning; "unhold" waits for the agent's next
+    # heartbeat, which starts the next step (API 1.85).
+    (CLEANING, 'hold', CLEANHOLD),
+    (CLEANWAIT, 'hold', CLEANHOLD),
+    (CLEANHOLD, 'unhold', CLEANWAIT),
+    (CLEANHOLD, 'abort', CLEANFAIL),
 
     (AVAILABLE, 'manage', MANAGEABLE),
     (AVAILABLE, 'deploy', DEPLOYING),
@@ -160,6 +172,10 @@ _TRANSITIONS = [
     (DEPLOYFAIL, 'deploy', DEPLOYING),
     (DEPLOYFAIL, 'rebuild', DEPLOYING),
     (DEPLOYFAIL, 'deleted', DELETING),
+    (DEPLOYING, 'hold', DEPLOYHOLD),
+    (DEPLOYWAIT, 'hold', DEPLOYHOLD),
+    (DEPLOYHOLD, 'unhold', DEPLOYWAIT),
+    (DEPLOYHOLD, 'abort', DEPLOYFAIL),
 
     (ACTIVE, 'rebuild', DEPLOYING),
     (ACTIVE, 'deleted', DELETING),

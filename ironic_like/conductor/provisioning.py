@@ -27,6 +27,9 @@ LOG = log.getLogger(__name__)
 # Default of _move's last_error: leave the column alone, so that a new
 # action's explicit last_error=None clears the previous action's error.
 _KEEP = node_steps.KEEP
+# driver_internal_info: the manual clean steps after a "hold" of an
+# interface without node flows (API 1.85).
+_AFTER_HOLD = 'clean_steps_after_hold'
 
 
 def _move(task, event, target=None, last_error=_KEEP, keep_target=False):
@@ -54,6 +57,8 @@ def do_provisioning_action(context, executor, node_id, event, params):
         if event == 'abort':
             aborted = node.provision_state
             _move(task, 'abort', last_error='Aborted by request.')
+            if aborted == states.CLEANHOLD:
+                node_steps.set_info(task, **{_AFTER_HOLD: None})
             if aborted == states.INSPECTWAIT:
                 inspection.abort(task)
             elif aborted == states.RESCUEWAIT:
@@ -62,6 +67,17 @@ def do_provisioning_action(context, executor, node_id, event, params):
                 runner.abort(task)
             return
         if event == 'manage' and node.provision_state == states.MANAGEABLE:
+            return
+        if event == 'unhold':
+            if _runs_flows(task):
+                runner.unhold(task)
+                return
+            # Nothing heartbeats here: carry on at once, in a worker.
+            _move(task, 'unhold', keep_target=True)
+            _move(task, 'resume', keep_target=True)
+            task.set_spawn_error_hook(_not_started, states.CLEANHOLD,
+                                      event)
+            task.spawn_after(executor, _clean_after_hold, {})
             return
         if states.next_state(node.provision_state, event) not in \
                 states.TRANSIENT_STATES:
@@ -177,10 +193,20 @@ def _clean(task, params):
         except Exception as e:
             _fail(task, e, 'Cleaning')
         return
+    steps, after_hold = params.get('clean_steps'), None
+    if steps is not None:
+        # Up to the first "hold" step (API 1.85); the rest after unhold.
+        held = [i for i, step in enumerate(steps) if node_steps.is_hold(step)]
+        if held:
+            steps, after_hold = steps[:held[0]], steps[held[0] + 1:]
     try:
-        result = task.driver.deploy.clean(task, params.get('clean_steps'))
+        result = task.driver.deploy.clean(task, steps)
     except Exception as e:
         _fail(task, e, 'Cleaning')
+        return
+    if after_hold is not None and result != states.CLEANWAIT:
+        node_steps.set_info(task, **{_AFTER_HOLD: after_hold})
+        _move(task, 'hold', keep_target=True)
         return
     if result == states.CLEANWAIT:
         _move(task, 'wait', keep_target=True)
@@ -191,6 +217,14 @@ def _clean(task, params):
                           'target_provision_state': None})
     else:
         node_flags.finish_cleaning(task)
+
+
+def _clean_after_hold(task, params):
+    """Manual cleaning by an interface without node flows, released from
+    its hold: the steps after the hold."""
+    steps = (task.node.driver_internal_info or {}).get(_AFTER_HOLD) or []
+    node_steps.set_info(task, **{_AFTER_HOLD: None})
+    _clean(task, {'clean_steps': steps})
 
 
 def _deploy(task, params):

@@ -66,9 +66,10 @@ NODE_HISTORY = (1, 78)
 NODE_INVENTORY = (1, 81)
 NODE_SHARD = (1, 82)
 PARENT_CHILD_NODES = (1, 83)
+UNHOLD_VERB = (1, 85)
 
 # The highest version this plugin knows: never negotiate above it.
-LAST_KNOWN_VERSION = (1, 84)
+LAST_KNOWN_VERSION = (1, 85)
 # What a server that tells nothing is assumed to speak (Ironic's minimum).
 FALLBACK_VERSION = (1, 1)
 

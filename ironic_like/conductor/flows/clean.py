@@ -69,6 +69,8 @@ DONE = 'clean-done'
 PHASE_GET_STEPS = 'clean-get-steps'
 CLEAN_ACCELERATORS = 'clean-accelerators'
 PHASE_STEP_RUNNING = 'clean-step-running'
+# Set by "unhold": the next heartbeat starts the step after the hold.
+PHASE_NEXT_STEP = 'clean-next-step'
 
 # driver_internal_info keys.
 REQUESTED = 'clean_steps_requested'
@@ -109,6 +111,12 @@ def manual_steps(offered, requested, node_uuid):
     names = {s['step'] for s in offered}
     chosen = []
     for step in requested:
+        if node_steps.is_hold(step):
+            # The conductor's own (API 1.85), whatever the interface.
+            chosen.append({'step': node_steps.HOLD_STEP,
+                           'interface': step.get('interface', 'deploy'),
+                           'args': {}})
+            continue
         if step.get('step') not in names:
             raise exception.InvalidParameterValue(
                 'Clean step "%s" is not offered by the agent of node %s '
@@ -218,12 +226,16 @@ def start_agent_step(task, command, step, version_key):
 
 
 class ExecuteStep(node_steps.NodeTaskBase):
-    """Start the current step on the agent (asynchronous)."""
+    """Start the current step on the agent (asynchronous), or put the
+    node on hold at a "hold" step."""
 
     def execute(self, task):
         info = task.node.driver_internal_info or {}
-        start_agent_step(task, EXECUTE_CLEAN_STEP,
-                         info[STEPS][info[INDEX]], 'clean_version')
+        step = info[STEPS][info[INDEX]]
+        if node_steps.is_hold(step):
+            node_steps.hold(task, INDEX, info[INDEX])
+            return
+        start_agent_step(task, EXECUTE_CLEAN_STEP, step, 'clean_version')
 
 
 class Done(node_steps.NodeTaskBase):

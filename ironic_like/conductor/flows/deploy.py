@@ -66,6 +66,8 @@ DONE = 'deploy-done'
 # Phases recorded while the node waits for its agent.
 PHASE_WRITE_IMAGE = 'deploy-write-image'
 PHASE_IMAGE_RUNNING = 'deploy-image-running'
+# Set by "unhold": the next heartbeat runs the steps after the hold.
+PHASE_RUN_STEPS = 'deploy-run-steps'
 
 PREPARE_IMAGE = 'standby.prepare_image'
 _OPERATION = 'Deploy'
@@ -325,6 +327,11 @@ class RunSteps(node_steps.NodeTaskBase):
             step = steps[index]
             if deploy_templates.is_builtin(step, BUILT_IN_STEPS):
                 continue
+            if node_steps.is_hold(step):
+                # The rest of this flow does nothing: "unhold" and the
+                # next heartbeat run it again from the next step.
+                node_steps.hold(task, deploy_templates.INDEX, index)
+                return
             if step['interface'] == 'deploy':
                 command_id = clean.start_agent_step(
                     task, EXECUTE_DEPLOY_STEP, step, 'deploy_version')
@@ -340,12 +347,22 @@ class BootFromDisk(node_steps.NodeTaskBase):
     and make the disk the persistent boot device."""
 
     def execute(self, task):
+        if node_steps.held(task):
+            return
         node_steps.leave_ramdisk(task)
         task.driver.management.set_boot_device(task, 'disk',
                                                persistent=True)
         # As Ironic's prepare_instance: the boot mode and secure boot
         # state the instance boots with (API 1.75; never fails).
         management.cache_boot_mode(task)
+
+
+class RebootToInstance(node_steps.PowerOn):
+    """Power cycle (or on) into the instance, unless on hold."""
+
+    def execute(self, task):
+        if not node_steps.held(task):
+            super().execute(task)
 
 
 class Done(node_steps.NodeTaskBase):
@@ -384,8 +401,7 @@ def finish_flow():
     flow.add(_fail_first(),
              RunSteps(RUN_STEPS),
              BootFromDisk(BOOT_FROM_DISK),
-             # Power cycle (or on) into the instance.
-             node_steps.PowerOn(REBOOT_TO_INSTANCE),
+             RebootToInstance(REBOOT_TO_INSTANCE),
              Done(DONE))
     return flow
 

@@ -57,6 +57,31 @@ def set_info(task, **changes):
     task.update_node({'driver_internal_info': info})
 
 
+# The reserved step name that pauses cleaning or a deploy (API 1.85).
+HOLD_STEP = 'hold'
+
+
+def is_hold(step):
+    return step.get('step') == HOLD_STEP
+
+
+def held(task):
+    """The node was put on hold by a "hold" step: the rest of the flow
+    does nothing, and the node waits for an operator's "unhold"."""
+    return task.node.provision_state in states.HOLD_STATES
+
+
+def hold(task, index_key, index):
+    """Reach the "hold" step at ``index`` (its list's position kept under
+    ``index_key``): record the step after it as the next one and put the
+    node on hold."""
+    set_info(task, **{index_key: index + 1, agent_info.PHASE: None,
+                      agent_info.COMMAND: None})
+    move(task, 'hold')
+    LOG.info('Node %s is on hold (%s) until "unhold" or "abort"',
+             task.node.uuid, task.node.provision_state)
+
+
 def leave_ramdisk(task):
     """The node is done with its deploy ramdisk: boot configuration, agent
     token and agent URL go: a token must not outlive the ramdisk it was
@@ -182,6 +207,8 @@ class AwaitAgent(NodeTaskBase):
         self.phase = phase
 
     def execute(self, task):
+        if held(task):
+            return
         # Each wait gets its own deadline ([agent]phase_timeout).
         set_info(task, **{
             agent_info.PHASE: self.phase,

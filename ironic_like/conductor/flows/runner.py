@@ -11,6 +11,7 @@ import contextlib
 import threading
 
 from oslo_log import log
+from oslo_utils import timeutils
 
 from ironic_like.common import agent_info
 from ironic_like.common import exception
@@ -153,7 +154,8 @@ def start_clean(task, steps=None):
     (a list of {interface, step, args})."""
     if steps is not None:
         for step in steps:
-            if step.get('interface', 'deploy') != 'deploy':
+            if step.get('interface', 'deploy') != 'deploy' and \
+                    not node_steps.is_hold(step):
                 raise exception.InvalidParameterValue(
                     'Clean step "%s": the agent runs steps of the '
                     '"deploy" interface only.' % step.get('step'),
@@ -302,6 +304,11 @@ def on_heartbeat(task):
         _start(task, deploy.WRITE_IMAGE)
     elif phase == clean.PHASE_GET_STEPS:
         _start(task, clean.START_STEPS)
+    elif phase == clean.PHASE_NEXT_STEP:
+        _start(task, clean.NEXT_STEP if clean.steps_left(node)
+               else clean.FINISH)
+    elif phase == deploy.PHASE_RUN_STEPS:
+        _start(task, deploy.FINISH)
     elif phase in (deploy.PHASE_IMAGE_RUNNING, clean.PHASE_STEP_RUNNING):
         # The node stays in its wait state while the worker looks.
         task.spawn_after(executor(), _follow_command, phase)
@@ -360,6 +367,20 @@ def _act_on_command(task, phase):
                                      agent_info.COMMAND: None})
         _resume_with(task, clean.NEXT_STEP if clean.steps_left(task.node)
                      else clean.FINISH)
+
+
+def unhold(task):
+    """An operator's "unhold" (API 1.85) of a node on hold: it waits for
+    its agent again, whose next heartbeat carries on after the hold."""
+    node = task.node
+    phase = (clean.PHASE_NEXT_STEP if node.provision_state == states.CLEANHOLD
+             else deploy.PHASE_RUN_STEPS)
+    node_steps.move(task, 'unhold')
+    node_steps.set_info(task, **{
+        agent_info.PHASE: phase,
+        agent_info.PHASE_STARTED: timeutils.utcnow().isoformat()})
+    LOG.info('Node %s: hold released; the next heartbeat carries on',
+             node.uuid)
 
 
 def abort(task):

@@ -616,6 +616,12 @@ class AbortNode(ProvisionStateCommand):
     REQUIRES = (http.ABORT_VERB, 'Provision target "abort"')
 
 
+class UnholdNode(ProvisionStateCommand):
+    """Release a node held by a "hold" clean or deploy step."""
+    TARGET = 'unhold'
+    REQUIRES = (http.UNHOLD_VERB, 'Provision target "unhold"')
+
+
 class InspectNode(ProvisionStateCommand):
     """Inspect a manageable node's hardware (back to "manageable")."""
     TARGET = 'inspect'

@@ -328,6 +328,20 @@ class TestCLI(base.FunctionalTestCase):
                 '--wait', '60')
         self.assertEqual('manageable',
                          self.api_node(uuid)['provision_state'])
+        if self.max_version >= (1, 85):
+            # A hold step pauses cleaning until "unhold" (API 1.85); the
+            # agent carries on with the step after it.
+            steps = ('[{"interface": "deploy", "step": "hold"}, '
+                     '{"interface": "deploy", "step": "erase_devices"}]')
+            self.ok('baremetal', 'node', 'clean', uuid, '--clean-steps',
+                    steps)
+            self.eventually(
+                lambda: self.api_node(uuid)['provision_state'] ==
+                'clean hold', 60, 'node %s never held' % uuid)
+            self.ok('baremetal', 'node', 'unhold', uuid)
+            self.eventually(
+                lambda: self.api_node(uuid)['provision_state'] ==
+                'manageable', 60, 'node %s never finished cleaning' % uuid)
         self.ok('baremetal', 'node', 'provide', uuid, '--wait', '60')
         self.ok('baremetal', 'node', 'deploy', uuid, '--wait', '60')
         self.assertEqual('active', self.api_node(uuid)['provision_state'])

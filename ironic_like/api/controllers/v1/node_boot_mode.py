@@ -16,7 +16,8 @@ from ironic_like.common import exception
 from ironic_like.common import states
 
 # Ironic's: the node is being worked on (or waits for its agent).
-_UNSTABLE_STATES = states.TRANSIENT_STATES | states.WAIT_STATES
+_UNSTABLE_STATES = (states.TRANSIENT_STATES | states.WAIT_STATES
+                    | states.HOLD_STATES)
 
 _BOOT_MODE_VALIDATOR = validation.make_validator(schema.BOOT_MODE_BODY)
 _SECURE_BOOT_VALIDATOR = validation.make_validator(schema.SECURE_BOOT_BODY)

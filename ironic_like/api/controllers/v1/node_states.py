@@ -35,6 +35,7 @@ TARGET_VERSIONS = {
     'undeploy': versions.DEPLOY_VERBS,
     'rescue': versions.RESCUE,
     'unrescue': versions.RESCUE,
+    'unhold': versions.UNHOLD_VERB,
 }
 # Targets that may come with a config drive.
 _CONFIGDRIVE_EVENTS = frozenset(['deploy', 'rebuild'])

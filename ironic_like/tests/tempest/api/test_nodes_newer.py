@@ -1,6 +1,6 @@
-"""Ironic 1.63-1.83 on the clustered service: indicators, lessee and
+"""Ironic 1.63-1.85 on the clustered service: indicators, lessee and
 network_data, boot mode and secure boot, node history, deploy verbs,
-node inventory, shards, child nodes."""
+node inventory, shards, child nodes, the unhold verb."""
 
 from tempest.lib.common.utils import data_utils
 from tempest.lib.common.utils import test_utils
@@ -102,6 +102,20 @@ class TestNodesNewer(base.BaseBaremetalLikeTest):
                               parent['uuid'])
             self.assertNotIn('parent_node',
                              self.client.show_node(child['uuid']))
+
+    @decorators.attr(type='negative')
+    @decorators.idempotent_id('b5e1c7a2-0d94-4f3b-8c26-7a9e3d1f5b84')
+    def test_unhold_verb(self):
+        node = self.create_node()
+        with self.client.microversion('1.84'):
+            self.assertRaises(lib_exc.NotAcceptable,
+                              self.client.set_node_provision_state,
+                              node['uuid'], 'unhold')
+        # 1.85 knows the verb; a node not on hold refuses it.
+        with self.client.microversion('1.85'):
+            self.assertRaises(lib_exc.BadRequest,
+                              self.client.set_node_provision_state,
+                              node['uuid'], 'unhold')
 
     @decorators.idempotent_id('9a3d5c17-6e42-4f08-b1c9-2e7f4a6d8b33')
     def test_boot_mode_and_secure_boot(self):

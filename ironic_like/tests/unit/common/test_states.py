@@ -76,6 +76,15 @@ EXPECTED = {
     (S.UNRESCUEFAIL, 'rescue'): S.RESCUING,
     (S.UNRESCUEFAIL, 'unrescue'): S.UNRESCUING,
     (S.UNRESCUEFAIL, 'deleted'): S.DELETING,
+    # Holds (API 1.85).
+    (S.CLEANING, 'hold'): S.CLEANHOLD,
+    (S.CLEANWAIT, 'hold'): S.CLEANHOLD,
+    (S.CLEANHOLD, 'unhold'): S.CLEANWAIT,
+    (S.CLEANHOLD, 'abort'): S.CLEANFAIL,
+    (S.DEPLOYING, 'hold'): S.DEPLOYHOLD,
+    (S.DEPLOYWAIT, 'hold'): S.DEPLOYHOLD,
+    (S.DEPLOYHOLD, 'unhold'): S.DEPLOYWAIT,
+    (S.DEPLOYHOLD, 'abort'): S.DEPLOYFAIL,
 }
 
 ALL_EVENTS = sorted({e for (_s, e) in EXPECTED} | set(S.VERBS.values()))
@@ -191,7 +200,8 @@ class TestTargets(testtools.TestCase):
 class TestStateSets(testtools.TestCase):
 
     def test_every_state_is_classified_once(self):
-        groups = [S.TRANSIENT_STATES, S.WAIT_STATES, S.STABLE_STATES]
+        groups = [S.TRANSIENT_STATES, S.WAIT_STATES, S.STABLE_STATES,
+                  S.HOLD_STATES]
         for state in ALL_STATES:
             self.assertEqual(1, sum(state in g for g in groups), state)
 

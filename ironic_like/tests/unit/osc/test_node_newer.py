@@ -1,5 +1,6 @@
-"""``openstack baremetal node ...`` for Ironic 1.65-1.82: lessee and
-network data, boot mode and secure boot, history, inventory, shards."""
+"""``openstack baremetal node ...`` for Ironic 1.65-1.85: lessee and
+network data, boot mode and secure boot, history, inventory, shards,
+unhold."""
 
 import io
 import json
@@ -210,3 +211,25 @@ class TestShardsOldServer(base.CommandTestCase):
                           shard_cmds.ListShard, [])
         self.assertRaises(osc_exc.CommandError, self.run_command,
                           node_cmds.ListNode, ['--sharded'])
+
+
+class TestUnhold(base.CommandTestCase):
+
+    MAX_VERSION = '1.85'
+
+    def test_unhold(self):
+        self.session.route('PUT', '/v1/nodes/n/states/provision',
+                           fakes.FakeResponse(202))
+        self.run_command(node_cmds.UnholdNode, ['n'])
+        self.assertRequest(self.last(), 'PUT',
+                           '/v1/nodes/n/states/provision',
+                           body={'target': 'unhold'})
+
+
+class TestUnholdOldServer(base.CommandTestCase):
+
+    MAX_VERSION = '1.84'
+
+    def test_refused(self):
+        self.assertRaises(osc_exc.CommandError, self.run_command,
+                          node_cmds.UnholdNode, ['n'])
