@@ -214,6 +214,8 @@ ROUTES = (
            'history', since=versions.NODE_HISTORY),
     _route('GET', NODE + '/children', 'The UUIDs of a node\'s child '
            'nodes', since=versions.PARENT_CHILD_NODES),
+    _route('GET', NODE + '/firmware', 'The firmware components of a '
+           'node', query=['fields'], since=versions.FIRMWARE_INTERFACE),
     _route('GET', '/v1/shards', 'The shards and their node counts',
            since=versions.NODE_SHARD),
     _route('GET', NODE + '/inventory', 'The inventory a node\'s agent '

@@ -8,7 +8,7 @@ feature adds a constant below and raises MAX_VERSION.
 
 # The range a client may ask for. No header means MIN_VERSION.
 MIN_VERSION = (1, 1)
-MAX_VERSION = (1, 85)
+MAX_VERSION = (1, 86)
 
 # The only major version; the URL prefix is /v1.
 BASE_VERSION = 1
@@ -126,6 +126,8 @@ PARENT_CHILD_NODES = (1, 83)
 CONTINUE_INSPECTION = (1, 84)
 # The unhold verb (clean hold, deploy hold).
 UNHOLD_VERB = (1, 85)
+# The firmware interface and /v1/nodes/{id}/firmware.
+FIRMWARE_INTERFACE = (1, 86)
 
 
 def to_string(version):

@@ -10,6 +10,7 @@ from oslo_log import log
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor import bios
+from ironic_like.conductor import firmware
 from ironic_like.conductor.flows import deploy
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import runner
@@ -152,9 +153,10 @@ def _verify(task, params):
     except Exception as e:
         _fail(task, e, 'Verification')
         return
-    # As Ironic: a verified node's BIOS settings, boot mode and secure
-    # boot state are read (never fails).
+    # As Ironic: a verified node's BIOS settings, firmware versions, boot
+    # mode and secure boot state are read (never fails).
     bios.cache_settings(task)
+    firmware.cache_components(task)
     management.cache_boot_mode(task)
     _move(task, 'done')
 

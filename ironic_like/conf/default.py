@@ -122,6 +122,7 @@ def _default_opt(kind):
 INTERFACE_OPTION_DEFAULTS = {
     'bios': ['no-bios'],
     'console': ['no-console'],
+    'firmware': ['no-firmware'],
     'inspect': ['no-inspect', 'agent'],
     'network': ['flat', 'noop'],
     'raid': ['no-raid'],

@@ -9,13 +9,13 @@ import abc
 
 # The interface kinds a node has, in the order they are loaded.
 INTERFACE_KINDS = ('power', 'management', 'deploy', 'boot', 'bios',
-                   'console', 'inspect', 'network', 'raid', 'rescue',
-                   'storage', 'vendor')
+                   'console', 'firmware', 'inspect', 'network', 'raid',
+                   'rescue', 'storage', 'vendor')
 # The kinds chosen among [DEFAULT]enabled_<kind>_interfaces (with
 # default_<kind>_interface), as in Ironic; the four above them are chosen
 # among what the hardware type supports.
-CONFIGURED_KINDS = ('bios', 'console', 'inspect', 'network', 'raid',
-                    'rescue', 'storage', 'vendor')
+CONFIGURED_KINDS = ('bios', 'console', 'firmware', 'inspect', 'network',
+                    'raid', 'rescue', 'storage', 'vendor')
 
 
 def unsupported(task, kind):
@@ -185,6 +185,24 @@ class BIOSInterface(BaseInterface):
         raise unsupported(task, 'bios')
 
 
+class FirmwareInterface(BaseInterface):
+    """The versions of the node's firmware components (API 1.86)."""
+
+    def get_components(self, task):
+        """[{'component': name, 'current_version': version}] of the
+        node's firmware, as read now (Ironic's components: "bios", "bmc").
+        """
+        raise unsupported(task, 'firmware')
+
+    def cache_firmware_components(self, task):
+        """Record the components read now in the firmware_information
+        table (what GET /v1/nodes/{id}/firmware shows)."""
+        components = self.get_components(task)
+        from ironic_like.db import api as db_api
+        db_api.get_instance().sync_firmware_components(task.node.id,
+                                                       components)
+
+
 class ConsoleInterface(BaseInterface):
 
     def start_console(self, task):
@@ -265,6 +283,7 @@ class HardwareType(metaclass=abc.ABCMeta):
     # says otherwise.
     supported_bios_interfaces = ('no-bios',)
     supported_console_interfaces = ('no-console',)
+    supported_firmware_interfaces = ('no-firmware',)
     supported_inspect_interfaces = ('no-inspect',)
     supported_network_interfaces = ('noop', 'flat')
     supported_raid_interfaces = ('no-raid',)

@@ -14,6 +14,7 @@ class FakeHardware(base.HardwareType):
     # enabled), then the no-op ones.
     supported_bios_interfaces = ('fake', 'no-bios')
     supported_console_interfaces = ('fake', 'no-console')
+    supported_firmware_interfaces = ('fake', 'no-firmware')
     supported_inspect_interfaces = ('no-inspect', 'agent')
     supported_raid_interfaces = ('fake', 'no-raid')
     # no-rescue stays the default; the agent rescue drives a simulated

@@ -13,6 +13,7 @@ class RedfishHardware(base.HardwareType):
     # Ironic's order: redfish first (the default once enabled in
     # [DEFAULT]enabled_bios_interfaces), else no-bios.
     supported_bios_interfaces = ('redfish', 'no-bios')
+    supported_firmware_interfaces = ('redfish', 'no-firmware')
     # In-band inspection through the agent by default, as the deploy
     # (no out-of-band Redfish inspection here yet).
     supported_inspect_interfaces = ('agent', 'no-inspect')

@@ -67,9 +67,10 @@ NODE_INVENTORY = (1, 81)
 NODE_SHARD = (1, 82)
 PARENT_CHILD_NODES = (1, 83)
 UNHOLD_VERB = (1, 85)
+FIRMWARE_INTERFACE = (1, 86)
 
 # The highest version this plugin knows: never negotiate above it.
-LAST_KNOWN_VERSION = (1, 85)
+LAST_KNOWN_VERSION = (1, 86)
 # What a server that tells nothing is assumed to speak (Ironic's minimum).
 FALLBACK_VERSION = (1, 1)
 

@@ -16,6 +16,7 @@ _KIND_VERSIONS = {
     'storage': v.STORAGE_INTERFACE,
     'rescue': v.RESCUE_INTERFACE,
     'bios': v.BIOS_INTERFACE,
+    'firmware': v.FIRMWARE_INTERFACE,
 }
 
 

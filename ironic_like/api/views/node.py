@@ -13,6 +13,7 @@ INTERFACE_VERSIONS = {
     'storage': v.STORAGE_INTERFACE,
     'rescue': v.RESCUE_INTERFACE,
     'bios': v.BIOS_INTERFACE,
+    'firmware': v.FIRMWARE_INTERFACE,
 }
 
 

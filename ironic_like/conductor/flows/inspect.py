@@ -20,6 +20,7 @@ from ironic_like.accelerators import discovery
 from ironic_like.common import exception
 from ironic_like.common import inspection
 from ironic_like.common import states
+from ironic_like.conductor import firmware
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import persistence
 from ironic_like.conf import CONF
@@ -132,6 +133,9 @@ class Done(node_steps.NodeTaskBase):
         if task.node.provision_state != states.INSPECTING:
             return
         node_steps.leave_ramdisk(task)
+        # As Ironic: inspection also reads the firmware versions (never
+        # fails).
+        firmware.cache_components(task)
         task.update_node({'inspection_finished_at': timeutils.utcnow()})
         node_steps.move(task, 'done', keep_target=False, target=None)
 

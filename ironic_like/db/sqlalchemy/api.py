@@ -28,6 +28,7 @@ from ironic_like.db.sqlalchemy import bios
 from ironic_like.db.sqlalchemy import boot_sessions
 from ironic_like.db.sqlalchemy import chassis
 from ironic_like.db.sqlalchemy import deploy_templates
+from ironic_like.db.sqlalchemy import firmware
 from ironic_like.db.sqlalchemy import hostos
 # Registers the per-connection settings (SQLite pragmas, idle-transaction
 # bound) on every engine.
@@ -373,6 +374,7 @@ class Connection(accelerators.AcceleratorsMixin,
                  boot_sessions.BootSessionsMixin,
                  chassis.ChassisMixin,
                  deploy_templates.DeployTemplatesMixin,
+                 firmware.FirmwareMixin,
                  hostos.HostOSMixin,
                  node_history.NodeHistoryMixin,
                  node_inventory.NodeInventoryMixin,
@@ -609,6 +611,7 @@ class Connection(accelerators.AcceleratorsMixin,
                 models.BootArtifacts.node_id == node_id))
             hostos.destroy_node_rows(session, node_id)
             bios.destroy_node_rows(session, node_id)
+            firmware.destroy_node_rows(session, node_id)
             node_history.destroy_node_rows(session, node_id)
             node_inventory.destroy_node_rows(session, node_id)
             accelerators.destroy_node_rows(session, node_id)

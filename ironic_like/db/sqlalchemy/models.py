@@ -81,6 +81,8 @@ class Node(Base):
     # Ironic's other interfaces (1.31 onwards; bios 1.40, rescue 1.38,
     # storage 1.33, network 1.20).
     bios_interface = sa.Column(sa.String(255), nullable=True)
+    # Ironic 1.86.
+    firmware_interface = sa.Column(sa.String(255), nullable=True)
     console_interface = sa.Column(sa.String(255), nullable=True)
     inspect_interface = sa.Column(sa.String(255), nullable=True)
     network_interface = sa.Column(sa.String(255), nullable=True)
@@ -238,6 +240,24 @@ class BIOSSetting(Base):
     read_only = sa.Column(sa.Boolean, nullable=True)
     reset_required = sa.Column(sa.Boolean, nullable=True)
     unique = sa.Column(sa.Boolean, nullable=True)
+
+
+class FirmwareComponent(Base):
+    """One firmware component of a node (Ironic 1.86): its version when
+    first read, now, and the last one flashed by this service."""
+    __tablename__ = 'firmware_information'
+    __table_args__ = _table_args(
+        sa.UniqueConstraint('node_id', 'component',
+                            name='uniq_firmware_information0node_id0'
+                                 'component'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    node_id = sa.Column(sa.Integer, sa.ForeignKey('nodes.id'),
+                        nullable=False)
+    component = sa.Column(sa.String(255), nullable=False)
+    initial_version = sa.Column(sa.String(255), nullable=False)
+    current_version = sa.Column(sa.String(255), nullable=True)
+    last_version_flashed = sa.Column(sa.String(255), nullable=True)
 
 
 class NodeHistory(Base):

@@ -186,6 +186,21 @@ class FakeBIOS(base.BIOSInterface):
                 for name, value in self.SETTINGS.items()}
 
 
+class FakeFirmware(base.FirmwareInterface):
+    """A BIOS and a BMC whose versions driver_info may set
+    (``fake_bios_version``, ``fake_bmc_version``), read on manage/verify
+    and after inspection."""
+
+    DEFAULT_VERSION = '1.0.0'
+
+    def get_components(self, task):
+        info = task.node.driver_info or {}
+        return [{'component': name,
+                 'current_version': str(info.get('fake_%s_version' % name)
+                                        or self.DEFAULT_VERSION)}
+                for name in ('bios', 'bmc')]
+
+
 class FakeConsole(base.ConsoleInterface):
     """A console that is only a flag: console_enabled, which the conductor
     sets once start_console/stop_console returned."""

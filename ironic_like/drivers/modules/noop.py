@@ -1,7 +1,8 @@
 """Ironic's no-op interfaces: ``no-bios``, ``no-console``,
-``no-inspect``, ``no-raid``, ``no-rescue``, ``no-vendor`` (every operation
-refused with UnsupportedDriverExtension) and the ``noop`` storage and
-network interfaces (nothing to do, so nothing fails).
+``no-firmware``, ``no-inspect``, ``no-raid``, ``no-rescue``, ``no-vendor``
+(every operation refused with UnsupportedDriverExtension) and the
+``noop`` storage and network interfaces (nothing to do, so nothing
+fails).
 
 A node's validation (GET /v1/nodes/{id}/validate) shows the refusing ones
 as not supported: their validate() raises UnsupportedDriverExtension too.
@@ -26,6 +27,10 @@ class NoBIOS(_Refusing, base.BIOSInterface):
 
 class NoConsole(_Refusing, base.ConsoleInterface):
     kind = 'console'
+
+
+class NoFirmware(_Refusing, base.FirmwareInterface):
+    kind = 'firmware'
 
 
 class NoInspect(_Refusing, base.InspectInterface):

@@ -322,6 +322,38 @@ class RedfishManagement(base.ManagementInterface):
             resource.set_indicator_led(INDICATOR_MAP[state])
 
 
+class RedfishFirmware(base.FirmwareInterface):
+    """The BIOS version of the Redfish system and the firmware version of
+    its first manager (the BMC), as Ironic's redfish firmware interface
+    reads them; no firmware update here."""
+
+    def get_properties(self):
+        return dict(redfish_utils.COMMON_PROPERTIES)
+
+    def validate(self, task):
+        redfish_utils.parse_driver_info(task.node)
+
+    def get_components(self, task):
+        action = 'reading the firmware versions'
+        info, system = redfish_utils.get_system(task.node, action=action)
+        components = []
+        with redfish_utils.sushy_errors(info, action,
+                                        exception.IronicLikeException):
+            if system.bios_version:
+                components.append({'component': 'bios',
+                                   'current_version': system.bios_version})
+            managers = list(system.managers or [])
+            if managers and managers[0].firmware_version:
+                components.append(
+                    {'component': 'bmc',
+                     'current_version': managers[0].firmware_version})
+        if not components:
+            raise exception.UnsupportedDriverExtension(
+                driver=task.node.driver, extension='firmware (the BMC '
+                'reports no BIOS or BMC version)')
+        return components
+
+
 class RedfishBIOS(base.BIOSInterface):
     """The BIOS attributes of the Redfish system (its Bios resource),
     read on manage/verify."""

@@ -19,7 +19,8 @@ NODE = base.Resource('node', 'nodes', 'Name or UUID of the node.',
 # brought each node field (None: there from the first version).
 INTERFACE_VERSIONS = {
     'bios': http.BIOS, 'boot': None, 'console': http.MORE_INTERFACES,
-    'deploy': None, 'inspect': http.MORE_INTERFACES, 'management': None,
+    'deploy': None, 'firmware': http.FIRMWARE_INTERFACE,
+    'inspect': http.MORE_INTERFACES, 'management': None,
     'network': http.NETWORK_INTERFACE, 'power': None,
     'raid': http.MORE_INTERFACES, 'rescue': http.RESCUE,
     'storage': http.STORAGE_INTERFACE, 'vendor': http.MORE_INTERFACES,

@@ -189,6 +189,22 @@ class ListBIOSSettingNode(base.ResourceCommand, command.Lister):
                               ('BIOS setting name', 'BIOS setting value'))
 
 
+class ListFirmwareNode(base.ResourceCommand, command.Lister):
+    """List the firmware components of a node (API 1.86)."""
+
+    RESOURCE = NODE
+    REQUIRES = (http.FIRMWARE_INTERFACE, 'Node firmware')
+    # python-ironicclient's columns, titled by their field names.
+    FIELDS = ('component', 'initial_version', 'current_version',
+              'last_version_flashed', 'created_at', 'updated_at')
+
+    def take_action(self, parsed_args):
+        self.check_version()
+        doc = self.client.get(self.path(parsed_args, 'firmware')) or {}
+        return common.listing(doc.get('firmware') or [], self.FIELDS,
+                              self.FIELDS)
+
+
 class ShowBIOSSettingNode(base.ResourceCommand, command.ShowOne):
     """Show one BIOS setting of a node."""
 

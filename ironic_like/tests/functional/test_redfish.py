@@ -90,6 +90,13 @@ class TestRedfishDirect(testtools.TestCase):
         self.assertEqual('On', self._emulator_power(self.systems[1]['uuid']))
         self.assertEqual([], listener.notifications(self.systems[1]['uuid']))
 
+    def test_firmware_versions(self):
+        # API 1.86: the emulator's manager reports its firmware version;
+        # its FakeDriver systems have no BiosVersion, so no "bios".
+        components = redfish.RedfishFirmware().get_components(self.task)
+        self.assertEqual(['bmc'], [c['component'] for c in components])
+        self.assertTrue(components[0]['current_version'], components)
+
     def test_boot_device(self):
         self.assertEqual('disk', self.management.get_boot_device(
             self.task)['boot_device'])

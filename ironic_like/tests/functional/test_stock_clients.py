@@ -198,8 +198,8 @@ class StockClientsMixin(object):
         """Volume connectors and targets (1.32), deploy templates (1.55),
         and beyond 1.62: lessee (1.65), network_data (1.66), boot mode
         and secure boot (1.76), history (1.78), inventory (1.81), shards
-        (1.82), child nodes (1.83), with the stock CLI (it negotiates our
-        maximum)."""
+        (1.82), child nodes (1.83), firmware (1.86), with the stock CLI (it
+        negotiates our maximum)."""
         cli = StockCLI(self, url)
         network_data = {'links': [{'id': 'eth0', 'type': 'phy',
                                    'ethernet_mac_address':
@@ -261,6 +261,13 @@ class StockClientsMixin(object):
         self.assertEqual({'children': [child['uuid']]}, cli.json(
             'baremetal', 'node', 'children', 'list', node['uuid']))
         cli.run('baremetal', 'node', 'delete', child['uuid'])
+        # Firmware (1.86): the interface shown, no components read by
+        # no-firmware (the default).
+        self.assertEqual('no-firmware', cli.json(
+            'baremetal', 'node', 'show', node['uuid'], '--fields',
+            'firmware_interface')['firmware_interface'])
+        self.assertEqual([], cli.json('baremetal', 'node', 'firmware',
+                                      'list', node['uuid']))
 
         connector = cli.json('baremetal', 'volume', 'connector', 'create',
                              '--node', node['uuid'], '--type', 'iqn',

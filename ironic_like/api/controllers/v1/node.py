@@ -14,6 +14,7 @@ from ironic_like.api.controllers.v1 import allocation
 from ironic_like.api.controllers.v1 import collection
 from ironic_like.api.controllers.v1 import node_bios
 from ironic_like.api.controllers.v1 import node_children
+from ironic_like.api.controllers.v1 import node_firmware
 from ironic_like.api.controllers.v1 import node_history
 from ironic_like.api.controllers.v1 import node_inventory
 from ironic_like.api.controllers.v1 import node_maintenance
@@ -201,6 +202,8 @@ class NodesController(rest.RestController):
         'inventory': node_inventory.NodeInventoryController,
         # The nodes it is the parent of (1.83).
         'children': node_children.NodeChildrenController,
+        # Its firmware components (1.86).
+        'firmware': node_firmware.NodeFirmwareController,
         # Its VIFs (1.28), recorded on its ports and port groups.
         'vifs': node_vifs.NodeVIFsController,
         # Its volume connectors and targets (1.32, read only here).
@@ -240,6 +243,9 @@ class NodesController(rest.RestController):
         if remainder[0] == 'children':
             # Came in 1.83: 404 before, whatever the method.
             utils.hide_below(versions.PARENT_CHILD_NODES)
+        if remainder[0] == 'firmware':
+            # Came in 1.86: 404 before, whatever the method.
+            utils.hide_below(versions.FIRMWARE_INTERFACE)
         if remainder[0] == 'vifs':
             # Came in 1.28: 404 before, whatever the method.
             utils.hide_below(node_vifs.VIFS)

@@ -1,6 +1,7 @@
-"""Ironic 1.63-1.85 on the clustered service: indicators, lessee and
+"""Ironic 1.63-1.86 on the clustered service: indicators, lessee and
 network_data, boot mode and secure boot, node history, deploy verbs,
-node inventory, shards, child nodes, the unhold verb."""
+node inventory, shards, child nodes, the unhold verb,
+firmware."""
 
 from tempest.lib.common.utils import data_utils
 from tempest.lib.common.utils import test_utils
@@ -116,6 +117,24 @@ class TestNodesNewer(base.BaseBaremetalLikeTest):
             self.assertRaises(lib_exc.BadRequest,
                               self.client.set_node_provision_state,
                               node['uuid'], 'unhold')
+
+    @decorators.idempotent_id('d2a7f4c9-5b18-4e63-9a0d-3c6e8b1f7a25')
+    def test_firmware(self):
+        node = self.create_node()
+        with self.client.microversion('1.86'):
+            shown = self.client.show_node(node['uuid'])
+            self.assertIn(shown['firmware_interface'],
+                          ('fake', 'no-firmware'))
+            self.assertIsInstance(
+                self.client.list_node_firmware(node['uuid'])['firmware'],
+                list)
+            driver = self.client.show_driver('fake-hardware')
+            self.assertIn('default_firmware_interface', driver)
+        with self.client.microversion('1.85'):
+            self.assertRaises(lib_exc.NotFound,
+                              self.client.list_node_firmware, node['uuid'])
+            self.assertNotIn('firmware_interface',
+                             self.client.show_node(node['uuid']))
 
     @decorators.idempotent_id('9a3d5c17-6e42-4f08-b1c9-2e7f4a6d8b33')
     def test_boot_mode_and_secure_boot(self):

@@ -192,6 +192,9 @@ class BaremetalLikeClient(rest_client.RestClient):
     def list_shards(self):
         return self._get('shards')
 
+    def list_node_firmware(self, ident):
+        return self._get('nodes', ident, 'firmware')
+
     def list_node_children(self, ident):
         return self._get('nodes', ident, 'children')
 

@@ -13,13 +13,15 @@ class TestNodeValidate(base.APITestCase):
                        version='1.1').json
         # Every kind but vendor, as Ironic.
         self.assertEqual(
-            {'bios', 'boot', 'console', 'deploy', 'inspect', 'management',
-             'network', 'power', 'raid', 'rescue', 'storage'}, set(doc))
+            {'bios', 'boot', 'console', 'deploy', 'firmware', 'inspect',
+             'management', 'network', 'power', 'raid', 'rescue',
+             'storage'}, set(doc))
         for kind in ('power', 'management', 'deploy', 'boot', 'network',
                      'storage'):
             self.assertEqual({'result': True}, doc[kind], kind)
         # The no-op interfaces are "not supported": null, with the reason.
-        for kind in ('bios', 'console', 'inspect', 'raid', 'rescue'):
+        for kind in ('bios', 'console', 'firmware', 'inspect', 'raid',
+                     'rescue'):
             self.assertIsNone(doc[kind]['result'], kind)
             self.assertIn('does not support %s' % kind,
                           doc[kind]['reason'])

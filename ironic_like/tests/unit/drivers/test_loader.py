@@ -49,7 +49,8 @@ class TestLoader(testtools.TestCase):
         # only ones their enabled_<kind>_interfaces options enable.
         expected = {'power': 'fake', 'management': 'fake', 'deploy': 'fake',
                     'boot': 'fake', 'bios': 'no-bios',
-                    'console': 'no-console', 'inspect': 'no-inspect',
+                    'console': 'no-console', 'firmware': 'no-firmware',
+                    'inspect': 'no-inspect',
                     'network': 'noop', 'raid': 'no-raid',
                     'rescue': 'no-rescue', 'storage': 'noop',
                     'vendor': 'no-vendor'}

@@ -13,8 +13,11 @@ from ironic_like.osc.v1 import node_management as mgmt_cmds
 from ironic_like.tests.unit.osc import base
 from ironic_like.tests.unit.osc import fakes
 
-KINDS = ('bios', 'boot', 'console', 'deploy', 'inspect', 'management',
-         'network', 'power', 'raid', 'rescue', 'storage', 'vendor')
+KINDS = ('bios', 'boot', 'console', 'deploy', 'firmware', 'inspect',
+         'management', 'network', 'power', 'raid', 'rescue', 'storage',
+         'vendor')
+# Those a 1.61 server knows (firmware came with 1.86).
+KINDS_1_61 = tuple(kind for kind in KINDS if kind != 'firmware')
 
 
 def use_version(case, version):
@@ -38,21 +41,21 @@ class TestNodeInterfaces(base.CommandTestCase):
 
     def test_create_every_interface(self):
         argv = ['--driver', 'd']
-        for kind in KINDS:
+        for kind in KINDS_1_61:
             argv += ['--%s-interface' % kind, 'i-' + kind]
         self.run_command(node_cmds.CreateNode, argv)
         expected = {'driver': 'd'}
-        expected.update(('%s_interface' % k, 'i-' + k) for k in KINDS)
+        expected.update(('%s_interface' % k, 'i-' + k) for k in KINDS_1_61)
         self.assertEqual(expected, self.last().body)
         self.assertEqual('1.61', self.last().headers[http.VERSION_HEADER])
 
     def test_set_every_interface(self):
         argv = ['n']
-        for kind in KINDS:
+        for kind in KINDS_1_61:
             argv += ['--%s-interface' % kind, 'i-' + kind]
         self.run_command(node_cmds.SetNode, argv)
         self.assertEqual([{'op': 'add', 'path': '/%s_interface' % k,
-                           'value': 'i-' + k} for k in KINDS],
+                           'value': 'i-' + k} for k in KINDS_1_61],
                          self.last().body)
 
     def test_set_reset_interfaces(self):
@@ -71,9 +74,9 @@ class TestNodeInterfaces(base.CommandTestCase):
 
     def test_unset_every_interface(self):
         self.run_command(node_cmds.UnsetNode,
-                         ['n'] + ['--%s-interface' % k for k in KINDS])
+                         ['n'] + ['--%s-interface' % k for k in KINDS_1_61])
         self.assertEqual([{'op': 'remove', 'path': '/%s_interface' % k}
-                          for k in KINDS], self.last().body)
+                          for k in KINDS_1_61], self.last().body)
 
     def test_interface_versions(self):
         for version, kind, needed in (
@@ -84,7 +87,8 @@ class TestNodeInterfaces(base.CommandTestCase):
                 ((1, 30), 'vendor', '1.31'),
                 ((1, 32), 'storage', '1.33'),
                 ((1, 37), 'rescue', '1.38'),
-                ((1, 39), 'bios', '1.40')):
+                ((1, 39), 'bios', '1.40'),
+                ((1, 85), 'firmware', '1.86')):
             use_version(self, version)
             option = '--%s-interface' % kind
             for command_class, argv in (

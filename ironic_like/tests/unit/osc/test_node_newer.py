@@ -1,6 +1,6 @@
-"""``openstack baremetal node ...`` for Ironic 1.65-1.85: lessee and
+"""``openstack baremetal node ...`` for Ironic 1.65-1.86: lessee and
 network data, boot mode and secure boot, history, inventory, shards,
-unhold."""
+unhold, firmware."""
 
 import io
 import json
@@ -233,3 +233,38 @@ class TestUnholdOldServer(base.CommandTestCase):
     def test_refused(self):
         self.assertRaises(osc_exc.CommandError, self.run_command,
                           node_cmds.UnholdNode, ['n'])
+
+
+class TestFirmware(base.CommandTestCase):
+
+    MAX_VERSION = '1.86'
+
+    def test_firmware_list(self):
+        self.session.route('GET', '/v1/nodes/n/firmware', fakes.FakeResponse(
+            200, {'firmware': [{'component': 'bios',
+                                'initial_version': '1.0',
+                                'current_version': '1.1',
+                                'last_version_flashed': None,
+                                'created_at': '2026-11-26T00:00:00+00:00',
+                                'updated_at': None}]}))
+        columns, rows = self.run_command(mgmt_cmds.ListFirmwareNode, ['n'])
+        self.assertEqual(('component', 'initial_version', 'current_version',
+                          'last_version_flashed', 'created_at',
+                          'updated_at'), columns)
+        self.assertEqual([('bios', '1.0', '1.1', None,
+                           '2026-11-26T00:00:00+00:00', None)], list(rows))
+
+    def test_firmware_interface_option(self):
+        route_node_writes_and_lists(self.session)
+        self.run_command(node_cmds.CreateNode, [
+            '--driver', 'd', '--firmware-interface', 'fake'])
+        self.assertEqual('fake', self.last().body['firmware_interface'])
+
+
+class TestFirmwareOldServer(base.CommandTestCase):
+
+    MAX_VERSION = '1.85'
+
+    def test_refused(self):
+        self.assertRaises(osc_exc.CommandError, self.run_command,
+                          mgmt_cmds.ListFirmwareNode, ['n'])
