@@ -94,13 +94,18 @@ def _reset(info, system, reset_type, target):
         system.reset_system(reset_type)
 
 
-class RedfishPower(base.PowerInterface):
+class _RedfishBMC(object):
+    """What every interface talking to the node's Redfish BMC reads of
+    driver_info, and how it checks it."""
 
     def get_properties(self):
         return dict(redfish_utils.COMMON_PROPERTIES)
 
     def validate(self, task):
         redfish_utils.parse_driver_info(task.node)
+
+
+class RedfishPower(_RedfishBMC, base.PowerInterface):
 
     def get_power_state(self, task):
         info, system = redfish_utils.get_system(
@@ -175,13 +180,7 @@ class RedfishPower(base.PowerInterface):
                         states.POWER_ON)
 
 
-class RedfishManagement(base.ManagementInterface):
-
-    def get_properties(self):
-        return dict(redfish_utils.COMMON_PROPERTIES)
-
-    def validate(self, task):
-        redfish_utils.parse_driver_info(task.node)
+class RedfishManagement(_RedfishBMC, base.ManagementInterface):
 
     def get_supported_boot_devices(self, task=None):
         return sorted(BOOT_DEVICE_MAP)
@@ -322,16 +321,10 @@ class RedfishManagement(base.ManagementInterface):
             resource.set_indicator_led(INDICATOR_MAP[state])
 
 
-class RedfishFirmware(base.FirmwareInterface):
+class RedfishFirmware(_RedfishBMC, base.FirmwareInterface):
     """The BIOS version of the Redfish system and the firmware version of
     its first manager (the BMC), as Ironic's redfish firmware interface
     reads them; no firmware update here."""
-
-    def get_properties(self):
-        return dict(redfish_utils.COMMON_PROPERTIES)
-
-    def validate(self, task):
-        redfish_utils.parse_driver_info(task.node)
 
     def get_components(self, task):
         action = 'reading the firmware versions'
@@ -354,15 +347,9 @@ class RedfishFirmware(base.FirmwareInterface):
         return components
 
 
-class RedfishBIOS(base.BIOSInterface):
+class RedfishBIOS(_RedfishBMC, base.BIOSInterface):
     """The BIOS attributes of the Redfish system (its Bios resource),
     read on manage/verify."""
-
-    def get_properties(self):
-        return dict(redfish_utils.COMMON_PROPERTIES)
-
-    def validate(self, task):
-        redfish_utils.parse_driver_info(task.node)
 
     def get_bios_settings(self, task):
         action = 'reading the BIOS settings'
