@@ -8,7 +8,7 @@ feature adds a constant below and raises MAX_VERSION.
 
 # The range a client may ask for. No header means MIN_VERSION.
 MIN_VERSION = (1, 1)
-MAX_VERSION = (1, 86)
+MAX_VERSION = (1, 87)
 
 # The only major version; the URL prefix is /v1.
 BASE_VERSION = 1
@@ -128,6 +128,8 @@ CONTINUE_INSPECTION = (1, 84)
 UNHOLD_VERB = (1, 85)
 # The firmware interface and /v1/nodes/{id}/firmware.
 FIRMWARE_INTERFACE = (1, 86)
+# The service verb, service_steps and the node's service_step.
+SERVICE = (1, 87)
 
 
 def to_string(version):

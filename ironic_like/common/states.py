@@ -59,7 +59,13 @@ UNRESCUEFAIL = 'unrescue failed'
 # an operator's "unhold" (or abort).
 CLEANHOLD = 'clean hold'
 DEPLOYHOLD = 'deploy hold'
-HOLD_STATES = frozenset([CLEANHOLD, DEPLOYHOLD])
+# Servicing (API 1.87): steps run on an active node through the agent's
+# ramdisk, after which the instance boots again.
+SERVICING = 'servicing'
+SERVICEWAIT = 'service wait'
+SERVICEFAIL = 'service failed'
+SERVICEHOLD = 'service hold'
+HOLD_STATES = frozenset([CLEANHOLD, DEPLOYHOLD, SERVICEHOLD])
 
 # The state a node is in while the conductor works on it: the API refuses
 # to change such a node, and a conductor that takes a node over in one of
@@ -90,6 +96,13 @@ LOOKUP_ALLOWED_STATES = LOOKUP_ALLOWED_STATES | {RESCUING, RESCUEWAIT}
 STABLE_STATES = STABLE_STATES | {RESCUE, RESCUEFAIL, UNRESCUEFAIL}
 UPDATE_ALLOWED_STATES = UPDATE_ALLOWED_STATES | {RESCUE, RESCUEFAIL,
                                                  UNRESCUEFAIL}
+# Servicing's, likewise (a node in service failed is changed as an active
+# one is, as Ironic allows).
+TRANSIENT_STATES = TRANSIENT_STATES | {SERVICING}
+WAIT_STATES = WAIT_STATES | {SERVICEWAIT}
+LOOKUP_ALLOWED_STATES = LOOKUP_ALLOWED_STATES | {SERVICING, SERVICEWAIT}
+STABLE_STATES = STABLE_STATES | {SERVICEFAIL}
+UPDATE_ALLOWED_STATES = UPDATE_ALLOWED_STATES | {SERVICEFAIL}
 
 # API "target" values of PUT /v1/nodes/{id}/states/provision, mapped to the
 # event of the state machine they fire.
@@ -108,6 +121,7 @@ VERBS = {
     'rescue': 'rescue',
     'unrescue': 'unrescue',
     'unhold': 'unhold',
+    'service': 'service',
 }
 
 # Events the machine fires internally, never accepted from the API.
@@ -126,6 +140,8 @@ _TARGETS = {
     RESCUING: RESCUE,
     RESCUEWAIT: RESCUE,
     UNRESCUING: ACTIVE,
+    SERVICING: ACTIVE,
+    SERVICEWAIT: ACTIVE,
 }
 
 _TRANSITIONS = [
@@ -221,6 +237,27 @@ _TRANSITIONS = [
     (UNRESCUEFAIL, 'rescue', RESCUING),
     (UNRESCUEFAIL, 'unrescue', UNRESCUING),
     (UNRESCUEFAIL, 'deleted', DELETING),
+
+    # Servicing (API 1.87), as Ironic's machine: the agent's ramdisk
+    # boots ("wait"), its heartbeats "resume" the steps, a "hold" step
+    # pauses them; a failed service may be tried again, aborted (the
+    # instance boots again: active), rescued or torn down.
+    (ACTIVE, 'service', SERVICING),
+    (SERVICING, 'done', ACTIVE),
+    (SERVICING, 'wait', SERVICEWAIT),
+    (SERVICING, 'fail', SERVICEFAIL),
+    (SERVICING, 'hold', SERVICEHOLD),
+    (SERVICING, 'abort', SERVICEFAIL),
+    (SERVICEWAIT, 'resume', SERVICING),
+    (SERVICEWAIT, 'fail', SERVICEFAIL),
+    (SERVICEWAIT, 'abort', SERVICEFAIL),
+    (SERVICEWAIT, 'hold', SERVICEHOLD),
+    (SERVICEHOLD, 'unhold', SERVICEWAIT),
+    (SERVICEHOLD, 'abort', SERVICEFAIL),
+    (SERVICEFAIL, 'service', SERVICING),
+    (SERVICEFAIL, 'abort', ACTIVE),
+    (SERVICEFAIL, 'rescue', RESCUING),
+    (SERVICEFAIL, 'deleted', DELETING),
 ]
 
 # States that clients of older API versions do not know, with the version

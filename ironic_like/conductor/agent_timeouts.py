@@ -34,11 +34,13 @@ LOG = log.getLogger(__name__)
 
 # States in which the node waits for its agent to call back.
 WAITING_STATES = frozenset([states.DEPLOYWAIT, states.CLEANWAIT,
-                            states.INSPECTWAIT, states.RESCUEWAIT])
+                            states.INSPECTWAIT, states.RESCUEWAIT,
+                            states.SERVICEWAIT])
 # Those where an agent runs phases (heartbeat and phase timeouts); in
 # "inspect wait" the agent has not called yet, and
 # [conductor]inspect_wait_timeout alone applies (conductor/inspection.py).
-AGENT_PHASE_STATES = frozenset([states.DEPLOYWAIT, states.CLEANWAIT])
+AGENT_PHASE_STATES = frozenset([states.DEPLOYWAIT, states.CLEANWAIT,
+                                states.SERVICEWAIT])
 REBOOTS = agent_info.TIMEOUT_REBOOTS
 REBOOTED_AT = agent_info.TIMEOUT_REBOOTED_AT
 

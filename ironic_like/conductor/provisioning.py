@@ -19,6 +19,7 @@ from ironic_like.conductor import locks
 from ironic_like.conductor import management
 from ironic_like.conductor import node_flags
 from ironic_like.conductor import rescue
+from ironic_like.conductor import servicing
 from ironic_like.db import api as db_api
 from ironic_like.drivers import base as drivers_base
 
@@ -28,9 +29,7 @@ LOG = log.getLogger(__name__)
 # Default of _move's last_error: leave the column alone, so that a new
 # action's explicit last_error=None clears the previous action's error.
 _KEEP = node_steps.KEEP
-# driver_internal_info: the manual clean steps after a "hold" of an
-# interface without node flows (API 1.85).
-_AFTER_HOLD = 'clean_steps_after_hold'
+AFTER_HOLD = servicing.AFTER_HOLD
 
 
 def _move(task, event, target=None, last_error=_KEEP, keep_target=False):
@@ -58,9 +57,12 @@ def do_provisioning_action(context, executor, node_id, event, params):
         if event == 'abort':
             aborted = node.provision_state
             _move(task, 'abort', last_error='Aborted by request.')
-            if aborted == states.CLEANHOLD:
-                node_steps.set_info(task, **{_AFTER_HOLD: None})
-            if aborted == states.INSPECTWAIT:
+            if aborted in states.HOLD_STATES:
+                node_steps.set_info(task, **{AFTER_HOLD: None})
+            if aborted == states.SERVICEFAIL:
+                # Back to active: the instance boots again.
+                task.spawn_after(executor, servicing.boot_instance_again)
+            elif aborted == states.INSPECTWAIT:
                 inspection.abort(task)
             elif aborted == states.RESCUEWAIT:
                 rescue.abort(task)
@@ -74,11 +76,11 @@ def do_provisioning_action(context, executor, node_id, event, params):
                 runner.unhold(task)
                 return
             # Nothing heartbeats here: carry on at once, in a worker.
+            held = node.provision_state
             _move(task, 'unhold', keep_target=True)
             _move(task, 'resume', keep_target=True)
-            task.set_spawn_error_hook(_not_started, states.CLEANHOLD,
-                                      event)
-            task.spawn_after(executor, _clean_after_hold, {})
+            task.set_spawn_error_hook(_not_started, held, event)
+            task.spawn_after(executor, _after_hold, {})
             return
         if states.next_state(node.provision_state, event) not in \
                 states.TRANSIENT_STATES:
@@ -195,19 +197,15 @@ def _clean(task, params):
         except Exception as e:
             _fail(task, e, 'Cleaning')
         return
-    steps, after_hold = params.get('clean_steps'), None
-    if steps is not None:
-        # Up to the first "hold" step (API 1.85); the rest after unhold.
-        held = [i for i, step in enumerate(steps) if node_steps.is_hold(step)]
-        if held:
-            steps, after_hold = steps[:held[0]], steps[held[0] + 1:]
+    # Up to the first "hold" step (API 1.85); the rest after unhold.
+    steps, after_hold = node_steps.split_at_hold(params.get('clean_steps'))
     try:
         result = task.driver.deploy.clean(task, steps)
     except Exception as e:
         _fail(task, e, 'Cleaning')
         return
     if after_hold is not None and result != states.CLEANWAIT:
-        node_steps.set_info(task, **{_AFTER_HOLD: after_hold})
+        node_steps.set_info(task, **{AFTER_HOLD: after_hold})
         _move(task, 'hold', keep_target=True)
         return
     if result == states.CLEANWAIT:
@@ -221,12 +219,15 @@ def _clean(task, params):
         node_flags.finish_cleaning(task)
 
 
-def _clean_after_hold(task, params):
-    """Manual cleaning by an interface without node flows, released from
-    its hold: the steps after the hold."""
-    steps = (task.node.driver_internal_info or {}).get(_AFTER_HOLD) or []
-    node_steps.set_info(task, **{_AFTER_HOLD: None})
-    _clean(task, {'clean_steps': steps})
+def _after_hold(task, params):
+    """Manual cleaning or servicing by an interface without node flows,
+    released from its hold: the steps after the hold."""
+    steps = (task.node.driver_internal_info or {}).get(AFTER_HOLD) or []
+    node_steps.set_info(task, **{AFTER_HOLD: None})
+    if task.node.provision_state == states.SERVICING:
+        servicing.start(task, {'service_steps': steps})
+    else:
+        _clean(task, {'clean_steps': steps})
 
 
 def _deploy(task, params):
@@ -307,6 +308,7 @@ _WORKERS = {
     'inspect': _inspect,
     'rescue': _rescue,
     'unrescue': _unrescue,
+    'service': servicing.start,
 }
 
 

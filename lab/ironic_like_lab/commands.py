@@ -131,6 +131,12 @@ def _get_deploy_steps(agent, params):
             'hardware_manager_version': _HW_VERSION}
 
 
+def _get_service_steps(agent, params):
+    # IPA offers the hardware managers' steps for servicing too.
+    return {'service_steps': {_GENERIC: [dict(s) for s in CLEAN_STEPS]},
+            'hardware_manager_version': _HW_VERSION}
+
+
 def _execute_clean_step(agent, params):
     step = params.get('step') or {}
     name = step.get('step')
@@ -231,6 +237,9 @@ COMMANDS = {
     'image.install_bootloader': (_install_bootloader, True),
     'clean.get_clean_steps': (_get_clean_steps, False),
     'clean.execute_clean_step': (_execute_clean_step, True),
+    'service.get_service_steps': (_get_service_steps, False),
+    # The same steps, run the same way (IPA's service extension).
+    'service.execute_service_step': (_execute_clean_step, True),
     'deploy.get_deploy_steps': (_get_deploy_steps, False),
     'deploy.execute_deploy_step': (_execute_deploy_step, True),
     'log.collect_system_logs': (_collect_system_logs, False),

@@ -120,6 +120,9 @@ PROVISION_BODY = {
         'target': {'type': 'string', 'maxLength': 255},
         'clean_steps': {'type': 'array', 'items': CLEAN_STEP,
                         'maxItems': MAX_CLEAN_STEPS},
+        # 1.87: the steps of "service" (the same form).
+        'service_steps': {'type': 'array', 'items': CLEAN_STEP,
+                          'maxItems': MAX_CLEAN_STEPS},
         'configdrive': {'type': ['string', 'object', 'null']},
         # Checked further (non-empty, rescue only) by the controller,
         # whose errors name it as Ironic's do.

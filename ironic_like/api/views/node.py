@@ -3,6 +3,7 @@
 from ironic_like.api import versions as v
 from ironic_like.api.views import base
 from ironic_like.common import agent_token
+from ironic_like.common import service_steps
 from ironic_like.common import states
 from ironic_like.drivers import base as drivers_base
 from ironic_like.drivers import loader
@@ -85,6 +86,10 @@ def hide_agent_secrets(info):
 
 def _driver_internal_info_make(ctx):
     return lambda node: hide_agent_secrets(node.driver_internal_info)
+
+
+def _service_step_make(ctx):
+    return service_steps.current_step
 
 
 def _traits_make(ctx):
@@ -207,6 +212,10 @@ FIELDS = base.registry(
     _dict_column('target_raid_config', v.RAID_CONFIG),
     base.column('fault', v.NODE_FAULT),
     base.constant('deploy_step', {}, v.DEPLOY_STEP),
+    # The step a servicing node is at (1.87).
+    base.Field('service_step', v.SERVICE,
+               ['provision_state', 'driver_internal_info'],
+               _service_step_make),
     base.column('automated_clean', v.AUTOMATED_CLEAN),
     base.column('protected', v.PROTECTED),
     base.column('protected_reason', v.PROTECTED),

@@ -82,10 +82,11 @@ EXECUTE_CLEAN_STEP = 'clean.execute_clean_step'
 ERASE_STEP = 'erase_devices'
 
 
-def agent_steps(result):
-    """The flat list of steps of a clean.get_clean_steps result."""
+def agent_steps(result, key='clean_steps'):
+    """The flat list of steps of a clean.get_clean_steps result (or of
+    service.get_service_steps's, whose ``key`` is service_steps)."""
     steps = []
-    by_manager = (result or {}).get('clean_steps') or {}
+    by_manager = (result or {}).get(key) or {}
     for manager_steps in by_manager.values():
         for step in manager_steps or []:
             if isinstance(step, dict) and step.get('step'):
@@ -107,7 +108,10 @@ def automated_steps(offered):
     return sorted(chosen, key=lambda s: -s['priority'])
 
 
-def manual_steps(offered, requested, node_uuid):
+def manual_steps(offered, requested, node_uuid, field='clean_steps'):
+    """The ``requested`` steps (manual cleaning's, or servicing's:
+    ``field``) as they will run; each must be one the agent ``offered``,
+    or "hold"."""
     names = {s['step'] for s in offered}
     chosen = []
     for step in requested:
@@ -119,10 +123,11 @@ def manual_steps(offered, requested, node_uuid):
             continue
         if step.get('step') not in names:
             raise exception.InvalidParameterValue(
-                'Clean step "%s" is not offered by the agent of node %s '
-                '(it offers: %s).' % (step.get('step'), node_uuid,
+                '%s step "%s" is not offered by the agent of node %s '
+                '(it offers: %s).' % (field.split('_')[0].capitalize(),
+                                      step.get('step'), node_uuid,
                                       ', '.join(sorted(names))),
-                field='clean_steps')
+                field=field)
         chosen.append({'step': step['step'],
                        'interface': step.get('interface', 'deploy'),
                        'args': step.get('args') or {}})

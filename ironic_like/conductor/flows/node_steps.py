@@ -65,6 +65,15 @@ def is_hold(step):
     return step.get('step') == HOLD_STEP
 
 
+def split_at_hold(steps):
+    """(steps before the first "hold", steps after it or None without
+    one): how interfaces without node flows run a hold."""
+    for index, step in enumerate(steps or ()):
+        if is_hold(step):
+            return steps[:index], steps[index + 1:]
+    return steps, None
+
+
 def held(task):
     """The node was put on hold by a "hold" step: the rest of the flow
     does nothing, and the node waits for an operator's "unhold"."""

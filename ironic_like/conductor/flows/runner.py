@@ -21,6 +21,7 @@ from ironic_like.conductor.flows import clean
 from ironic_like.conductor.flows import deploy
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import persistence
+from ironic_like.conductor.flows import service
 from ironic_like.drivers.modules import agent_client
 
 LOG = log.getLogger(__name__)
@@ -53,6 +54,10 @@ def _follow_up(task, finished):
     if finished == clean.START_STEPS and \
             node.provision_state == states.CLEANING:
         return clean.NEXT_STEP if clean.steps_left(node) else clean.FINISH
+    if finished == service.START_STEPS and \
+            node.provision_state == states.SERVICING:
+        return (service.NEXT_STEP if service.steps_left(node)
+                else service.FINISH)
     return None
 
 
@@ -144,6 +149,16 @@ def start_deploy(task, configdrive=None):
     run_chain(task, deploy.BOOT_RAMDISK)
 
 
+def start_service(task, steps):
+    """Servicing of an active node (API 1.87): boot the agent's ramdisk
+    and wait for it; its heartbeats run ``steps``."""
+    node_steps.set_info(task, **{
+        service.REQUESTED: list(steps), service.STEPS: None,
+        service.INDEX: None, agent_info.PHASE: None,
+        agent_info.COMMAND: None})
+    run_chain(task, service.BOOT_RAMDISK)
+
+
 def start_tear_down(task):
     """Power off, release the instance, then clean (automatically)."""
     run_chain(task, clean.TEARDOWN)
@@ -233,6 +248,18 @@ def restart_point(node):
         if clean.is_manual(node) and clean.REQUESTED not in info:
             return None  # the requested steps never reached the node
         return clean.BOOT_RAMDISK
+    if state == states.SERVICING:
+        if service.STEPS in info:
+            if phase == service.PHASE_STEP_RUNNING and \
+                    info.get(agent_info.COMMAND):
+                return WAIT_AGAIN
+            return service.NEXT_STEP if service.steps_left(node) \
+                else service.FINISH
+        if phase == service.PHASE_GET_STEPS:
+            return service.START_STEPS
+        if service.REQUESTED not in info:
+            return None  # the requested steps never reached the node
+        return service.BOOT_RAMDISK
     return None
 
 
@@ -307,9 +334,15 @@ def on_heartbeat(task):
     elif phase == clean.PHASE_NEXT_STEP:
         _start(task, clean.NEXT_STEP if clean.steps_left(node)
                else clean.FINISH)
+    elif phase == service.PHASE_GET_STEPS:
+        _start(task, service.START_STEPS)
+    elif phase == service.PHASE_NEXT_STEP:
+        _start(task, service.NEXT_STEP if service.steps_left(node)
+               else service.FINISH)
     elif phase == deploy.PHASE_RUN_STEPS:
         _start(task, deploy.FINISH)
-    elif phase in (deploy.PHASE_IMAGE_RUNNING, clean.PHASE_STEP_RUNNING):
+    elif phase in (deploy.PHASE_IMAGE_RUNNING, clean.PHASE_STEP_RUNNING,
+                   service.PHASE_STEP_RUNNING):
         # The node stays in its wait state while the worker looks.
         task.spawn_after(executor(), _follow_command, phase)
 
@@ -351,30 +384,34 @@ def _act_on_command(task, phase):
             node_steps.fail_node(task, 'Deploy failed at step '
                                        'deploy-write-image: %s' % outcome)
         return
+    flows = clean if phase == clean.PHASE_STEP_RUNNING else service
+    what = 'clean' if flows is clean else 'service'
     info = node.driver_internal_info or {}
-    steps, index = info.get(clean.STEPS) or [], info.get(clean.INDEX, 0)
+    steps, index = info.get(flows.STEPS) or [], info.get(flows.INDEX, 0)
     name = steps[index]['step'] if index < len(steps) else '?'
     if outcome == LOST:
-        LOG.warning('Node %s: the agent lost clean step %s (it '
-                    'rebooted?); starting it again', node.uuid, name)
+        LOG.warning('Node %s: the agent lost %s step %s (it '
+                    'rebooted?); starting it again', node.uuid, what, name)
         node_steps.set_info(task, **{agent_info.COMMAND: None})
-        _resume_with(task, clean.NEXT_STEP)
+        _resume_with(task, flows.NEXT_STEP)
     elif outcome != 'done':
-        node_steps.fail_node(task, 'Cleaning failed at clean step %s: %s'
-                                   % (name, outcome))
+        node_steps.fail_node(task, '%s failed at %s step %s: %s'
+                             % ('Cleaning' if flows is clean
+                                else 'Servicing', what, name, outcome))
     else:
-        node_steps.set_info(task, **{clean.INDEX: index + 1,
+        node_steps.set_info(task, **{flows.INDEX: index + 1,
                                      agent_info.COMMAND: None})
-        _resume_with(task, clean.NEXT_STEP if clean.steps_left(task.node)
-                     else clean.FINISH)
+        _resume_with(task, flows.NEXT_STEP if flows.steps_left(task.node)
+                     else flows.FINISH)
 
 
 def unhold(task):
     """An operator's "unhold" (API 1.85) of a node on hold: it waits for
     its agent again, whose next heartbeat carries on after the hold."""
     node = task.node
-    phase = (clean.PHASE_NEXT_STEP if node.provision_state == states.CLEANHOLD
-             else deploy.PHASE_RUN_STEPS)
+    phase = {states.CLEANHOLD: clean.PHASE_NEXT_STEP,
+             states.SERVICEHOLD: service.PHASE_NEXT_STEP}.get(
+        node.provision_state, deploy.PHASE_RUN_STEPS)
     node_steps.move(task, 'unhold')
     node_steps.set_info(task, **{
         agent_info.PHASE: phase,
@@ -395,4 +432,5 @@ def _abort_cleanup(task):
         LOG.warning('Node %s: power off after abort failed: %s',
                     task.node.uuid, e)
     node_steps.leave_ramdisk(task)
-    node_steps.set_info(task, **{clean.STEPS: None, clean.INDEX: None})
+    node_steps.set_info(task, **{clean.STEPS: None, clean.INDEX: None,
+                                 service.STEPS: None, service.INDEX: None})

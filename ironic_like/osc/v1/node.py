@@ -463,7 +463,8 @@ FAILURE_STATES = frozenset(['error'])
 TRANSIENT_STATES = frozenset(['verifying', 'deploying', 'wait call-back',
                               'deleting', 'cleaning', 'clean wait',
                               'inspecting', 'inspect wait', 'adopting',
-                              'rescuing', 'unrescuing', 'servicing'])
+                              'rescuing', 'unrescuing', 'servicing',
+                              'service wait'])
 
 
 def is_failure_state(state):
@@ -594,21 +595,31 @@ class CleanNode(ProvisionStateCommand):
     TARGET = 'clean'
     EXPECTED = 'manageable'
     REQUIRES = (http.CLEAN_VERB, 'Provision target "clean"')
+    STEPS = 'clean'
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         parser.add_argument(
-            '--clean-steps', metavar='<clean-steps>', required=True,
-            type=common.json_arg,
-            help='The clean steps, a JSON list such as '
-                 '\'[{"interface": "deploy", "step": "erase_devices"}]\'.')
+            '--%s-steps' % self.STEPS, metavar='<%s-steps>' % self.STEPS,
+            dest='steps', required=True, type=common.json_arg,
+            help='The %s steps, a JSON list such as \'[{"interface": '
+                 '"deploy", "step": "erase_devices"}]\'.' % self.STEPS)
         return parser
 
     def body(self, parsed_args):
-        steps = parsed_args.clean_steps
+        steps = parsed_args.steps
         if not isinstance(steps, list):
-            raise osc_exc.CommandError('--clean-steps must be a JSON list.')
-        return {'target': self.TARGET, 'clean_steps': steps}
+            raise osc_exc.CommandError('--%s-steps must be a JSON list.'
+                                       % self.STEPS)
+        return {'target': self.TARGET, '%s_steps' % self.STEPS: steps}
+
+
+class ServiceNode(CleanNode):
+    """Run service steps on an active node (back to "active")."""
+    TARGET = 'service'
+    EXPECTED = 'active'
+    REQUIRES = (http.SERVICE, 'Provision target "service"')
+    STEPS = 'service'
 
 
 class AbortNode(ProvisionStateCommand):

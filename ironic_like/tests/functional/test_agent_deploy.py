@@ -309,6 +309,24 @@ class TestAgentDeploy(AgentDeployTestCase):
         self.assertEqual([], os.listdir(os.path.join(lab.http_root,
                                                      'macs')))
 
+        # Servicing two active nodes (API 1.87): the ramdisk boots again,
+        # runs the step, and the instance boots again.
+        serviced = lab.nodes[:2]
+        for uuid in serviced:
+            resp = lab.cluster.request(
+                'PUT', '/v1/nodes/%s/states/provision' % uuid,
+                json={'target': 'service', 'service_steps': [
+                    {'interface': 'deploy', 'step': 'update_firmware',
+                     'args': {'firmware_images': [{'url': 'http://fw'}]}}]},
+                headers={'X-OpenStack-Ironic-API-Version': '1.87'})
+            self.assertEqual(202, resp.status_code, resp.text)
+        nodes = lab.wait_for('active', serviced)
+        for index, uuid in enumerate(serviced):
+            agent = lab.agent(index)
+            self.assertEqual(1, len(agent['records']['firmware']), uuid)
+            self.assertEqual('instance', agent['state'], uuid)
+            self.assertIsNone(nodes[uuid]['last_error'])
+
         lab.provision('deleted')
         nodes = lab.wait_for('available')
         undeployed = time.monotonic()

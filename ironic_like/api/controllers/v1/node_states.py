@@ -36,6 +36,7 @@ TARGET_VERSIONS = {
     'rescue': versions.RESCUE,
     'unrescue': versions.RESCUE,
     'unhold': versions.UNHOLD_VERB,
+    'service': versions.SERVICE,
 }
 # Targets that may come with a config drive.
 _CONFIGDRIVE_EVENTS = frozenset(['deploy', 'rebuild'])
@@ -54,6 +55,24 @@ def _deploy_steps(steps, event):
             field='deploy_steps')
     return deploy_template.normalize_steps(steps, 'deploy_steps',
                                            'A deploy request')
+
+
+def _service_steps(steps, event, node):
+    """The service_steps of "service" (1.87): required with it, refused
+    with any other target, under their own policy (Ironic's)."""
+    if steps is not None:
+        utils.require_version(versions.SERVICE, '"service_steps"')
+        if event != 'service':
+            raise exception.InvalidParameterValue(
+                err='"service_steps" is only valid when setting target '
+                    'provision state to service', field='service_steps')
+        utils.authorize_node('baremetal:node:set_provision_state:'
+                             'service_steps', node)
+    elif event == 'service':
+        raise exception.MissingParameterValue(
+            err='"service_steps" is required when setting target '
+                'provision state to service', field='service_steps')
+    return steps
 
 
 def _disable_ramdisk(value, event):
@@ -167,6 +186,8 @@ class NodeStatesController(rest.RestController):
                 err='A non-empty "rescue_password" is required when '
                     'setting target provision state to rescue',
                 field='rescue_password')
+        service_steps = _service_steps(body.get('service_steps'), event,
+                                       node)
         deploy_steps = _deploy_steps(body.get('deploy_steps'), event)
         disable_ramdisk = _disable_ramdisk(body.get('disable_ramdisk'),
                                            event)
@@ -189,6 +210,8 @@ class NodeStatesController(rest.RestController):
             action_params['deploy_steps'] = deploy_steps
         if disable_ramdisk:
             action_params['disable_ramdisk'] = True
+        if service_steps is not None:
+            action_params['service_steps'] = service_steps
         utils.rpcapi().do_provisioning_action(utils.context(), node, event,
                                               action_params)
         self._accepted()

@@ -1,7 +1,7 @@
-"""Ironic 1.63-1.86 on the clustered service: indicators, lessee and
+"""Ironic 1.63-1.87 on the clustered service: indicators, lessee and
 network_data, boot mode and secure boot, node history, deploy verbs,
 node inventory, shards, child nodes, the unhold verb,
-firmware."""
+firmware, the service verb."""
 
 from tempest.lib.common.utils import data_utils
 from tempest.lib.common.utils import test_utils
@@ -135,6 +135,26 @@ class TestNodesNewer(base.BaseBaremetalLikeTest):
                               self.client.list_node_firmware, node['uuid'])
             self.assertNotIn('firmware_interface',
                              self.client.show_node(node['uuid']))
+
+    @decorators.attr(type='negative')
+    @decorators.idempotent_id('e8c3b1f6-2a47-4d95-b0e8-6f1a9c3d7e52')
+    def test_service_verb(self):
+        node = self.create_node()
+        steps = [{'interface': 'deploy', 'step': 'update_firmware'}]
+        with self.client.microversion('1.86'):
+            self.assertRaises(lib_exc.NotAcceptable,
+                              self.client.set_node_provision_state,
+                              node['uuid'], 'service', service_steps=steps)
+        with self.client.microversion('1.87'):
+            self.assertIn('service_step',
+                          self.client.show_node(node['uuid']))
+            # The steps are required; an enrolled node cannot be serviced.
+            self.assertRaises(lib_exc.BadRequest,
+                              self.client.set_node_provision_state,
+                              node['uuid'], 'service')
+            self.assertRaises(lib_exc.BadRequest,
+                              self.client.set_node_provision_state,
+                              node['uuid'], 'service', service_steps=steps)
 
     @decorators.idempotent_id('9a3d5c17-6e42-4f08-b1c9-2e7f4a6d8b33')
     def test_boot_mode_and_secure_boot(self):

@@ -85,6 +85,23 @@ EXPECTED = {
     (S.DEPLOYWAIT, 'hold'): S.DEPLOYHOLD,
     (S.DEPLOYHOLD, 'unhold'): S.DEPLOYWAIT,
     (S.DEPLOYHOLD, 'abort'): S.DEPLOYFAIL,
+    # Servicing (API 1.87).
+    (S.ACTIVE, 'service'): S.SERVICING,
+    (S.SERVICING, 'done'): S.ACTIVE,
+    (S.SERVICING, 'wait'): S.SERVICEWAIT,
+    (S.SERVICING, 'fail'): S.SERVICEFAIL,
+    (S.SERVICING, 'hold'): S.SERVICEHOLD,
+    (S.SERVICING, 'abort'): S.SERVICEFAIL,
+    (S.SERVICEWAIT, 'resume'): S.SERVICING,
+    (S.SERVICEWAIT, 'fail'): S.SERVICEFAIL,
+    (S.SERVICEWAIT, 'abort'): S.SERVICEFAIL,
+    (S.SERVICEWAIT, 'hold'): S.SERVICEHOLD,
+    (S.SERVICEHOLD, 'unhold'): S.SERVICEWAIT,
+    (S.SERVICEHOLD, 'abort'): S.SERVICEFAIL,
+    (S.SERVICEFAIL, 'service'): S.SERVICING,
+    (S.SERVICEFAIL, 'abort'): S.ACTIVE,
+    (S.SERVICEFAIL, 'rescue'): S.RESCUING,
+    (S.SERVICEFAIL, 'deleted'): S.DELETING,
 }
 
 ALL_EVENTS = sorted({e for (_s, e) in EXPECTED} | set(S.VERBS.values()))
@@ -142,7 +159,7 @@ class TestAllowedEvents(testtools.TestCase):
         self.assertEqual(['abort'], states.allowed_events(S.INSPECTWAIT))
         self.assertEqual(['inspect', 'manage'],
                          states.allowed_events(S.INSPECTFAIL))
-        self.assertEqual(['deleted', 'rebuild', 'rescue'],
+        self.assertEqual(['deleted', 'rebuild', 'rescue', 'service'],
                          states.allowed_events(S.ACTIVE))
         self.assertEqual(['abort', 'deleted'],
                          states.allowed_events(S.RESCUEWAIT))

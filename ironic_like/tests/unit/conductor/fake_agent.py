@@ -91,6 +91,9 @@ class FakeAgent(fixtures.Fixture):
                 if name == 'clean.get_clean_steps':
                     doc['command_result'] = {'clean_steps': {
                         'GenericHardwareManager': CLEAN_STEPS}}
+                if name == 'service.get_service_steps':
+                    doc['command_result'] = {'service_steps': {
+                        'GenericHardwareManager': CLEAN_STEPS}}
                 with agent.lock:
                     agent.received.append((name, params, query))
                     agent.tokens.append(self.headers.get('X-Agent-Token'))

@@ -118,7 +118,7 @@ class TestHoldWithoutFlows(test_agent_deploy.AgentDeployBase):
         node = self._act(node, 'unhold')
         self.assertEqual(states.MANAGEABLE, node.provision_state)
         self.assertIsNone(node.target_provision_state)
-        self.assertNotIn('clean_steps_after_hold',
+        self.assertNotIn('steps_after_hold',
                          node.driver_internal_info)
 
     def test_abort_on_hold(self):
@@ -126,5 +126,5 @@ class TestHoldWithoutFlows(test_agent_deploy.AgentDeployBase):
         node = self._act(node, 'clean', {'clean_steps': [HOLD]})
         node = self._act(node, 'abort')
         self.assertEqual(states.CLEANFAIL, node.provision_state)
-        self.assertNotIn('clean_steps_after_hold',
+        self.assertNotIn('steps_after_hold',
                          node.driver_internal_info)

@@ -1,6 +1,6 @@
-"""``openstack baremetal node ...`` for Ironic 1.65-1.86: lessee and
+"""``openstack baremetal node ...`` for Ironic 1.65-1.87: lessee and
 network data, boot mode and secure boot, history, inventory, shards,
-unhold, firmware."""
+unhold, firmware, service."""
 
 import io
 import json
@@ -268,3 +268,21 @@ class TestFirmwareOldServer(base.CommandTestCase):
     def test_refused(self):
         self.assertRaises(osc_exc.CommandError, self.run_command,
                           mgmt_cmds.ListFirmwareNode, ['n'])
+
+
+class TestService(base.CommandTestCase):
+
+    MAX_VERSION = '1.87'
+
+    def test_service(self):
+        self.session.route('PUT', '/v1/nodes/n/states/provision',
+                           fakes.FakeResponse(202))
+        self.run_command(node_cmds.ServiceNode, [
+            'n', '--service-steps',
+            '[{"interface": "deploy", "step": "update_firmware"}]'])
+        self.assertRequest(self.last(), 'PUT',
+                           '/v1/nodes/n/states/provision',
+                           body={'target': 'service', 'service_steps': [
+                               {'interface': 'deploy',
+                                'step': 'update_firmware'}]})
+        self.assertParseFails(node_cmds.ServiceNode, ['n'])

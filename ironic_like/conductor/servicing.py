@@ -1,0 +1,66 @@
+"""Servicing an active node (API 1.87): "service" with service_steps.
+
+With the agent deploy the work is the service flows
+(conductor/flows/service.py): the agent's ramdisk boots, runs the steps,
+and the instance boots again. An interface without node flows (the fake
+deploy) has no agent to run them: its steps are accepted and the node is
+back in active at once, holding at a "hold" step as the flows do.
+"""
+
+from oslo_log import log
+
+from ironic_like.common import exception
+from ironic_like.common import states
+from ironic_like.conductor.flows import node_steps
+from ironic_like.conductor.flows import runner
+from ironic_like.drivers import base as drivers_base
+
+LOG = log.getLogger(__name__)
+
+# driver_internal_info: the manual clean or service steps after a "hold"
+# of an interface without node flows (API 1.85).
+AFTER_HOLD = 'steps_after_hold'
+
+
+def start(task, params):
+    """In the provisioning worker, which holds the lock; the node is
+    "servicing"."""
+    steps = params.get('service_steps') or []
+    if drivers_base.runs_flows(task.driver.deploy):
+        try:
+            runner.start_service(task, steps)
+        except Exception as e:
+            node_steps.fail_node(task, 'Servicing failed: %s'
+                                 % exception.safe_message(e))
+        return
+    before, after_hold = node_steps.split_at_hold(steps)
+    LOG.info('Node %s: service steps %s (nothing to run without an agent)',
+             task.node.uuid, ', '.join(s['step'] for s in before) or '-')
+    if after_hold is not None:
+        node_steps.set_info(task, **{AFTER_HOLD: after_hold})
+        node_steps.move(task, 'hold')
+        return
+    node_steps.move(task, 'done', keep_target=False, target=None)
+
+
+def boot_instance_again(task):
+    """After "abort" in service failed (the node is active again): leave
+    the ramdisk and boot the instance from its disk, in a worker. A
+    failure is recorded in last_error; the node stays active, as Ironic
+    leaves it."""
+    try:
+        node_steps.leave_ramdisk(task)
+        task.driver.management.set_boot_device(task, 'disk',
+                                               persistent=True)
+        power = task.driver.power
+        if power.get_power_state(task) == states.POWER_ON:
+            power.reboot(task)
+        else:
+            power.set_power_state(task, states.POWER_ON)
+        task.update_node({'power_state': states.POWER_ON})
+    except Exception as e:
+        LOG.warning('Node %s: booting the instance after the service abort '
+                    'failed: %s', task.node.uuid, e)
+        task.update_node({'last_error': 'Booting the instance after the '
+                                        'service abort failed: %s'
+                                        % exception.safe_message(e)})

@@ -1,0 +1,67 @@
+"""The "service" provision verb (Ironic 1.87) through the API: its
+microversion, its service_steps, and the node's service_step field."""
+
+from ironic_like.common import service_steps
+from ironic_like.common import states
+from ironic_like.tests.unit.api import base
+from ironic_like.tests.unit.api import test_auth
+
+V = '1.87'
+STEPS = [{'interface': 'deploy', 'step': 'update_firmware', 'args': {}}]
+
+
+class TestServiceVerb(base.APITestCase):
+
+    with_conductor = True
+
+    def setUp(self):
+        super().setUp()
+        self.node = self.create_node(provision_state=states.ACTIVE)
+        self.url = '/v1/nodes/%s/states/provision' % self.node.uuid
+
+    def test_service_with_the_fake_deploy(self):
+        self.put(self.url, {'target': 'service', 'service_steps': STEPS},
+                 version=V)
+        node = self.wait_for(self.node.uuid,
+                             lambda n: n.provision_state == states.ACTIVE)
+        self.assertIsNone(node.last_error)
+
+    def test_needs_1_87(self):
+        r = self.put(self.url, {'target': 'service', 'service_steps': STEPS},
+                     version='1.86', status=406)
+        self.assertFault(r, 406, 'service')
+        self.assertEqual(states.ACTIVE, self.db.get_node_by_id(
+            self.node.id).provision_state)
+
+    def test_steps_required_and_only_with_service(self):
+        r = self.put(self.url, {'target': 'service'}, version=V,
+                     status=400)
+        self.assertFault(r, 400, 'service_steps')
+        r = self.put(self.url, {'target': 'rebuild', 'service_steps': STEPS},
+                     version=V, status=400)
+        self.assertFault(r, 400, 'service_steps')
+        r = self.put(self.url, {'target': 'service', 'service_steps': [
+            {'interface': 'deploy'}]}, version=V, status=400)
+        self.assertFault(r, 400, 'step')
+
+    def test_service_step_field(self):
+        info = {service_steps.STEPS: STEPS, service_steps.INDEX: 0}
+        self.db.update_node(self.node.id, {
+            'provision_state': states.SERVICEWAIT,
+            'driver_internal_info': info})
+        doc = self.get('/v1/nodes/%s' % self.node.uuid, version=V).json
+        self.assertEqual('update_firmware', doc['service_step']['step'])
+        self.assertEqual(states.SERVICEWAIT, doc['provision_state'])
+        self.assertNotIn('service_step', self.get(
+            '/v1/nodes/%s' % self.node.uuid, version='1.86').json)
+
+
+class TestServicePolicy(test_auth.KeystoneTestCase):
+
+    def test_owner_reader_may_not(self):
+        self.create_node(name='mine', owner='p1',
+                         provision_state=states.ACTIVE)
+        r = self.put('/v1/nodes/mine/states/provision',
+                     {'target': 'service', 'service_steps': STEPS},
+                     headers=self.project('reader'), version=V, status=403)
+        self.assertFault(r, 403, 'baremetal:node:set_provision_state')
