@@ -8,7 +8,7 @@ feature adds a constant below and raises MAX_VERSION.
 
 # The range a client may ask for. No header means MIN_VERSION.
 MIN_VERSION = (1, 1)
-MAX_VERSION = (1, 87)
+MAX_VERSION = (1, 88)
 
 # The only major version; the URL prefix is /v1.
 BASE_VERSION = 1
@@ -130,6 +130,8 @@ UNHOLD_VERB = (1, 85)
 FIRMWARE_INTERFACE = (1, 86)
 # The service verb, service_steps and the node's service_step.
 SERVICE = (1, 87)
+# The port's name (and ports looked up by it).
+PORT_NAME = (1, 88)
 
 
 def to_string(version):

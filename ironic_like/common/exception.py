@@ -184,6 +184,10 @@ class PortAlreadyExists(Conflict):
     msg_fmt = 'A port with UUID %(uuid)s already exists.'
 
 
+class PortDuplicateName(Conflict):
+    msg_fmt = 'A port with name %(name)s already exists.'
+
+
 class InstanceAssociated(Conflict):
     msg_fmt = ('Instance %(instance_uuid)s is already associated with a '
                'node, it cannot be associated with this other node '

@@ -9,7 +9,7 @@ from ironic_like.db import api as db_api
 SETTABLE_FIELDS = frozenset(['address', 'extra', 'pxe_enabled',
                              'local_link_connection', 'physical_network',
                              'uuid', 'node_id', 'portgroup_id',
-                             'is_smartnic'])
+                             'is_smartnic', 'name'])
 
 # Where a port may join or leave a port group without maintenance
 # (Ironic's: the group's wiring must not change under a deployed node).

@@ -69,9 +69,10 @@ PARENT_CHILD_NODES = (1, 83)
 UNHOLD_VERB = (1, 85)
 FIRMWARE_INTERFACE = (1, 86)
 SERVICE = (1, 87)
+PORT_NAME = (1, 88)
 
 # The highest version this plugin knows: never negotiate above it.
-LAST_KNOWN_VERSION = (1, 87)
+LAST_KNOWN_VERSION = (1, 88)
 # What a server that tells nothing is assumed to speak (Ironic's minimum).
 FALLBACK_VERSION = (1, 1)
 

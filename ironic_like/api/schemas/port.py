@@ -38,6 +38,9 @@ FIELDS = {
     'portgroup_uuid': common.UUID_OR_NULL,
     # A smart NIC (API 1.53); null (removed) is false.
     'is_smartnic': {'type': ['boolean', 'null']},
+    # API 1.88: unique; the port can be named by it in URLs.
+    'name': {'type': ['string', 'null'], 'format': 'logical_name',
+             'minLength': 1, 'maxLength': 255},
 }
 
 CREATE_FIELDS = frozenset(FIELDS)

@@ -29,6 +29,7 @@ FIELDS = base.registry(
     base.Field('portgroup_uuid', v.PORTGROUPS, ['portgroup_id'],
                _portgroup_uuid_make),
     base.column('is_smartnic', v.PORT_SMARTNIC),
+    base.column('name', v.PORT_NAME),
     base.datetime_column('created_at'),
     base.datetime_column('updated_at'),
     base.links_field('ports', 'uuid'),

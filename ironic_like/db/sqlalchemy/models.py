@@ -167,6 +167,7 @@ class Port(Base):
     __table_args__ = _table_args(
         sa.UniqueConstraint('uuid', name='uniq_ports0uuid'),
         sa.UniqueConstraint('address', name='uniq_ports0address'),
+        sa.UniqueConstraint('name', name='uniq_ports0name'),
         sa.Index('ports_node_id_idx', 'node_id'),
         sa.Index('ports_portgroup_id_idx', 'portgroup_id'),
     )
@@ -185,6 +186,8 @@ class Port(Base):
     internal_info = sa.Column(db_types.JsonEncodedDict)
     is_smartnic = sa.Column(sa.Boolean, nullable=False, default=False,
                             server_default=sa.false())
+    # Ironic 1.88: a unique name, by which the API finds the port too.
+    name = sa.Column(sa.String(255), nullable=True)
 
 
 class Chassis(Base):

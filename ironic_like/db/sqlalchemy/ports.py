@@ -18,6 +18,16 @@ def _sa_api():
     return api
 
 
+def _raise_duplicate(error, values):
+    """The 409 of a port whose MAC address or name another port has
+    (SQLite names the columns, MariaDB and PostgreSQL the constraint)."""
+    columns = error.columns or []
+    if 'address' in columns or 'uniq_ports0address' in columns:
+        raise exception.MACAlreadyExists(mac=values.get('address'))
+    if 'name' in columns or 'uniq_ports0name' in columns:
+        raise exception.PortDuplicateName(name=values.get('name'))
+
+
 class PortsMixin(object):
 
     def create_port(self, values):
@@ -37,9 +47,7 @@ class PortsMixin(object):
                 # to a create must equal later reads.
                 session.refresh(port)
         except db_exc.DBDuplicateEntry as e:
-            if 'address' in (e.columns or []) or \
-                    'uniq_ports0address' in (e.columns or []):
-                raise exception.MACAlreadyExists(mac=values['address'])
+            _raise_duplicate(e, values)
             raise exception.PortAlreadyExists(uuid=values['uuid'])
         except db_exc.DBReferenceError:
             self.raise_missing_portgroup(values)
@@ -63,6 +71,9 @@ class PortsMixin(object):
 
     def get_port_by_address(self, address):
         return self._get_port(models.Port.address, address)
+
+    def get_port_by_name(self, name):
+        return self._get_port(models.Port.name, name)
 
     def get_port_list(self, filters=None, limit=None, marker=None,
                       sort_key=None, sort_dir=None):
@@ -111,7 +122,8 @@ class PortsMixin(object):
                 port.update(values)
                 session.flush()
                 session.refresh(port)
-        except db_exc.DBDuplicateEntry:
+        except db_exc.DBDuplicateEntry as e:
+            _raise_duplicate(e, values)
             raise exception.MACAlreadyExists(mac=values.get('address'))
         except db_exc.DBReferenceError:
             self.raise_missing_portgroup(values)

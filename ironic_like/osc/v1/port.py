@@ -8,11 +8,11 @@ from ironic_like.osc import common
 from ironic_like.osc.v1 import base
 from ironic_like.osc.v1 import portgroup as portgroup_cmds
 
-PORT = base.Resource('port', 'ports', 'UUID of the port.',
-                     'UUIDs of the ports.')
+PORT = base.Resource('port', 'ports', 'UUID (or name, API 1.88) of the '
+                     'port.', 'UUIDs (or names) of the ports.')
 
 SHORT_FIELDS = ['uuid', 'address']
-LONG_FIELDS = ['uuid', 'address', 'node_uuid', 'pxe_enabled',
+LONG_FIELDS = ['uuid', 'address', 'name', 'node_uuid', 'pxe_enabled',
                'physical_network', 'local_link_connection', 'extra',
                'portgroup_uuid', 'internal_info', 'created_at',
                'updated_at']
@@ -20,7 +20,8 @@ LONG_FIELDS = ['uuid', 'address', 'node_uuid', 'pxe_enabled',
 # Fields of create and set besides the node (given by name or UUID).
 _FIELDS = {'address': common.VALUE, 'physical_network': common.VALUE,
            'pxe_enabled': common.VALUE, 'extra': common.DICT,
-           'local_link_connection': common.STR_DICT}
+           'local_link_connection': common.STR_DICT, 'name': common.VALUE}
+_NAME = (http.PORT_NAME, '--name')
 
 _PORT_GROUP = (http.PORT_PORTGROUP, '--port-group')
 
@@ -53,6 +54,8 @@ class CreatePort(_PortGroupMixin, common.BaremetalMixin,
                             help='Name or UUID of the port\'s node.')
         parser.add_argument('--uuid', metavar='<uuid>',
                             help='UUID of the port (default: generated).')
+        parser.add_argument('--name', metavar='<name>',
+                            help='Unique name of the port (API 1.88).')
         parser.add_argument('--extra', metavar='<key=value>',
                             action='append',
                             help='Extra value (repeatable).')
@@ -71,6 +74,8 @@ class CreatePort(_PortGroupMixin, common.BaremetalMixin,
         return parser
 
     def take_action(self, parsed_args):
+        if parsed_args.name is not None:
+            self.client.require(*_NAME)
         body = {'address': parsed_args.address,
                 'node_uuid': self.node_uuid(parsed_args.node)}
         # An empty --uuid means "generate one", as no --uuid does.
@@ -154,6 +159,8 @@ class SetPort(_PortGroupMixin, base.SetCommand):
                                  'UUID).')
         parser.add_argument('--address', metavar='<address>',
                             help='New MAC address.')
+        parser.add_argument('--name', metavar='<name>',
+                            help='New unique name (API 1.88).')
         parser.add_argument('--extra', metavar='<key=value>',
                             action='append',
                             help='Set an extra value (repeatable).')
@@ -177,6 +184,8 @@ class SetPort(_PortGroupMixin, base.SetCommand):
         return parser
 
     def build_patch(self, parsed_args):
+        if parsed_args.name is not None:
+            self.client.require(*_NAME)
         patch = []
         if parsed_args.node is not None:
             patch.append(common.add_op(
@@ -196,7 +205,7 @@ class UnsetPort(base.UnsetCommand):
     FIELDS = {'extra': common.DICT,
               'local_link_connection': common.STR_DICT,
               'physical_network': common.VALUE,
-              'portgroup_uuid': common.VALUE}
+              'portgroup_uuid': common.VALUE, 'name': common.VALUE}
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -208,6 +217,8 @@ class UnsetPort(base.UnsetCommand):
                                  '(repeatable).')
         parser.add_argument('--physical-network', action='store_true',
                             help='Unset the physical network.')
+        parser.add_argument('--name', action='store_true',
+                            help='Unset the name (API 1.88).')
         parser.add_argument('--port-group', dest='portgroup_uuid',
                             action='store_true',
                             help='Take the port out of its port group '
@@ -218,6 +229,8 @@ class UnsetPort(base.UnsetCommand):
         # Called after check_version(), just before the PATCH.
         if parsed_args.portgroup_uuid:
             self.client.require(*_PORT_GROUP)
+        if parsed_args.name:
+            self.client.require(*_NAME)
         return None
 
 

@@ -198,8 +198,8 @@ class StockClientsMixin(object):
         """Volume connectors and targets (1.32), deploy templates (1.55),
         and beyond 1.62: lessee (1.65), network_data (1.66), boot mode
         and secure boot (1.76), history (1.78), inventory (1.81), shards
-        (1.82), child nodes (1.83), firmware (1.86), with the stock CLI (it
-        negotiates our maximum)."""
+        (1.82), child nodes (1.83), firmware (1.86), port names (1.88), with
+        the stock CLI (it negotiates our maximum)."""
         cli = StockCLI(self, url)
         network_data = {'links': [{'id': 'eth0', 'type': 'phy',
                                    'ethernet_mac_address':
@@ -268,6 +268,13 @@ class StockClientsMixin(object):
             'firmware_interface')['firmware_interface'])
         self.assertEqual([], cli.json('baremetal', 'node', 'firmware',
                                       'list', node['uuid']))
+        # A named port (1.88), found by its name.
+        named = cli.json('baremetal', 'port', 'create', '52:54:00:ee:00:09',
+                         '--node', node['uuid'], '--name', 'cli-eth9')
+        self.assertEqual('cli-eth9', named['name'])
+        self.assertEqual(named['uuid'], cli.json(
+            'baremetal', 'port', 'show', 'cli-eth9')['uuid'])
+        cli.run('baremetal', 'port', 'delete', 'cli-eth9')
 
         connector = cli.json('baremetal', 'volume', 'connector', 'create',
                              '--node', node['uuid'], '--type', 'iqn',

@@ -77,10 +77,15 @@ def _authorize_port(rule, port):
     return node
 
 
-def _get_port(port_uuid):
-    if not uuidutils.is_uuid_like(port_uuid):
-        raise exception.InvalidUUID(uuid=port_uuid)
-    return utils.dbapi().get_port_by_uuid(port_uuid)
+def _get_port(ident):
+    """A port by UUID, or by name from 1.88 (404 if none)."""
+    if uuidutils.is_uuid_like(ident):
+        return utils.dbapi().get_port_by_uuid(ident)
+    if utils.allowed(versions.PORT_NAME):
+        if not validation.is_logical_name(ident):
+            raise exception.InvalidUuidOrName(name=ident)
+        return utils.dbapi().get_port_by_name(ident)
+    raise exception.InvalidUUID(uuid=ident)
 
 
 def _portgroup_uuids(ports):

@@ -35,6 +35,24 @@ class TestPorts(base.BaseBaremetalLikeTest):
         self.assertRaises(lib_exc.NotFound, self.client.show_port,
                           port['uuid'])
 
+    @decorators.idempotent_id('f1b6d3a8-4c29-4e7b-9d05-2a8c6e1f3b97')
+    def test_port_name(self):
+        name = data_utils.rand_name('tempest-port')
+        with self.client.microversion('1.88'):
+            port = self.create_port(self.node['uuid'],
+                                    address=data_utils.rand_mac_address(),
+                                    name=name)
+            self.assertEqual(name, port['name'])
+            self.assertEqual(port['uuid'], self.client.show_port(name)['uuid'])
+            self.assertRaises(lib_exc.Conflict, self.create_port,
+                              self.node['uuid'],
+                              address=data_utils.rand_mac_address(),
+                              name=name)
+        with self.client.microversion('1.87'):
+            self.assertNotIn('name', self.client.show_port(port['uuid']))
+            self.assertRaises(lib_exc.BadRequest, self.client.show_port,
+                              name)
+
     @decorators.idempotent_id('ab714e26-2719-48a2-b971-870501276f30')
     def test_list_by_node_and_address(self):
         ports = [self.create_port(self.node['uuid']) for _ in range(2)]

@@ -1,6 +1,6 @@
-"""``openstack baremetal node ...`` for Ironic 1.65-1.87: lessee and
+"""``openstack baremetal node ...`` for Ironic 1.65-1.88: lessee and
 network data, boot mode and secure boot, history, inventory, shards,
-unhold, firmware, service."""
+unhold, firmware, service, port names."""
 
 import io
 import json
@@ -286,3 +286,38 @@ class TestService(base.CommandTestCase):
                                {'interface': 'deploy',
                                 'step': 'update_firmware'}]})
         self.assertParseFails(node_cmds.ServiceNode, ['n'])
+
+
+class TestPortName(base.CommandTestCase):
+
+    MAX_VERSION = '1.88'
+
+    def test_create_set_unset(self):
+        self.session.route('GET', '/v1/nodes/n.*', fakes.FakeResponse(
+            200, fakes.node()))
+        self.session.route('POST', '/v1/ports', fakes.FakeResponse(
+            201, {'uuid': 'p', 'name': 'eth0'}))
+        self.session.route('PATCH', '/v1/ports/eth0', fakes.FakeResponse(
+            200, {'uuid': 'p'}))
+        self.run_command(port_cmds.CreatePort, [
+            '52:54:00:00:00:01', '--node', 'n', '--name', 'eth0'])
+        self.assertEqual('eth0', self.last().body['name'])
+        self.run_command(port_cmds.SetPort, ['eth0', '--name', 'nic0'])
+        self.assertEqual([{'op': 'add', 'path': '/name', 'value': 'nic0'}],
+                         self.last().body)
+        self.run_command(port_cmds.UnsetPort, ['eth0', '--name'])
+        self.assertEqual([{'op': 'remove', 'path': '/name'}],
+                         self.last().body)
+
+
+class TestPortNameOldServer(base.CommandTestCase):
+
+    MAX_VERSION = '1.87'
+
+    def test_refused(self):
+        self.session.route('GET', '/v1/nodes/n.*', fakes.FakeResponse(
+            200, fakes.node()))
+        self.assertRaises(osc_exc.CommandError, self.run_command,
+                          port_cmds.CreatePort,
+                          ['52:54:00:00:00:01', '--node', 'n', '--name',
+                           'eth0'])
