@@ -32,6 +32,7 @@ from ironic_like.api.controllers.v1.hostos import configurations as \
 from ironic_like.api.controllers.v1.hostos import modules as hostos_modules
 from ironic_like.api.controllers.v1 import node as node_ctl
 from ironic_like.api.controllers.v1 import node_vifs as node_vifs_ctl
+from ironic_like.api.controllers.v1 import node_vmedia as node_vmedia_ctl
 from ironic_like.api.controllers.v1 import port as port_ctl
 from ironic_like.api.controllers.v1 import portgroup as portgroup_ctl
 from ironic_like.api.controllers.v1 import ramdisk as ramdisk_ctl
@@ -216,6 +217,10 @@ ROUTES = (
            'nodes', since=versions.PARENT_CHILD_NODES),
     _route('GET', NODE + '/firmware', 'The firmware components of a '
            'node', query=['fields'], since=versions.FIRMWARE_INTERFACE),
+    _route('POST', NODE + '/vmedia', 'Attach virtual media to a node',
+           status=204, body=node_vmedia_ctl.BODY, since=versions.VMEDIA),
+    _route('DELETE', NODE + '/vmedia', 'Detach virtual media from a node',
+           status=204, query=['device_types'], since=versions.VMEDIA),
     _route('GET', '/v1/shards', 'The shards and their node counts',
            since=versions.NODE_SHARD),
     _route('GET', NODE + '/inventory', 'The inventory a node\'s agent '

@@ -8,7 +8,7 @@ feature adds a constant below and raises MAX_VERSION.
 
 # The range a client may ask for. No header means MIN_VERSION.
 MIN_VERSION = (1, 1)
-MAX_VERSION = (1, 88)
+MAX_VERSION = (1, 89)
 
 # The only major version; the URL prefix is /v1.
 BASE_VERSION = 1
@@ -132,6 +132,8 @@ FIRMWARE_INTERFACE = (1, 86)
 SERVICE = (1, 87)
 # The port's name (and ports looked up by it).
 PORT_NAME = (1, 88)
+# Attaching and detaching virtual media.
+VMEDIA = (1, 89)
 
 
 def to_string(version):

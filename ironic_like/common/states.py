@@ -19,6 +19,8 @@ ERROR = 'error'
 
 # The boot modes a node may be set to (API 1.76), as Ironic names them.
 BOOT_MODES = ('bios', 'uefi')
+# The virtual media devices of a node (API 1.89), as Ironic's.
+VMEDIA_DEVICES = ('cdrom', 'disk', 'floppy')
 
 # Power targets the API accepts, mapped to the state they end in.
 POWER_TARGETS = {

@@ -25,6 +25,7 @@ from ironic_like.conductor import raid
 from ironic_like.conductor import rpcapi
 from ironic_like.conductor import validation
 from ironic_like.conductor import vifs
+from ironic_like.conductor import vmedia
 from ironic_like.conductor import volumes
 
 
@@ -150,6 +151,14 @@ class ConductorManager(object):
     def continue_inspection(self, context, node_id, inventory, plugin_data):
         return inspection.continue_inspection(context, node_id, inventory,
                                               plugin_data)
+
+    def attach_virtual_media(self, context, node_id, device_type,
+                             image_url):
+        return vmedia.attach(context, self._executor, node_id, device_type,
+                             image_url)
+
+    def detach_virtual_media(self, context, node_id, device_types=None):
+        return vmedia.detach(context, self._executor, node_id, device_types)
 
     def set_secure_boot_state(self, context, node_id, state):
         return management.set_secure_boot_state(context, self._executor,

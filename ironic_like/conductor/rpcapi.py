@@ -31,6 +31,7 @@ Version history:
            itself)
     1.13 - continue_inspection (Ironic 1.84: the inventory an agent
            posted)
+    1.14 - attach_virtual_media, detach_virtual_media (Ironic 1.89)
 """
 
 import datetime
@@ -57,7 +58,8 @@ TOPIC = 'ironic_like.conductor_manager'
 # 1.11: Ironic 1.63-1.80 (indicators, boot mode, history...).
 # 1.12: start_allocation.
 # 1.13: continue_inspection.
-RPC_API_VERSION = '1.13'
+# 1.14: attach_virtual_media, detach_virtual_media.
+RPC_API_VERSION = '1.14'
 
 
 # Clock difference tolerated between this process and the conductor that
@@ -437,6 +439,17 @@ class ConductorAPI(object):
 
     def inject_nmi(self, context, node):
         return self._call_interfaces(context, node, 'inject_nmi')
+
+    def attach_virtual_media(self, context, node, device_type, image_url):
+        return self._call_interfaces(context, node, 'attach_virtual_media',
+                                     version='1.14',
+                                     device_type=device_type,
+                                     image_url=image_url)
+
+    def detach_virtual_media(self, context, node, device_types=None):
+        return self._call_interfaces(context, node, 'detach_virtual_media',
+                                     version='1.14',
+                                     device_types=device_types)
 
     def set_boot_mode(self, context, node, mode):
         return self._call_interfaces(context, node, 'set_boot_mode',

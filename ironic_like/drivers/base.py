@@ -82,6 +82,16 @@ class ManagementInterface(BaseInterface):
         """Send a non-maskable interrupt to the node (1.29)."""
         raise unsupported(task, 'inject_nmi')
 
+    # Virtual media (1.89): device types as Ironic's VMEDIA_DEVICES.
+    def attach_virtual_media(self, task, device_type, image_url):
+        """Insert the image at ``image_url`` in the node's virtual
+        ``device_type`` (cdrom, disk or floppy)."""
+        raise unsupported(task, 'virtual media')
+
+    def detach_virtual_media(self, task, device_types):
+        """Eject the virtual media of ``device_types`` (all when None)."""
+        raise unsupported(task, 'virtual media')
+
     # Boot mode and secure boot (1.75, set from 1.76).
     def get_boot_mode(self, task):
         """'uefi' or 'bios' (None when unknown)."""

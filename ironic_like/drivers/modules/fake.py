@@ -49,6 +49,22 @@ class FakePower(base.PowerInterface):
 class FakeManagement(base.ManagementInterface):
     KEY = 'fake_boot_device'
     NMI_KEY = 'fake_nmi_count'
+    # {device type: image URL} of the inserted virtual media.
+    VMEDIA_KEY = 'fake_vmedia'
+
+    def attach_virtual_media(self, task, device_type, image_url):
+        info = dict(task.node.driver_internal_info or {})
+        info[self.VMEDIA_KEY] = dict(info.get(self.VMEDIA_KEY) or {},
+                                     **{device_type: image_url})
+        task.update_node({'driver_internal_info': info})
+
+    def detach_virtual_media(self, task, device_types):
+        info = dict(task.node.driver_internal_info or {})
+        media = dict(info.get(self.VMEDIA_KEY) or {})
+        for device_type in device_types or list(media):
+            media.pop(device_type, None)
+        info[self.VMEDIA_KEY] = media
+        task.update_node({'driver_internal_info': info})
     BOOT_DEVICES = ('bios', 'cdrom', 'disk', 'pxe')
 
     def get_supported_boot_devices(self, task):

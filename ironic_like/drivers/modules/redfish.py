@@ -180,7 +180,51 @@ class RedfishPower(_RedfishBMC, base.PowerInterface):
                         states.POWER_ON)
 
 
+# The Redfish media types of each virtual media device type (Ironic's).
+VMEDIA_TYPES = {
+    'cdrom': {sushy.VirtualMediaType.CD, sushy.VirtualMediaType.DVD},
+    'floppy': {sushy.VirtualMediaType.FLOPPY},
+    'disk': {sushy.VirtualMediaType.USB_STICK},
+}
+
+
+def _virtual_media(system):
+    """The virtual media devices of the system's managers."""
+    for manager in system.managers or []:
+        for device in manager.virtual_media.get_members():
+            yield device
+
+
 class RedfishManagement(_RedfishBMC, base.ManagementInterface):
+
+    def attach_virtual_media(self, task, device_type, image_url):
+        action = 'inserting virtual media (%s)' % device_type
+        info, system = redfish_utils.get_system(task.node, action=action)
+        wanted = VMEDIA_TYPES[device_type]
+        with redfish_utils.sushy_errors(info, action,
+                                        exception.IronicLikeException):
+            for device in _virtual_media(system):
+                if wanted & set(device.media_types or ()):
+                    if device.inserted:
+                        device.eject_media()
+                    device.insert_media(image_url, inserted=True,
+                                        write_protected=True)
+                    return
+        raise exception.InvalidParameterValue(
+            err='Node %s: its BMC has no virtual media device for %s.'
+                % (task.node.uuid, device_type), field='device_type')
+
+    def detach_virtual_media(self, task, device_types):
+        action = 'ejecting virtual media'
+        info, system = redfish_utils.get_system(task.node, action=action)
+        wanted = set()
+        for device_type in device_types or VMEDIA_TYPES:
+            wanted |= VMEDIA_TYPES[device_type]
+        with redfish_utils.sushy_errors(info, action,
+                                        exception.IronicLikeException):
+            for device in _virtual_media(system):
+                if device.inserted and wanted & set(device.media_types or ()):
+                    device.eject_media()
 
     def get_supported_boot_devices(self, task=None):
         return sorted(BOOT_DEVICE_MAP)

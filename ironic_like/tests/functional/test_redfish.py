@@ -8,6 +8,10 @@
     last_error naming it.
 """
 
+import functools
+import http.server
+import os
+import threading
 import time
 import types
 
@@ -96,6 +100,30 @@ class TestRedfishDirect(testtools.TestCase):
         components = redfish.RedfishFirmware().get_components(self.task)
         self.assertEqual(['bmc'], [c['component'] for c in components])
         self.assertTrue(components[0]['current_version'], components)
+
+    def test_virtual_media(self):
+        # API 1.89: the emulator's virtual CD fetches the image and
+        # shows it inserted.
+        root = self.useFixture(fixtures.TempDir()).path
+        with open(os.path.join(root, 'boot.iso'), 'wb') as f:
+            f.write(b'\0' * 4096)
+        handler = functools.partial(http.server.SimpleHTTPRequestHandler,
+                                    directory=root)
+        server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), handler)
+        self.addCleanup(server.server_close)
+        self.addCleanup(server.shutdown)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = 'http://127.0.0.1:%d/boot.iso' % server.server_address[1]
+        self.management.attach_virtual_media(self.task, 'cdrom', url)
+        system = redfish_utils.get_system(self.task.node)[1]
+        cds = [d for d in redfish._virtual_media(system)
+               if 'cdrom' in [k for k, v in redfish.VMEDIA_TYPES.items()
+                              if v & set(d.media_types or ())]]
+        self.assertTrue(cds)
+        self.assertEqual((True, url), (cds[0].inserted, cds[0].image))
+        self.management.detach_virtual_media(self.task, None)
+        cds[0].refresh()
+        self.assertFalse(cds[0].inserted)
 
     def test_boot_device(self):
         self.assertEqual('disk', self.management.get_boot_device(

@@ -25,6 +25,7 @@ from ironic_like.api.controllers.v1 import node_states
 from ironic_like.api.controllers.v1 import node_traits
 from ironic_like.api.controllers.v1 import node_validate
 from ironic_like.api.controllers.v1 import node_vifs
+from ironic_like.api.controllers.v1 import node_vmedia
 from ironic_like.api.controllers.v1 import port
 from ironic_like.api.controllers.v1 import portgroup
 from ironic_like.api.controllers.v1 import ramdisk
@@ -204,6 +205,8 @@ class NodesController(rest.RestController):
         'children': node_children.NodeChildrenController,
         # Its firmware components (1.86).
         'firmware': node_firmware.NodeFirmwareController,
+        # Its virtual media (1.89).
+        'vmedia': node_vmedia.NodeVmediaController,
         # Its VIFs (1.28), recorded on its ports and port groups.
         'vifs': node_vifs.NodeVIFsController,
         # Its volume connectors and targets (1.32, read only here).
@@ -246,6 +249,9 @@ class NodesController(rest.RestController):
         if remainder[0] == 'firmware':
             # Came in 1.86: 404 before, whatever the method.
             utils.hide_below(versions.FIRMWARE_INTERFACE)
+        if remainder[0] == 'vmedia':
+            # Came in 1.89: 404 before, whatever the method.
+            utils.hide_below(versions.VMEDIA)
         if remainder[0] == 'vifs':
             # Came in 1.28: 404 before, whatever the method.
             utils.hide_below(node_vifs.VIFS)

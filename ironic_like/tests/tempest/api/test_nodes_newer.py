@@ -1,7 +1,7 @@
-"""Ironic 1.63-1.87 on the clustered service: indicators, lessee and
+"""Ironic 1.63-1.89 on the clustered service: indicators, lessee and
 network_data, boot mode and secure boot, node history, deploy verbs,
 node inventory, shards, child nodes, the unhold verb,
-firmware, the service verb."""
+firmware, the service verb, virtual media."""
 
 from tempest.lib.common.utils import data_utils
 from tempest.lib.common.utils import test_utils
@@ -155,6 +155,21 @@ class TestNodesNewer(base.BaseBaremetalLikeTest):
             self.assertRaises(lib_exc.BadRequest,
                               self.client.set_node_provision_state,
                               node['uuid'], 'service', service_steps=steps)
+
+    @decorators.idempotent_id('a7d4e2b9-6c13-4f58-8e0a-1b9f3c5d7e26')
+    def test_virtual_media(self):
+        node = self.create_node()
+        with self.client.microversion('1.89'):
+            self.client.attach_vmedia(node['uuid'], device_type='cdrom',
+                                      image_url='http://example.com/a.iso')
+            self.client.detach_vmedia(node['uuid'], device_types='cdrom')
+            self.assertRaises(lib_exc.BadRequest, self.client.attach_vmedia,
+                              node['uuid'], device_type='tape',
+                              image_url='http://example.com/a.iso')
+        with self.client.microversion('1.88'):
+            self.assertRaises(lib_exc.NotFound, self.client.attach_vmedia,
+                              node['uuid'], device_type='cdrom',
+                              image_url='http://example.com/a.iso')
 
     @decorators.idempotent_id('9a3d5c17-6e42-4f08-b1c9-2e7f4a6d8b33')
     def test_boot_mode_and_secure_boot(self):

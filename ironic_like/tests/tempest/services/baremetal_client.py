@@ -192,6 +192,15 @@ class BaremetalLikeClient(rest_client.RestClient):
     def list_shards(self):
         return self._get('shards')
 
+    def attach_vmedia(self, ident, **body):
+        return self._post(['nodes', ident, 'vmedia'], body, expected=204)
+
+    def detach_vmedia(self, ident, **params):
+        resp, body = self.delete(self._url('nodes', ident, 'vmedia',
+                                           **params))
+        self.expected_success(204, resp.status)
+        return rest_client.ResponseBody(resp, body)
+
     def list_node_firmware(self, ident):
         return self._get('nodes', ident, 'firmware')
 

@@ -18,6 +18,7 @@ from ironic_like.api.controllers.v1.boot import sessions as boot_sessions
 from ironic_like.api.controllers.v1 import chassis as chassis_ctl
 from ironic_like.api.controllers.v1 import continue_inspection as \
     inspection_callback
+from ironic_like.api.controllers.v1 import node_vmedia
 from ironic_like.api.controllers.v1 import deploy_template as \
     deploy_template_ctl
 from ironic_like.api.controllers.v1 import event as event_ctl
@@ -58,7 +59,7 @@ _VALIDATOR_MODULES = (node_ctl, node_states, node_boot_mode,
                       boot_sessions, boot_components, boot_staged,
                       boot_options, hostos_common, hostos_modules,
                       hostos_configurations, hostos_agents,
-                      volume_ctl, inspection_callback)
+                      volume_ctl, inspection_callback, node_vmedia)
 
 
 def _validators():

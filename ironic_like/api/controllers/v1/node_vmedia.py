@@ -1,0 +1,89 @@
+"""/v1/nodes/{id}/vmedia (1.89): attach an image to the node's virtual
+CD-ROM, disk or floppy (POST, 204) or detach media (DELETE, 204,
+``?device_types=a,b``, all when none), as Ironic answers: the node's
+conductor does it in a worker, a failure goes to last_error.
+
+``image_url`` must be http, https, nfs, cifs or smb (Ironic's schemes);
+the BMC reads it there. ``image_download_source`` may only be ``http``
+(the image is served from where it is): this service has no image cache
+to serve it from (Ironic's ``local``, its default) nor Swift. Reading
+what is attached (GET) is Ironic 1.93, not here: 404.
+"""
+
+from urllib import parse
+
+import pecan
+from pecan import rest
+
+from ironic_like.api.controllers.v1 import utils
+from ironic_like.api import validation
+from ironic_like.common import exception
+from ironic_like.common import states
+
+URL_SCHEMES = ('http', 'https', 'nfs', 'cifs', 'smb')
+BODY = {
+    'type': 'object',
+    'properties': {
+        'device_type': {'type': 'string', 'enum': list(states.VMEDIA_DEVICES)},
+        'image_url': {'type': 'string', 'minLength': 1, 'maxLength': 2048},
+        'image_download_source': {'type': 'string',
+                                  'enum': ['http', 'local', 'swift']},
+    },
+    'required': ['device_type', 'image_url'],
+    'additionalProperties': False,
+}
+_VALIDATOR = validation.make_validator(BODY)
+
+
+def _device_types(value):
+    if value is None:
+        return None
+    types = [part.strip() for part in value.split(',') if part.strip()]
+    invalid = [t for t in types if t not in states.VMEDIA_DEVICES]
+    if invalid or not types:
+        raise exception.InvalidParameterValue(
+            err='Invalid device type(s) %s (valid are %s)'
+                % (', '.join(invalid) or '(none)',
+                   ', '.join(states.VMEDIA_DEVICES)), field='device_types')
+    return types
+
+
+class NodeVmediaController(rest.RestController):
+
+    def __init__(self, node_ident):
+        self.node_ident = node_ident
+
+    @pecan.expose('json')
+    def get_all(self, **kwargs):
+        # Ironic 1.93.
+        raise exception.NotFound()
+
+    @pecan.expose('json')
+    def post(self, **kwargs):
+        utils.query()
+        body = utils.validate(_VALIDATOR, utils.load_body())
+        scheme = parse.urlparse(body['image_url']).scheme
+        if scheme not in URL_SCHEMES:
+            raise exception.InvalidParameterValue(
+                err='Unsupported or missing URL scheme: %s' % scheme,
+                field='image_url')
+        source = body.get('image_download_source', 'http')
+        if source != 'http':
+            raise exception.InvalidParameterValue(
+                err='image_download_source "%s" is not supported here: the '
+                    'BMC reads the image from image_url ("http").' % source,
+                field='image_download_source')
+        node = utils.get_authorized_node(self.node_ident,
+                                         'baremetal:node:vmedia:attach')
+        utils.rpcapi().attach_virtual_media(
+            utils.context(), node, body['device_type'], body['image_url'])
+        utils.set_status(204)
+
+    @pecan.expose('json')
+    def delete(self, **kwargs):
+        params = utils.query(['device_types'])
+        types = _device_types(params.get('device_types'))
+        node = utils.get_authorized_node(self.node_ident,
+                                         'baremetal:node:vmedia:detach')
+        utils.rpcapi().detach_virtual_media(utils.context(), node, types)
+        utils.set_status(204)

@@ -1,0 +1,60 @@
+"""Virtual media of nodes (API 1.89): attach an image to a node's
+virtual CD-ROM, disk or floppy, or detach it, through the management
+interface. As Ironic's: validated and the last error cleared under the
+exclusive lock, done in a worker that keeps the lock (the API answers
+204 at once); a failure goes to last_error. Refused (409) while the node
+is in maintenance for a power failure: its BMC is not answering."""
+
+from oslo_log import log
+
+from ironic_like.common import exception
+from ironic_like.conductor import locks
+from ironic_like.conductor import node_flags
+
+LOG = log.getLogger(__name__)
+
+
+def _start(context, executor, node_id, purpose, work, *args):
+    with locks.acquire(context, node_id, purpose=purpose) as task:
+        task.driver.management.validate(task)
+        node = task.node
+        if node.maintenance and node.fault == node_flags.POWER_FAILURE:
+            raise exception.Conflict(
+                'Unable to %s for node %s due to power failure state.'
+                % (purpose, node.uuid))
+        task.update_node({'last_error': None})
+        task.set_spawn_error_hook(_not_started, purpose)
+        task.spawn_after(executor, _do, purpose, work, *args)
+
+
+def _not_started(task, error, purpose):
+    task.update_node({'last_error': '%s was not started: %s'
+                                    % (purpose.capitalize(), error)})
+
+
+def _do(task, purpose, work, *args):
+    try:
+        work(task, *args)
+    except Exception as e:
+        if task.lock_lost:
+            return  # the node's new owner carries on
+        LOG.error('Node %s: %s failed: %s', task.node.uuid, purpose,
+                  exception.safe_message(e))
+        task.update_node({'last_error': 'Failed to %s: %s'
+                                        % (purpose,
+                                           exception.safe_message(e))})
+        return
+    LOG.info('Node %s: %s done', task.node.uuid, purpose)
+
+
+def attach(context, executor, node_id, device_type, image_url):
+    _start(context, executor, node_id, 'attach virtual media (%s)'
+           % device_type,
+           lambda task: task.driver.management.attach_virtual_media(
+               task, device_type, image_url))
+
+
+def detach(context, executor, node_id, device_types=None):
+    _start(context, executor, node_id, 'detach virtual media',
+           lambda task: task.driver.management.detach_virtual_media(
+               task, device_types))

@@ -1,0 +1,47 @@
+"""Virtual media through Redfish (API 1.89), against a mocked BMC."""
+
+from unittest import mock
+
+import sushy
+
+from ironic_like.common import exception
+from ironic_like.tests.unit.drivers import test_firmware
+from ironic_like.tests.unit.drivers import test_redfish
+
+
+def _device(*types, inserted=False):
+    return mock.Mock(media_types=list(types), inserted=inserted)
+
+
+class TestRedfishVirtualMedia(test_redfish._SushyTest):
+
+    def setUp(self):
+        super().setUp()
+        self.cd = _device(sushy.VirtualMediaType.CD,
+                          sushy.VirtualMediaType.DVD, inserted=True)
+        self.usb = _device(sushy.VirtualMediaType.USB_STICK)
+        manager = mock.Mock()
+        manager.virtual_media.get_members.return_value = [self.usb, self.cd]
+        self.system.managers = [manager]
+
+    def test_attach_ejects_then_inserts(self):
+        self.management.attach_virtual_media(test_firmware._task(), 'cdrom',
+                                             'http://x/boot.iso')
+        self.cd.eject_media.assert_called_once_with()
+        self.cd.insert_media.assert_called_once_with(
+            'http://x/boot.iso', inserted=True, write_protected=True)
+        self.usb.insert_media.assert_not_called()
+
+    def test_no_such_device(self):
+        e = self.assertRaises(exception.InvalidParameterValue,
+                              self.management.attach_virtual_media,
+                              test_firmware._task(), 'floppy', 'http://x/f')
+        self.assertEqual('device_type', e.field)
+
+    def test_detach_only_inserted_and_wanted(self):
+        self.management.detach_virtual_media(test_firmware._task(),
+                                             ['disk'])
+        self.usb.eject_media.assert_not_called()   # not inserted
+        self.cd.eject_media.assert_not_called()    # not asked for
+        self.management.detach_virtual_media(test_firmware._task(), None)
+        self.cd.eject_media.assert_called_once_with()
