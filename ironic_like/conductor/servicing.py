@@ -10,7 +10,6 @@ back in active at once, holding at a "hold" step as the flows do.
 from oslo_log import log
 
 from ironic_like.common import exception
-from ironic_like.common import states
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import runner
 from ironic_like.drivers import base as drivers_base
@@ -52,12 +51,7 @@ def boot_instance_again(task):
         node_steps.leave_ramdisk(task)
         task.driver.management.set_boot_device(task, 'disk',
                                                persistent=True)
-        power = task.driver.power
-        if power.get_power_state(task) == states.POWER_ON:
-            power.reboot(task)
-        else:
-            power.set_power_state(task, states.POWER_ON)
-        task.update_node({'power_state': states.POWER_ON})
+        node_steps.boot(task)
     except Exception as e:
         LOG.warning('Node %s: booting the instance after the service abort '
                     'failed: %s', task.node.uuid, e)

@@ -185,20 +185,25 @@ class PowerOn(NodeTaskBase):
     """Power the node on, or cycle it if it is on, so that it boots."""
 
     def execute(self, task):
-        # Whatever boots gets no token from its (network) boot
-        # configuration: an agent that looked up before this step (run
-        # again on a resume) is rebooted, and its successor's lookup must
-        # hand out a new token.
-        agent_info.wipe_agent_token(task)
-        # The ramdisk replaces the host: its host agent (and the token it
-        # held) is gone; the next deployed host's agent gets a new one.
-        db_api.get_instance().reset_hostos_agent(task.node.id)
-        power = task.driver.power
-        if power.get_power_state(task) == states.POWER_ON:
-            power.reboot(task)
-        else:
-            power.set_power_state(task, states.POWER_ON)
-        task.update_node({'power_state': states.POWER_ON})
+        boot(task)
+
+
+def boot(task):
+    """Power the node on, or cycle it if it is on, so that it boots
+    (the ramdisk or its instance, whatever its boot configuration)."""
+    # Whatever boots gets no token from its (network) boot configuration:
+    # an agent that looked up before this step (run again on a resume) is
+    # rebooted, and its successor's lookup must hand out a new token.
+    agent_info.wipe_agent_token(task)
+    # The ramdisk replaces the host: its host agent (and the token it
+    # held) is gone; the next deployed host's agent gets a new one.
+    db_api.get_instance().reset_hostos_agent(task.node.id)
+    power = task.driver.power
+    if power.get_power_state(task) == states.POWER_ON:
+        power.reboot(task)
+    else:
+        power.set_power_state(task, states.POWER_ON)
+    task.update_node({'power_state': states.POWER_ON})
 
 
 class PowerOff(NodeTaskBase):

@@ -237,30 +237,27 @@ def restart_point(node):
     if state == states.DELETING:
         return clean.TEARDOWN
     if state == states.CLEANING:
-        if clean.STEPS in info:
-            if phase == clean.PHASE_STEP_RUNNING and \
-                    info.get(agent_info.COMMAND):
-                return WAIT_AGAIN
-            return clean.NEXT_STEP if clean.steps_left(node) \
-                else clean.FINISH
-        if phase == clean.PHASE_GET_STEPS:
-            return clean.START_STEPS
-        if clean.is_manual(node) and clean.REQUESTED not in info:
-            return None  # the requested steps never reached the node
-        return clean.BOOT_RAMDISK
+        return _steps_restart_point(node, clean, clean.is_manual(node))
     if state == states.SERVICING:
-        if service.STEPS in info:
-            if phase == service.PHASE_STEP_RUNNING and \
-                    info.get(agent_info.COMMAND):
-                return WAIT_AGAIN
-            return service.NEXT_STEP if service.steps_left(node) \
-                else service.FINISH
-        if phase == service.PHASE_GET_STEPS:
-            return service.START_STEPS
-        if service.REQUESTED not in info:
-            return None  # the requested steps never reached the node
-        return service.BOOT_RAMDISK
+        return _steps_restart_point(node, service, True)
     return None
+
+
+def _steps_restart_point(node, flows, requested):
+    """restart_point() of a node running steps through its agent:
+    cleaning's or servicing's ``flows``; ``requested``: whether the steps
+    were asked for (and must have reached the node)."""
+    info = node.driver_internal_info or {}
+    phase = info.get(agent_info.PHASE)
+    if flows.STEPS in info:
+        if phase == flows.PHASE_STEP_RUNNING and info.get(agent_info.COMMAND):
+            return WAIT_AGAIN
+        return flows.NEXT_STEP if flows.steps_left(node) else flows.FINISH
+    if phase == flows.PHASE_GET_STEPS:
+        return flows.START_STEPS
+    if requested and flows.REQUESTED not in info:
+        return None  # the requested steps never reached the node
+    return flows.BOOT_RAMDISK
 
 
 def recover(task):

@@ -10,6 +10,7 @@ from ironic_like.common import states
 from ironic_like.conductor.flows import clean
 from ironic_like.conductor.flows import deploy
 from ironic_like.conductor.flows import runner
+from ironic_like.conductor.flows import service
 
 
 def _node(state, target=None, **info):
@@ -63,6 +64,25 @@ class TestRestartPoint(testtools.TestCase):
         self.assertEqual(clean.BOOT_RAMDISK, runner.restart_point(_node(
             states.CLEANING, states.MANAGEABLE,
             **{clean.REQUESTED: [{'step': 'update_firmware'}]})))
+
+    def test_service(self):
+        phase, cmd = agent_info.PHASE, agent_info.COMMAND
+        steps = [{'step': 'update_firmware'}]
+        requested = {service.REQUESTED: steps}
+        # The requested steps never reached the node: nothing to go on.
+        self.assertIsNone(runner.restart_point(_node(states.SERVICING)))
+        self.assertEqual(service.BOOT_RAMDISK, runner.restart_point(
+            _node(states.SERVICING, **requested)))
+        self.assertEqual(service.START_STEPS, runner.restart_point(_node(
+            states.SERVICING, **dict(requested,
+                                     **{phase: service.PHASE_GET_STEPS}))))
+        self.assertEqual(runner.WAIT_AGAIN, runner.restart_point(_node(
+            states.SERVICING, **{phase: service.PHASE_STEP_RUNNING,
+                                 service.STEPS: steps, service.INDEX: 0,
+                                 cmd: 'abc'})))
+        self.assertEqual(service.FINISH, runner.restart_point(_node(
+            states.SERVICING, **{phase: service.PHASE_STEP_RUNNING,
+                                 service.STEPS: steps, service.INDEX: 1})))
 
     def test_other_states(self):
         self.assertIsNone(runner.restart_point(_node(states.VERIFYING)))
