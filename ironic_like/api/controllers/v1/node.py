@@ -182,6 +182,21 @@ def _view(fields=None, detail=True):
     return _NodeRenderer(fields, detail)
 
 
+# The node sub-resources that came after 1.1, with their version.
+_SUBRESOURCE_SINCE = {
+    'traits': versions.TRAITS,
+    'portgroups': versions.PORTGROUPS,
+    'vifs': node_vifs.VIFS,
+    'volume': volume.VOLUME,
+    'bios': versions.BIOS_INTERFACE,
+    'history': versions.NODE_HISTORY,
+    'inventory': versions.NODE_INVENTORY,
+    'children': versions.PARENT_CHILD_NODES,
+    'firmware': versions.FIRMWARE_INTERFACE,
+    'vmedia': versions.VMEDIA,
+}
+
+
 class NodesController(rest.RestController):
 
     _custom_actions = {'detail': ['GET']}
@@ -225,36 +240,10 @@ class NodesController(rest.RestController):
         sub = self._subcontrollers.get(remainder[0])
         if sub is None:
             return None
-        if remainder[0] == 'traits' and not utils.allowed(versions.TRAITS):
+        since = _SUBRESOURCE_SINCE.get(remainder[0])
+        if since is not None:
             # The endpoint did not exist yet: 404 whatever the method.
-            raise exception.NotFound()
-        if remainder[0] == 'portgroups':
-            # Came in 1.24: 404 before, whatever the method.
-            utils.hide_below(versions.PORTGROUPS)
-        if remainder[0] == 'bios':
-            # Came in 1.40: 404 before, whatever the method.
-            utils.hide_below(versions.BIOS_INTERFACE)
-        if remainder[0] == 'volume':
-            # Came in 1.32: 404 before, whatever the method.
-            utils.hide_below(volume.VOLUME)
-        if remainder[0] == 'history':
-            # Came in 1.78: 404 before, whatever the method.
-            utils.hide_below(versions.NODE_HISTORY)
-        if remainder[0] == 'inventory':
-            # Came in 1.81: 404 before, whatever the method.
-            utils.hide_below(versions.NODE_INVENTORY)
-        if remainder[0] == 'children':
-            # Came in 1.83: 404 before, whatever the method.
-            utils.hide_below(versions.PARENT_CHILD_NODES)
-        if remainder[0] == 'firmware':
-            # Came in 1.86: 404 before, whatever the method.
-            utils.hide_below(versions.FIRMWARE_INTERFACE)
-        if remainder[0] == 'vmedia':
-            # Came in 1.89: 404 before, whatever the method.
-            utils.hide_below(versions.VMEDIA)
-        if remainder[0] == 'vifs':
-            # Came in 1.28: 404 before, whatever the method.
-            utils.hide_below(node_vifs.VIFS)
+            utils.hide_below(since)
         return sub(ident), remainder[1:]
 
     # -- reading ---------------------------------------------------------
