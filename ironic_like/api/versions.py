@@ -8,7 +8,7 @@ feature adds a constant below and raises MAX_VERSION.
 
 # The range a client may ask for. No header means MIN_VERSION.
 MIN_VERSION = (1, 1)
-MAX_VERSION = (1, 89)
+MAX_VERSION = (1, 90)
 
 # The only major version; the URL prefix is /v1.
 BASE_VERSION = 1
@@ -134,6 +134,8 @@ SERVICE = (1, 87)
 PORT_NAME = (1, 88)
 # Attaching and detaching virtual media.
 VMEDIA = (1, 89)
+# The OVN VTEP switch keys of a port's local_link_connection.
+OVN_VTEP = (1, 90)
 
 
 def to_string(version):

@@ -4,8 +4,13 @@ import functools
 
 from ironic_like.api.schemas import common
 
-# Keys of local_link_connection: Ironic's by API 1.64 (hostname: a smart
-# NIC's host, 1.53; network_type, 1.64: the API refuses it below).
+# The OVN VTEP switch of a link (API 1.90): both or neither; below 1.90
+# the API refuses them, and shows a link holding them as {}.
+OVN_VTEP_KEYS = ('vtep-logical-switch', 'vtep-physical-switch')
+
+# Keys of local_link_connection: Ironic's by API 1.90 (hostname: a smart
+# NIC's host, 1.53; network_type, 1.64; the OVN VTEP switch, 1.90: the API
+# refuses each below its version).
 LOCAL_LINK_CONNECTION = {
     'type': ['object', 'null'],
     'properties': {
@@ -15,13 +20,20 @@ LOCAL_LINK_CONNECTION = {
         'hostname': {'type': 'string', 'minLength': 1, 'maxLength': 255},
         'network_type': {'type': 'string',
                          'enum': ['managed', 'unmanaged']},
+        'vtep-logical-switch': {'type': 'string', 'minLength': 1,
+                                'maxLength': 255},
+        'vtep-physical-switch': {'type': 'string', 'minLength': 1,
+                                 'maxLength': 255},
     },
     'additionalProperties': False,
+    'dependentRequired': {'vtep-logical-switch': ['vtep-physical-switch'],
+                          'vtep-physical-switch': ['vtep-logical-switch']},
     # Empty, or enough to find the switch port (or the smart NIC's host);
     # a link no networking service manages needs nothing more.
     'anyOf': [{'maxProperties': 0},
               {'required': ['switch_id', 'port_id']},
               {'required': ['port_id', 'hostname']},
+              {'required': ['port_id'] + list(OVN_VTEP_KEYS)},
               {'required': ['network_type'],
                'properties': {'network_type': {'const': 'unmanaged'}}}],
 }

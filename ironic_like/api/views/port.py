@@ -1,5 +1,6 @@
 """Ports in the API."""
 
+from ironic_like.api.schemas import port as port_schema
 from ironic_like.api import versions as v
 from ironic_like.api.views import base
 
@@ -17,13 +18,32 @@ def _portgroup_uuid_make(ctx):
     return lambda port: uuids.get(port.portgroup_id)
 
 
+def _link_make(ctx):
+    # Below 1.90 a link naming an OVN VTEP switch is shown empty (the key
+    # stays, as clients of those versions expect it), as Ironic shows it.
+    if ctx.version >= v.OVN_VTEP:
+        return _link
+
+    def get(port):
+        link = port.local_link_connection
+        if link and any(key in link for key in port_schema.OVN_VTEP_KEYS):
+            return {}
+        return link
+    return get
+
+
+def _link(port):
+    return port.local_link_connection
+
+
 FIELDS = base.registry(
     base.column('uuid'),
     base.column('address'),
     base.Field('node_uuid', v.MIN_VERSION, ['node_id'], _node_uuid_make),
     base.column('extra'),
     base.column('pxe_enabled', v.PORT_PXE_AND_LLC),
-    base.column('local_link_connection', v.PORT_PXE_AND_LLC),
+    base.Field('local_link_connection', v.PORT_PXE_AND_LLC,
+               ['local_link_connection'], _link_make),
     base.column('physical_network', v.PHYSICAL_NETWORK),
     base.column('internal_info', v.PORT_INTERNAL_INFO),
     base.Field('portgroup_uuid', v.PORTGROUPS, ['portgroup_id'],
@@ -41,6 +61,6 @@ SHORT = ['uuid', 'address', 'links']
 def view(version, base_url, node_uuids, fields=None, detail=True,
          portgroup_uuids=None):
     names = base.select(FIELDS, version, fields, None if detail else SHORT)
-    ctx = base.ViewContext(base_url, node_uuids=node_uuids,
+    ctx = base.ViewContext(base_url, version=version, node_uuids=node_uuids,
                            portgroup_uuids=portgroup_uuids or {})
     return base.View(FIELDS, names, ctx)

@@ -203,15 +203,25 @@ NodePortsController = collection.read_only_list(
     """/v1/nodes/{id}/ports: read only, as in Ironic.""")
 
 
+# Keys of a local_link_connection that came after the link itself, with
+# the version each came with: a request using one earlier gets 406, as
+# Ironic answers.
+_LINK_KEYS_SINCE = (
+    (('network_type',), versions.LLC_NETWORK_TYPE),
+    (schema.OVN_VTEP_KEYS, versions.OVN_VTEP),
+)
+
+
 def _check_link_version(link):
-    """network_type in a local_link_connection came with 1.64: 406
-    before, as Ironic answers."""
-    if (isinstance(link, dict) and 'network_type' in link
-            and not utils.allowed(versions.LLC_NETWORK_TYPE)):
-        raise exception.NotAcceptable(
-            'local_link_connection/network_type needs API version %s or '
-            'later.' % versions.to_string(versions.LLC_NETWORK_TYPE),
-            field='local_link_connection')
+    if not isinstance(link, dict):
+        return
+    for keys, since in _LINK_KEYS_SINCE:
+        used = [key for key in keys if key in link]
+        if used and not utils.allowed(since):
+            raise exception.NotAcceptable(
+                'local_link_connection/%s needs API version %s or later.'
+                % (used[0], versions.to_string(since)),
+                field='local_link_connection')
 
 
 class PortsController(rest.RestController):

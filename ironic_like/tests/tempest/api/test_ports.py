@@ -53,6 +53,29 @@ class TestPorts(base.BaseBaremetalLikeTest):
             self.assertRaises(lib_exc.BadRequest, self.client.show_port,
                               name)
 
+    @decorators.idempotent_id('3d8e1f6a-9b27-4c50-8e14-6a2f7c9d0b53')
+    def test_ovn_vtep_link(self):
+        link = {'port_id': 'Eth1/9', 'vtep-logical-switch': 'ls-tempest',
+                'vtep-physical-switch': 'ps-tempest'}
+        with self.client.microversion('1.90'):
+            port = self.create_port(self.node['uuid'],
+                                    address=data_utils.rand_mac_address(),
+                                    local_link_connection=link)
+            self.assertEqual(link, port['local_link_connection'])
+            half = dict(link)
+            del half['vtep-physical-switch']
+            self.assertRaises(lib_exc.BadRequest, self.create_port,
+                              self.node['uuid'],
+                              address=data_utils.rand_mac_address(),
+                              local_link_connection=half)
+        with self.client.microversion('1.89'):
+            shown = self.client.show_port(port['uuid'])
+            self.assertEqual({}, shown['local_link_connection'])
+            self.assertRaises(lib_exc.NotAcceptable, self.create_port,
+                              self.node['uuid'],
+                              address=data_utils.rand_mac_address(),
+                              local_link_connection=link)
+
     @decorators.idempotent_id('ab714e26-2719-48a2-b971-870501276f30')
     def test_list_by_node_and_address(self):
         ports = [self.create_port(self.node['uuid']) for _ in range(2)]

@@ -63,3 +63,72 @@ class TestLinkNetworkType(base.APITestCase):
         doc = self._create({'port_id': 'rep0-0', 'hostname': 'dpu-1'},
                            version='1.53').json
         self.assertEqual('dpu-1', doc['local_link_connection']['hostname'])
+
+
+VTEP = {'port_id': 'Eth1/3', 'vtep-logical-switch': 'ls-1',
+        'vtep-physical-switch': 'ps-1'}
+
+
+class TestLinkOvnVtep(base.APITestCase):
+    """The OVN VTEP switch keys (1.90)."""
+
+    with_conductor = True
+
+    def setUp(self):
+        super().setUp()
+        self.node = self.create_node(name='n1')
+
+    def _create(self, llc, status=201, version='1.90'):
+        return self.post('/v1/ports', {'node_uuid': self.node.uuid,
+                                       'address': MAC,
+                                       'local_link_connection': llc},
+                         status=status, version=version)
+
+    def test_vtep_link_needs_no_switch_id(self):
+        doc = self._create(dict(VTEP)).json
+        self.assertEqual(VTEP, doc['local_link_connection'])
+        self.assertEqual(VTEP, self.db.get_port_by_uuid(doc['uuid'])
+                         .local_link_connection)
+
+    def test_both_switches_or_neither(self):
+        for missing in ('vtep-logical-switch', 'vtep-physical-switch'):
+            llc = dict(VTEP, switch_id='0a:1b:2c:3d:4e:5f')
+            del llc[missing]
+            r = self._create(llc, status=400)
+            self.assertFault(r, 400, 'local_link_connection')
+        self.assertEqual([], self.db.get_port_list())
+
+    def test_vtep_link_needs_the_port_id(self):
+        llc = {k: v for k, v in VTEP.items() if k != 'port_id'}
+        self.assertFault(self._create(llc, status=400), 400,
+                         'local_link_connection')
+
+    def test_406_below_1_90(self):
+        r = self._create(dict(VTEP), status=406, version='1.89')
+        self.assertFault(r, 406, 'vtep-logical-switch')
+        self.assertEqual([], self.db.get_port_list())
+        port = self.create_port(self.node, address=MAC)
+        r = self.patch('/v1/ports/%s' % port.uuid,
+                       [{'op': 'add', 'path': '/local_link_connection',
+                         'value': dict(VTEP)}], version='1.89', status=406)
+        self.assertFalse(self.db.get_port_by_id(port.id)
+                         .local_link_connection)
+        self.patch('/v1/ports/%s' % port.uuid,
+                   [{'op': 'add', 'path': '/local_link_connection',
+                     'value': dict(VTEP)}], version='1.90', status=200)
+
+    def test_shown_empty_below_1_90(self):
+        uuid = self._create(dict(VTEP)).json['uuid']
+        old = self.get('/v1/ports/%s' % uuid, version='1.89').json
+        self.assertEqual({}, old['local_link_connection'])
+        listed = self.get('/v1/ports/detail', version='1.89').json
+        self.assertEqual({}, listed['ports'][0]['local_link_connection'])
+        new = self.get('/v1/ports/%s' % uuid, version='1.90').json
+        self.assertEqual(VTEP, new['local_link_connection'])
+        # A link without the keys is shown as it is at any version.
+        other = self.create_port(self.node, address='52:54:00:12:34:57',
+                                 local_link_connection={
+                                     'port_id': 'p', 'switch_id':
+                                     '0a:1b:2c:3d:4e:5f'})
+        doc = self.get('/v1/ports/%s' % other.uuid, version='1.89').json
+        self.assertEqual('p', doc['local_link_connection']['port_id'])
