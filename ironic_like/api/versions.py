@@ -8,7 +8,7 @@ feature adds a constant below and raises MAX_VERSION.
 
 # The range a client may ask for. No header means MIN_VERSION.
 MIN_VERSION = (1, 1)
-MAX_VERSION = (1, 90)
+MAX_VERSION = (1, 91)
 
 # The only major version; the URL prefix is /v1.
 BASE_VERSION = 1
@@ -136,6 +136,9 @@ PORT_NAME = (1, 88)
 VMEDIA = (1, 89)
 # The OVN VTEP switch keys of a port's local_link_connection.
 OVN_VTEP = (1, 90)
+# A path ending in ".json" means what it says (below: the suffix is taken
+# off, and a name is looked up without it, then with it).
+JSON_SUFFIX_LITERAL = (1, 91)
 
 
 def to_string(version):

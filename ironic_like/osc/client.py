@@ -72,7 +72,7 @@ SERVICE = (1, 87)
 PORT_NAME = (1, 88)
 
 # The highest version this plugin knows: never negotiate above it.
-LAST_KNOWN_VERSION = (1, 90)
+LAST_KNOWN_VERSION = (1, 91)
 # What a server that tells nothing is assumed to speak (Ironic's minimum).
 FALLBACK_VERSION = (1, 1)
 

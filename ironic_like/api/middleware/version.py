@@ -17,6 +17,10 @@ STANDARD_HEADER = 'OpenStack-API-Version'
 SERVICE_TYPE = 'baremetal'
 # Where the negotiated (major, minor) tuple is left for the controllers.
 ENVIRON_KEY = 'ironic_like.api_version'
+# Set (True) when a ".json" suffix was taken off the path (below 1.91);
+# look-ups by name then also try the name with the suffix.
+JSON_SUFFIX_KEY = 'ironic_like.json_suffix'
+_JSON_SUFFIX = '.json'
 
 _VERSION_RE = re.compile(r'^(0|[1-9]\d*)\.(0|[1-9]\d*)$')
 
@@ -88,6 +92,19 @@ def response_headers(version):
     ]
 
 
+def _strip_json_suffix(environ, version):
+    """Below 1.91, a client asking for a version had a path ending in
+    ".json" served as the path without it (pecan's old content type
+    guessing; Ironic kept it that way until 1.91). A client that asks
+    for no version gets the path as it is, as in Ironic."""
+    environ[JSON_SUFFIX_KEY] = False
+    path = environ.get('PATH_INFO', '').rstrip('/')
+    if (path.endswith(_JSON_SUFFIX) and requested(environ) is not None
+            and version < versions.JSON_SUFFIX_LITERAL):
+        environ['PATH_INFO'] = path[:-len(_JSON_SUFFIX)]
+        environ[JSON_SUFFIX_KEY] = True
+
+
 class VersionMiddleware(object):
 
     def __init__(self, app):
@@ -105,6 +122,8 @@ class VersionMiddleware(object):
                 return self._refuse(e, start_response)
             version = versions.MIN_VERSION
         environ[ENVIRON_KEY] = version
+        if versioned:
+            _strip_json_suffix(environ, version)
         extra = response_headers(version)
         names = {name.lower() for name, _value in extra}
 

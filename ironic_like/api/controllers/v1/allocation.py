@@ -59,7 +59,7 @@ def get_allocation(ident):
     if uuidutils.is_uuid_like(ident):
         allocation = db.get_allocation_by_uuid(ident)
     elif validation.is_logical_name(ident):
-        allocation = db.get_allocation_by_name(ident)
+        allocation = utils.by_name(db.get_allocation_by_name, ident)
     else:
         raise exception.InvalidUuidOrName(name=ident)
     return allocation

@@ -43,7 +43,7 @@ def get_template(ident):
     db = utils.dbapi()
     if uuidutils.is_uuid_like(ident):
         return db.get_deploy_template_by_uuid(ident)
-    return db.get_deploy_template_by_name(ident)
+    return utils.by_name(db.get_deploy_template_by_name, ident)
 
 
 def _render(template, fields=None):
@@ -51,10 +51,12 @@ def _render(template, fields=None):
     return view.render(template)
 
 
-def normalize_steps(steps, field='steps', what='A deploy template'):
-    """The stored form of validated steps: an integer priority, and no
-    two steps of the same interface and name (which one would run?).
-    Shared with the deploy_steps of a deploy request (1.69)."""
+def normalize_steps(steps, field='steps', what='A deploy template',
+                    rank='priority', kind='deploy'):
+    """The stored form of validated steps: an integer ``rank`` (a deploy
+    step's priority, a runbook step's order), and no two steps of the
+    same interface and name (which one would run?). Shared with the
+    deploy_steps of a deploy request (1.69) and runbooks (1.92)."""
     result = []
     seen = set()
     duplicates = []
@@ -66,12 +68,12 @@ def normalize_steps(steps, field='steps', what='A deploy template'):
         result.append({'interface': step['interface'],
                        'step': step['step'],
                        'args': step.get('args') or {},
-                       'priority': int(step['priority'])})
+                       rank: int(step[rank])})
     if duplicates:
         raise exception.InvalidParameterValue(
-            err='Duplicate deploy steps. %s cannot have two deploy steps '
+            err='Duplicate %s steps. %s cannot have two %s steps '
                 'with the same interface and step. Duplicate steps: %s'
-                % (what, ', '.join(sorted(set(duplicates)))),
+                % (kind, what, kind, ', '.join(sorted(set(duplicates)))),
             field=field)
     return result
 

@@ -84,7 +84,7 @@ def _get_port(ident):
     if utils.allowed(versions.PORT_NAME):
         if not validation.is_logical_name(ident):
             raise exception.InvalidUuidOrName(name=ident)
-        return utils.dbapi().get_port_by_name(ident)
+        return utils.by_name(utils.dbapi().get_port_by_name, ident)
     raise exception.InvalidUUID(uuid=ident)
 
 

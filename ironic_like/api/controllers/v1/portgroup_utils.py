@@ -19,7 +19,7 @@ def get_portgroup(ident):
         return db.get_portgroup_by_uuid(ident)
     if not validation.is_logical_name(ident):
         raise exception.InvalidUuidOrName(name=ident)
-    return db.get_portgroup_by_name(ident)
+    return utils.by_name(db.get_portgroup_by_name, ident)
 
 
 def authorize_portgroup(rule, portgroup, ident=None):

@@ -6,6 +6,7 @@ from oslo_utils import strutils
 from oslo_utils import uuidutils
 import pecan
 
+from ironic_like.api.middleware import version as version_middleware
 from ironic_like.api import validation
 from ironic_like.api import versions
 from ironic_like.common import exception
@@ -298,6 +299,20 @@ class Normalizer(object):
         return values
 
 
+def by_name(lookup, name):
+    """``lookup(name)``; when the request's path lost a ".json" suffix
+    (below 1.91, see the version middleware) and there is no such
+    resource, ``lookup(name + '.json')``: the name may have been
+    "x.json" itself, as Ironic tries."""
+    try:
+        return lookup(name)
+    except exception.NotFound:
+        if not pecan.request.environ.get(
+                version_middleware.JSON_SUFFIX_KEY):
+            raise
+        return lookup(name + '.json')
+
+
 # -- nodes ----------------------------------------------------------------
 
 def get_node(ident):
@@ -308,7 +323,7 @@ def get_node(ident):
     if allowed(versions.NODE_NAME):
         if not validation.is_logical_name(ident):
             raise exception.InvalidUuidOrName(name=ident)
-        return db.get_node_by_name(ident)
+        return by_name(db.get_node_by_name, ident)
     raise exception.InvalidUUID(uuid=ident)
 
 

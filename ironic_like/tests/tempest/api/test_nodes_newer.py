@@ -1,7 +1,7 @@
-"""Ironic 1.63-1.89 on the clustered service: indicators, lessee and
+"""Ironic 1.63-1.91 on the clustered service: indicators, lessee and
 network_data, boot mode and secure boot, node history, deploy verbs,
 node inventory, shards, child nodes, the unhold verb,
-firmware, the service verb, virtual media."""
+firmware, the service verb, virtual media, .json suffixes."""
 
 from tempest.lib.common.utils import data_utils
 from tempest.lib.common.utils import test_utils
@@ -170,6 +170,17 @@ class TestNodesNewer(base.BaseBaremetalLikeTest):
             self.assertRaises(lib_exc.NotFound, self.client.attach_vmedia,
                               node['uuid'], device_type='cdrom',
                               image_url='http://example.com/a.iso')
+
+    @decorators.idempotent_id('c2e7a9d1-4b36-4f80-9a15-7d3e6b8f0c42')
+    def test_json_suffix(self):
+        name = data_utils.rand_name('tempest-json').lower()
+        node = self.create_node(name=name)
+        with self.client.microversion('1.90'):
+            self.assertEqual(node['uuid'],
+                             self.client.show_node(name + '.json')['uuid'])
+        with self.client.microversion('1.91'):
+            self.assertRaises(lib_exc.NotFound, self.client.show_node,
+                              name + '.json')
 
     @decorators.idempotent_id('9a3d5c17-6e42-4f08-b1c9-2e7f4a6d8b33')
     def test_boot_mode_and_secure_boot(self):
