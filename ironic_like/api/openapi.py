@@ -36,6 +36,7 @@ from ironic_like.api.controllers.v1 import node_vmedia as node_vmedia_ctl
 from ironic_like.api.controllers.v1 import port as port_ctl
 from ironic_like.api.controllers.v1 import portgroup as portgroup_ctl
 from ironic_like.api.controllers.v1 import ramdisk as ramdisk_ctl
+from ironic_like.api.controllers.v1 import runbook as runbook_ctl
 from ironic_like.api.controllers.v1 import volume as volume_ctl
 from ironic_like.api.middleware import version as version_mw
 from ironic_like.api.schemas import allocation as allocation_schema
@@ -50,6 +51,7 @@ from ironic_like.api.schemas import node as node_schema
 from ironic_like.api.schemas import node_vifs as node_vifs_schema
 from ironic_like.api.schemas import port as port_schema
 from ironic_like.api.schemas import portgroup as portgroup_schema
+from ironic_like.api.schemas import runbook as runbook_schema
 from ironic_like.api.schemas import volume as volume_schema
 from ironic_like.api import validation
 from ironic_like.api import versions
@@ -99,6 +101,7 @@ VOLUME_TARGET = '/v1/volume/targets/{volume_target_id}'
 CHASSIS = '/v1/chassis/{chassis_uuid}'
 ALLOCATION = '/v1/allocations/{allocation_ident}'
 DEPLOY_TEMPLATE = '/v1/deploy_templates/{deploy_template_ident}'
+RUNBOOK = '/v1/runbooks/{runbook_ident}'
 BOOT = '/v1/boot'
 BOOT_TEMPLATE = BOOT + '/sessiontemplates/{template_name}'
 BOOT_SESSION = BOOT + '/sessions/{session_name}'
@@ -217,6 +220,8 @@ ROUTES = (
            'nodes', since=versions.PARENT_CHILD_NODES),
     _route('GET', NODE + '/firmware', 'The firmware components of a '
            'node', query=['fields'], since=versions.FIRMWARE_INTERFACE),
+    _route('GET', NODE + '/vmedia', 'The virtual media devices of a node',
+           since=versions.VMEDIA_GET, response=ARRAY),
     _route('POST', NODE + '/vmedia', 'Attach virtual media to a node',
            status=204, body=node_vmedia_ctl.BODY, since=versions.VMEDIA),
     _route('DELETE', NODE + '/vmedia', 'Detach virtual media from a node',
@@ -392,6 +397,19 @@ ROUTES = (
            since=deploy_template_view.DEPLOY_TEMPLATES),
     _route('DELETE', DEPLOY_TEMPLATE, 'Delete a deploy template',
            status=204, since=deploy_template_view.DEPLOY_TEMPLATES),
+    # -- runbooks
+    _route('GET', '/v1/runbooks', 'List runbooks',
+           query=runbook_ctl.LIST_PARAMS, since=versions.RUNBOOKS),
+    _route('POST', '/v1/runbooks', 'Create a runbook', status=201,
+           body=runbook_schema.CREATE_BODY, since=versions.RUNBOOKS),
+    _route('GET', RUNBOOK, 'Show a runbook', query=_FIELDS,
+           since=versions.RUNBOOKS),
+    _route('PATCH', RUNBOOK, 'Change a runbook (JSON patch)',
+           body=common_schema.JSON_PATCH,
+           patch_fields=runbook_schema.FIELD_BODIES,
+           since=versions.RUNBOOKS),
+    _route('DELETE', RUNBOOK, 'Delete a runbook', status=204,
+           since=versions.RUNBOOKS),
     # -- events from the networking service
     _route('POST', '/v1/events', 'Report network events', status=204,
            body=event_schema.CREATE_BODY, since=event_ctl.EVENTS),

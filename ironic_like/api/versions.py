@@ -8,7 +8,7 @@ feature adds a constant below and raises MAX_VERSION.
 
 # The range a client may ask for. No header means MIN_VERSION.
 MIN_VERSION = (1, 1)
-MAX_VERSION = (1, 91)
+MAX_VERSION = (1, 94)
 
 # The only major version; the URL prefix is /v1.
 BASE_VERSION = 1
@@ -139,6 +139,12 @@ OVN_VTEP = (1, 90)
 # A path ending in ".json" means what it says (below: the suffix is taken
 # off, and a name is looked up without it, then with it).
 JSON_SUFFIX_LITERAL = (1, 91)
+# /v1/runbooks and the runbook of a clean or service request.
+RUNBOOKS = (1, 92)
+# Reading a node's virtual media devices.
+VMEDIA_GET = (1, 93)
+# A port created with node_ident (the node's UUID or name).
+PORT_NODE_IDENT = (1, 94)
 
 
 def to_string(version):

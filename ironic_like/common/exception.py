@@ -455,6 +455,18 @@ class DeployTemplateDuplicateName(Conflict):
     msg_fmt = 'A deploy template with name %(name)s already exists.'
 
 
+class RunbookNotFound(NotFound):
+    msg_fmt = 'Runbook %(runbook)s could not be found.'
+
+
+class RunbookAlreadyExists(Conflict):
+    msg_fmt = 'A runbook with UUID %(uuid)s already exists.'
+
+
+class RunbookDuplicateName(Conflict):
+    msg_fmt = 'A runbook with name %(name)s already exists.'
+
+
 # Optional node interfaces (Ironic's names, codes and texts).
 class UnsupportedDriverExtension(Invalid):
     # 400: the node's interface of this kind is a no-op one (no-console,

@@ -147,6 +147,17 @@ _LESSEE_ADMIN_OPERATOR = (_NODE_OPERATOR + ' or (role:admin and '
 # Ironic's events rule: the networking service (a service user, such as
 # Neutron's agent) or a cloud administrator.
 _EVENT_POSTER = 'rule:admin or rule:system_service or rule:service_role'
+# Ironic's runbook rules: a runbook owned by a project is read by its
+# readers and changed, deleted and used by its managers (a project admin
+# is one); any service user may too, as in Ironic.
+_RUNBOOK_OWNER = ' and project_id:%(runbook.owner)s)'
+_RUNBOOK_READER = ('rule:admin or rule:system_reader or (rule:reader'
+                   + _RUNBOOK_OWNER + ' or role:service')
+_RUNBOOK_ADMIN = ('rule:admin or rule:system_member or '
+                  '((role:manager or role:admin)' + _RUNBOOK_OWNER
+                  + ' or role:service')
+_RUNBOOK_CREATOR = ('rule:admin or rule:system_member or role:manager or '
+                    'role:admin or role:service')
 
 
 def _op(name, check_str, description, operations):
@@ -170,6 +181,7 @@ _HOSTOS_VERSION = _HOSTOS_MODULE + '/{module_version}'
 _HOSTOS_CONFIGURATION = '/hostos/configurations/{configuration_name}'
 _ACCELERATORS = '/accelerators'
 _DEPLOY_TEMPLATE = '/deploy_templates/{deploy_template_ident}'
+_RUNBOOK = '/runbooks/{runbook_ident}'
 
 _API_RULES = [
     _op('baremetal:node:list', _ANY_READER,
@@ -234,6 +246,9 @@ _API_RULES = [
     _op('baremetal:node:vmedia:detach', _PROJECT_MEMBER,
         'Detach a virtual media device from a node.',
         [('DELETE', _NODE + '/vmedia')]),
+    _op('baremetal:node:vmedia:get', _NODE_READER,
+        'List the virtual media devices of a node.',
+        [('GET', _NODE + '/vmedia')]),
     _op('baremetal:shards:get', _ALL_READER,
         'List the shards and how many nodes each has.',
         [('GET', '/shards')]),
@@ -433,6 +448,31 @@ _API_RULES = [
         'Change a deploy template.', [('PATCH', _DEPLOY_TEMPLATE)]),
     _op('baremetal:deploy_template:delete', _SYSTEM_ADMIN,
         'Delete a deploy template.', [('DELETE', _DEPLOY_TEMPLATE)]),
+    # Runbooks (1.92): Ironic's rules. A project's runbooks are its own;
+    # public ones (system-owned) may be read and used by every project.
+    _op('baremetal:runbook:get', _RUNBOOK_READER,
+        'Show a runbook (public runbooks are shown to anyone who may '
+        'list runbooks).', [('GET', _RUNBOOK)]),
+    _op('baremetal:runbook:list', _ANY_READER,
+        'List runbooks (only the project\'s and the public ones without '
+        'list_all).', [('GET', '/runbooks')]),
+    _op('baremetal:runbook:list_all', _ALL_READER,
+        'List the runbooks of all projects.', [('GET', '/runbooks')]),
+    _op('baremetal:runbook:create', _RUNBOOK_CREATOR,
+        'Create a runbook (a project\'s own, unless system-scoped).',
+        [('POST', '/runbooks')]),
+    _op('baremetal:runbook:update', _RUNBOOK_ADMIN, 'Change a runbook.',
+        [('PATCH', _RUNBOOK)]),
+    _op('baremetal:runbook:update:public', _SYSTEM_MEMBER,
+        'Make a runbook public or not.', [('PATCH', _RUNBOOK + '/public')]),
+    _op('baremetal:runbook:update:owner', _SYSTEM_MEMBER,
+        'Set or unset the owner of a runbook.',
+        [('PATCH', _RUNBOOK + '/owner')]),
+    _op('baremetal:runbook:delete', _RUNBOOK_ADMIN, 'Delete a runbook.',
+        [('DELETE', _RUNBOOK)]),
+    _op('baremetal:runbook:use', _RUNBOOK_ADMIN,
+        'Clean or service a node with a runbook.',
+        [('PUT', _NODE + '/states/provision')]),
     _op('baremetal:allocation:list', _ANY_READER,
         'List allocations (only the project\'s without list_all).',
         [('GET', '/allocations')]),
@@ -619,6 +659,11 @@ def node_target(node):
     """Policy target of a node (or of a port, with its node)."""
     return {'node.owner': getattr(node, 'owner', None) or NO_PROJECT,
             'node.lessee': getattr(node, 'lessee', None) or NO_PROJECT}
+
+
+def runbook_target(runbook):
+    """Policy target of a runbook."""
+    return {'runbook.owner': getattr(runbook, 'owner', None) or NO_PROJECT}
 
 
 def check(rule, target, context):

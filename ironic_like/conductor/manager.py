@@ -160,6 +160,9 @@ class ConductorManager(object):
     def detach_virtual_media(self, context, node_id, device_types=None):
         return vmedia.detach(context, self._executor, node_id, device_types)
 
+    def get_virtual_media(self, context, node_id):
+        return vmedia.get(context, node_id)
+
     def set_secure_boot_state(self, context, node_id, state):
         return management.set_secure_boot_state(context, self._executor,
                                                 node_id, state)

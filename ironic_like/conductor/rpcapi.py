@@ -32,6 +32,7 @@ Version history:
     1.13 - continue_inspection (Ironic 1.84: the inventory an agent
            posted)
     1.14 - attach_virtual_media, detach_virtual_media (Ironic 1.89)
+    1.15 - get_virtual_media (Ironic 1.93)
 """
 
 import datetime
@@ -59,7 +60,8 @@ TOPIC = 'ironic_like.conductor_manager'
 # 1.12: start_allocation.
 # 1.13: continue_inspection.
 # 1.14: attach_virtual_media, detach_virtual_media.
-RPC_API_VERSION = '1.14'
+# 1.15: get_virtual_media.
+RPC_API_VERSION = '1.15'
 
 
 # Clock difference tolerated between this process and the conductor that
@@ -450,6 +452,10 @@ class ConductorAPI(object):
         return self._call_interfaces(context, node, 'detach_virtual_media',
                                      version='1.14',
                                      device_types=device_types)
+
+    def get_virtual_media(self, context, node):
+        return self._call_interfaces(context, node, 'get_virtual_media',
+                                     version='1.15')
 
     def set_boot_mode(self, context, node, mode):
         return self._call_interfaces(context, node, 'set_boot_mode',

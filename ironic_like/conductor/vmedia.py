@@ -47,6 +47,15 @@ def _do(task, purpose, work, *args):
     LOG.info('Node %s: %s done', task.node.uuid, purpose)
 
 
+def get(context, node_id):
+    """The node's virtual media devices (1.93), read under a shared
+    lock, as Ironic reads them."""
+    with locks.acquire(context, node_id, shared=True,
+                       purpose='getting virtual media') as task:
+        task.driver.management.validate(task)
+        return list(task.driver.management.get_virtual_media(task))
+
+
 def attach(context, executor, node_id, device_type, image_url):
     _start(context, executor, node_id, 'attach virtual media (%s)'
            % device_type,

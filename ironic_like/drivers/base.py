@@ -92,6 +92,12 @@ class ManagementInterface(BaseInterface):
         """Eject the virtual media of ``device_types`` (all when None)."""
         raise unsupported(task, 'virtual media')
 
+    def get_virtual_media(self, task):
+        """The node's virtual media devices (1.93): a list of
+        {'media_types': [Redfish media types], 'inserted': bool,
+        'image': the inserted image's URL or ''}."""
+        raise unsupported(task, 'virtual media')
+
     # Boot mode and secure boot (1.75, set from 1.76).
     def get_boot_mode(self, task):
         """'uefi' or 'bios' (None when unknown)."""

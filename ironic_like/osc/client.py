@@ -60,6 +60,8 @@ ALLOCATION_OWNER = (1, 60)
 RETIRED = (1, 61)
 LESSEE = (1, 65)
 NETWORK_DATA = (1, 66)
+# disable_ramdisk of manual cleaning.
+CLEAN_DISABLE_RAMDISK = (1, 70)
 BOOT_MODE = (1, 76)
 DRIVER_FIELDS = (1, 77)
 NODE_HISTORY = (1, 78)
@@ -70,9 +72,10 @@ UNHOLD_VERB = (1, 85)
 FIRMWARE_INTERFACE = (1, 86)
 SERVICE = (1, 87)
 PORT_NAME = (1, 88)
+RUNBOOKS = (1, 92)
 
 # The highest version this plugin knows: never negotiate above it.
-LAST_KNOWN_VERSION = (1, 91)
+LAST_KNOWN_VERSION = (1, 94)
 # What a server that tells nothing is assumed to speak (Ironic's minimum).
 FALLBACK_VERSION = (1, 1)
 

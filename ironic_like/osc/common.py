@@ -8,6 +8,7 @@ import os
 import sys
 import time
 
+from cliff import columns
 from osc_lib.cli import format_columns
 from osc_lib import exceptions as osc_exc
 from oslo_utils import strutils
@@ -220,12 +221,26 @@ def label(field):
     return ' '.join(_WORDS.get(w, w.capitalize()) for w in field.split('_'))
 
 
+class JsonLinesColumn(columns.FormattableColumn):
+    """A list of objects (deploy or runbook steps) in a table: one JSON
+    object a line, as osc-lib's ListColumn only joins strings; unchanged
+    in json and yaml."""
+
+    def human_readable(self):
+        return '\n'.join(json.dumps(item) for item in self._value)
+
+    def machine_readable(self):
+        return self._value
+
+
 def formatted(value):
     """A value as cliff prints it: dicts and lists readable in a table,
     unchanged in json and yaml."""
     if isinstance(value, dict):
         return format_columns.DictColumn(value)
     if isinstance(value, list):
+        if any(isinstance(item, (dict, list)) for item in value):
+            return JsonLinesColumn(value)
         return format_columns.ListColumn(value)
     return value
 

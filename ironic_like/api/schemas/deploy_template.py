@@ -10,6 +10,8 @@ STEP_INTERFACES = ('deploy', 'bios', 'raid', 'management', 'power')
 # Ours: every step of a matched template runs at each deploy asking for
 # it, so one template stays small (Ironic sets no bound).
 MAX_STEPS = 100
+# The largest priority (or runbook step order) a step may have.
+MAX_RANK = 2 ** 31 - 1
 
 STEP = {
     'type': 'object',
@@ -20,7 +22,9 @@ STEP = {
         # Ironic takes the priority as a number or a string of digits;
         # 0 keeps the step in the template but disabled.
         'priority': {'anyOf': [
-            {'type': 'integer', 'minimum': 0},
+            # Bounded by the column (a 32-bit integer): a larger number
+            # is a 400, not a database error.
+            {'type': 'integer', 'minimum': 0, 'maximum': MAX_RANK},
             {'type': 'string', 'pattern': '^[0-9]{1,9}$'}]},
     },
     'required': ['interface', 'step', 'args', 'priority'],

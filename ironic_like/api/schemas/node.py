@@ -133,6 +133,9 @@ PROVISION_BODY = {
                          'maxItems': deploy_template.MAX_STEPS},
         # 1.70: manual cleaning without booting the agent's ramdisk.
         'disable_ramdisk': {'type': ['boolean', 'null']},
+        # 1.92: the runbook (UUID or name) whose steps clean or service.
+        'runbook': {'type': ['string', 'null'], 'minLength': 1,
+                    'maxLength': 255},
     },
     'required': ['target'],
     'additionalProperties': False,

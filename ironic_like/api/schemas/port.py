@@ -63,7 +63,13 @@ MANDATORY = frozenset(['address', 'node_uuid'])
 # The object schema of a body setting ``names`` (a subset of FIELDS).
 object_schema = functools.partial(common.object_schema, FIELDS)
 
-# POST /v1/ports.
-CREATE_BODY = object_schema(CREATE_FIELDS, required=MANDATORY)
+# POST /v1/ports: the node by node_uuid or (1.94) node_ident, a UUID or
+# a name (the API turns node_ident into node_uuid before the rest is
+# validated).
+CREATE_BODY = object_schema(CREATE_FIELDS, required=['address'])
+CREATE_BODY['properties']['node_ident'] = {'type': 'string', 'minLength': 1,
+                                           'maxLength': 255}
+# (One of node_uuid and node_ident is required: the API checks it, to
+# name the missing field.)
 # Each field a PATCH changes is validated on its own: {name: new value}.
 FIELD_BODIES = {name: object_schema([name]) for name in FIELDS}

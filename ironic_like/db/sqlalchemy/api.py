@@ -39,6 +39,7 @@ from ironic_like.db.sqlalchemy import node_inventory
 from ironic_like.db.sqlalchemy import node_locks
 from ironic_like.db.sqlalchemy import portgroups
 from ironic_like.db.sqlalchemy import ports
+from ironic_like.db.sqlalchemy import runbooks
 from ironic_like.db.sqlalchemy import volumes
 
 LOG = log.getLogger(__name__)
@@ -381,6 +382,7 @@ class Connection(accelerators.AcceleratorsMixin,
                  node_locks.NodeLocksMixin,
                  portgroups.PortgroupsMixin,
                  ports.PortsMixin,
+                 runbooks.RunbooksMixin,
                  volumes.VolumesMixin):
     """All database access of the service."""
 

@@ -335,6 +335,43 @@ class DeployTemplateStep(Base):
     priority = sa.Column(sa.Integer, nullable=False)
 
 
+class Runbook(Base):
+    """Ironic's runbook (API 1.92): clean or service steps a node whose
+    traits include the runbook's name may be given by name."""
+    __tablename__ = 'runbooks'
+    __table_args__ = _table_args(
+        sa.UniqueConstraint('uuid', name='uniq_runbooks0uuid'),
+        sa.UniqueConstraint('name', name='uniq_runbooks0name'),
+        sa.Index('runbooks_owner_idx', 'owner'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    name = sa.Column(sa.String(255), nullable=False)
+    disable_ramdisk = sa.Column(sa.Boolean, nullable=False, default=False)
+    public = sa.Column(sa.Boolean, nullable=False, default=False)
+    owner = sa.Column(sa.String(255), nullable=True)
+    extra = sa.Column(db_types.JsonEncodedDict)
+
+    steps = orm.relationship('RunbookStep', lazy='selectin',
+                             cascade='all, delete-orphan',
+                             order_by='RunbookStep.id')
+
+
+class RunbookStep(Base):
+    __tablename__ = 'runbook_steps'
+    __table_args__ = _table_args(
+        sa.Index('runbook_steps_runbook_id_idx', 'runbook_id'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    runbook_id = sa.Column(sa.Integer, sa.ForeignKey('runbooks.id'),
+                           nullable=False)
+    interface = sa.Column(sa.String(255), nullable=False)
+    step = sa.Column(sa.String(255), nullable=False)
+    args = sa.Column(db_types.JsonEncodedDict, nullable=False)
+    # Where the step runs among the runbook's steps (lowest first).
+    order = sa.Column(sa.Integer, nullable=False)
+
+
 class VolumeConnector(Base):
     """Ironic's volume connector: how a node reaches remote storage."""
     __tablename__ = 'volume_connectors'

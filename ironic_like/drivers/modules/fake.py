@@ -65,6 +65,19 @@ class FakeManagement(base.ManagementInterface):
             media.pop(device_type, None)
         info[self.VMEDIA_KEY] = media
         task.update_node({'driver_internal_info': info})
+
+    # The fake BMC's devices: one per device type, with the Redfish media
+    # types a real BMC reports for it.
+    VMEDIA_DEVICES = (('cdrom', ['CD', 'DVD']), ('disk', ['USBStick']),
+                      ('floppy', ['Floppy']))
+
+    def get_virtual_media(self, task):
+        media = (task.node.driver_internal_info or {}).get(
+            self.VMEDIA_KEY) or {}
+        return [{'media_types': list(types),
+                 'inserted': device_type in media,
+                 'image': media.get(device_type, '')}
+                for device_type, types in self.VMEDIA_DEVICES]
     BOOT_DEVICES = ('bios', 'cdrom', 'disk', 'pxe')
 
     def get_supported_boot_devices(self, task):

@@ -226,6 +226,18 @@ class RedfishManagement(_RedfishBMC, base.ManagementInterface):
                 if device.inserted and wanted & set(device.media_types or ()):
                     device.eject_media()
 
+    def get_virtual_media(self, task):
+        action = 'reading virtual media'
+        info, system = redfish_utils.get_system(task.node, action=action)
+        with redfish_utils.sushy_errors(info, action,
+                                        exception.IronicLikeException):
+            return [{'media_types': sorted(
+                         getattr(t, 'value', t)
+                         for t in device.media_types or ()),
+                     'inserted': bool(device.inserted),
+                     'image': device.image or ''}
+                    for device in _virtual_media(system)]
+
     def get_supported_boot_devices(self, task=None):
         return sorted(BOOT_DEVICE_MAP)
 

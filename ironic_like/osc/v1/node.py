@@ -9,6 +9,7 @@ from osc_lib import exceptions as osc_exc
 from ironic_like.osc import client as http
 from ironic_like.osc import common
 from ironic_like.osc.v1 import base
+from ironic_like.osc.v1 import runbook
 
 LOG = logging.getLogger(__name__)
 
@@ -596,22 +597,32 @@ class CleanNode(ProvisionStateCommand):
     EXPECTED = 'manageable'
     REQUIRES = (http.CLEAN_VERB, 'Provision target "clean"')
     STEPS = 'clean'
+    # --disable-ramdisk: manual cleaning only (API 1.70).
+    DISABLE_RAMDISK = True
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
-        parser.add_argument(
+        group = parser.add_mutually_exclusive_group(required=True)
+        group.add_argument(
             '--%s-steps' % self.STEPS, metavar='<%s-steps>' % self.STEPS,
-            dest='steps', required=True, type=common.json_arg,
+            dest='steps', type=common.json_arg,
             help='The %s steps, a JSON list such as \'[{"interface": '
                  '"deploy", "step": "erase_devices"}]\'.' % self.STEPS)
+        runbook.add_runbook_option(group, self.STEPS)
+        if self.DISABLE_RAMDISK:
+            parser.add_argument(
+                '--disable-ramdisk', action='store_true', default=None,
+                help='Boot no agent ramdisk: only steps that need none can '
+                     'run (API 1.70; not with --runbook).')
         return parser
 
+    def take_action(self, parsed_args):
+        runbook.check_provision_args(parsed_args, self.STEPS)
+        return super().take_action(parsed_args)
+
     def body(self, parsed_args):
-        steps = parsed_args.steps
-        if not isinstance(steps, list):
-            raise osc_exc.CommandError('--%s-steps must be a JSON list.'
-                                       % self.STEPS)
-        return {'target': self.TARGET, '%s_steps' % self.STEPS: steps}
+        return runbook.provision_body(self.client, parsed_args,
+                                      self.TARGET, self.STEPS)
 
 
 class ServiceNode(CleanNode):
@@ -620,6 +631,7 @@ class ServiceNode(CleanNode):
     EXPECTED = 'active'
     REQUIRES = (http.SERVICE, 'Provision target "service"')
     STEPS = 'service'
+    DISABLE_RAMDISK = False
 
 
 class AbortNode(ProvisionStateCommand):

@@ -121,6 +121,11 @@ class TestRedfishDirect(testtools.TestCase):
                               if v & set(d.media_types or ())]]
         self.assertTrue(cds)
         self.assertEqual((True, url), (cds[0].inserted, cds[0].image))
+        # API 1.93: the devices as the BMC shows them.
+        listed = self.management.get_virtual_media(self.task)
+        self.assertIn({'media_types': sorted(
+            t.value for t in cds[0].media_types), 'inserted': True,
+            'image': url}, listed)
         self.management.detach_virtual_media(self.task, None)
         cds[0].refresh()
         self.assertFalse(cds[0].inserted)

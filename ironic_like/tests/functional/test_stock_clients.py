@@ -198,8 +198,8 @@ class StockClientsMixin(object):
         """Volume connectors and targets (1.32), deploy templates (1.55),
         and beyond 1.62: lessee (1.65), network_data (1.66), boot mode
         and secure boot (1.76), history (1.78), inventory (1.81), shards
-        (1.82), child nodes (1.83), firmware (1.86), port names (1.88), with
-        the stock CLI (it negotiates our maximum)."""
+        (1.82), child nodes (1.83), firmware (1.86), port names (1.88),
+        runbooks (1.92), with the stock CLI (it negotiates our maximum)."""
         cli = StockCLI(self, url)
         network_data = {'links': [{'id': 'eth0', 'type': 'phy',
                                    'ethernet_mac_address':
@@ -310,8 +310,38 @@ class StockClientsMixin(object):
                          [st['step'] for st in shown['steps']])
         cli.run('baremetal', 'deploy', 'template', 'delete',
                 'CUSTOM_CLI_NEWER')
+        self._stock_cli_runbook(cli, node)
 
         cli.run('baremetal', 'node', 'delete', node['uuid'])
+
+    def _stock_cli_runbook(self, cli, node):
+        """A runbook (1.92) created, shown, listed and changed, and the
+        node (which gets the runbook's trait) cleaned with it."""
+        steps = [{'interface': 'deploy', 'step': 'erase_devices_metadata',
+                  'args': {}, 'order': 1}]
+        runbook = cli.json('baremetal', 'runbook', 'create', '--name',
+                           'CUSTOM_CLI_RUNBOOK', '--steps',
+                           json.dumps(steps))
+        self.assertEqual('CUSTOM_CLI_RUNBOOK', runbook['name'])
+        self.assertEqual(['erase_devices_metadata'], [
+            st['step'] for st in cli.json('baremetal', 'runbook', 'show',
+                                          'CUSTOM_CLI_RUNBOOK')['steps']])
+        self.assertIn(runbook['uuid'], _uuids(cli.json(
+            'baremetal', 'runbook', 'list')))
+        cli.run('baremetal', 'runbook', 'set', 'CUSTOM_CLI_RUNBOOK',
+                '--extra', 'team=cli')
+        self.assertEqual({'team': 'cli'}, cli.json(
+            'baremetal', 'runbook', 'show', 'CUSTOM_CLI_RUNBOOK')['extra'])
+        cli.run('baremetal', 'node', 'manage', node['uuid'], '--wait',
+                str(WAIT))
+        cli.run('baremetal', 'node', 'add', 'trait', node['uuid'],
+                'CUSTOM_CLI_RUNBOOK')
+        cli.run('baremetal', 'node', 'clean', node['uuid'], '--runbook',
+                'CUSTOM_CLI_RUNBOOK', '--wait', str(WAIT))
+        shown = cli.json('baremetal', 'node', 'show', node['uuid'])
+        self.assertEqual(('manageable', None),
+                         (shown['provision_state'], shown['last_error']))
+        cli.run('baremetal', 'runbook', 'delete', 'CUSTOM_CLI_RUNBOOK')
 
 
 class TestStockClientsCluster(StockClientsMixin, base.FunctionalTestCase):

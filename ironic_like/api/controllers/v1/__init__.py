@@ -20,6 +20,7 @@ from ironic_like.api.controllers.v1 import port
 from ironic_like.api.controllers.v1 import portgroup
 from ironic_like.api.controllers.v1 import shard
 from ironic_like.api.controllers.v1 import ramdisk
+from ironic_like.api.controllers.v1 import runbook
 from ironic_like.api.controllers.v1 import volume
 from ironic_like.api import links
 from ironic_like.api import versions
@@ -67,6 +68,8 @@ def v1_document(base_url, version):
     if version >= deploy_template_view.DEPLOY_TEMPLATES:
         doc['deploy_templates'] = links.make_collection_links(
             base_url, 'deploy_templates')
+    if version >= versions.RUNBOOKS:
+        doc['runbooks'] = links.make_collection_links(base_url, 'runbooks')
     if version >= volume.VOLUME:
         doc['volume'] = links.make_collection_links(base_url, 'volume')
     if version >= event.EVENTS:
@@ -86,6 +89,8 @@ class Controller(rest.RestController):
     drivers = driver.DriversController()
     allocations = allocation.AllocationsController()
     deploy_templates = deploy_template.DeployTemplatesController()
+    # Runbooks (1.92).
+    runbooks = runbook.RunbooksController()
     boot = boot.BootController()
     hostos = hostos.HostOSController()
     accelerators = accelerators.AcceleratorsController()

@@ -7,6 +7,7 @@ from pecan import rest
 
 from ironic_like.api.controllers.v1 import deploy_template
 from ironic_like.api.controllers.v1 import node_boot_mode
+from ironic_like.api.controllers.v1 import runbook as runbook_api
 from ironic_like.api.controllers.v1 import utils
 from ironic_like.api import links
 from ironic_like.api.schemas import node as schema
@@ -153,6 +154,9 @@ class NodeStatesController(rest.RestController):
             utils.require_version(TARGET_VERSIONS[target],
                                   'Provision target "%s"' % target)
         clean_steps = body.get('clean_steps')
+        runbook_steps, runbook_no_ramdisk = self._runbook(node, event, body)
+        if event == 'clean' and runbook_steps is not None:
+            clean_steps = runbook_steps
         if event == 'clean' and clean_steps is None:
             raise exception.MissingParameterValue(
                 err='"clean_steps" is required when setting target '
@@ -186,11 +190,15 @@ class NodeStatesController(rest.RestController):
                 err='A non-empty "rescue_password" is required when '
                     'setting target provision state to rescue',
                 field='rescue_password')
-        service_steps = _service_steps(body.get('service_steps'), event,
-                                       node)
+        if event == 'service' and runbook_steps is not None:
+            service_steps = runbook_steps
+        else:
+            service_steps = _service_steps(body.get('service_steps'),
+                                           event, node)
         deploy_steps = _deploy_steps(body.get('deploy_steps'), event)
-        disable_ramdisk = _disable_ramdisk(body.get('disable_ramdisk'),
-                                           event)
+        disable_ramdisk = _disable_ramdisk(
+            True if runbook_no_ramdisk else body.get('disable_ramdisk'),
+            event)
         # Answer at once when the state machine forbids the action; the
         # conductor checks again under the node's lock.
         if not states.is_allowed(node.provision_state, event):
@@ -215,6 +223,26 @@ class NodeStatesController(rest.RestController):
         utils.rpcapi().do_provisioning_action(utils.context(), node, event,
                                               action_params)
         self._accepted()
+
+    @staticmethod
+    def _runbook(node, event, body):
+        """(steps, disable_ramdisk) of the request's runbook (1.92), or
+        (None, False) without one. The runbook replaces the steps: a
+        request giving both is refused, as Ironic refuses it."""
+        ident = body.get('runbook')
+        if ident is None:
+            return None, False
+        steps, no_ramdisk = runbook_api.steps_for_node(node, event, ident)
+        field = '%s_steps' % event
+        if body.get(field) is not None:
+            raise exception.InvalidParameterValue(
+                err='Please provide either "%s" or a runbook, but not '
+                    'both.' % field, field=field)
+        if no_ramdisk and body.get('disable_ramdisk') is not None:
+            raise exception.InvalidParameterValue(
+                err='Please provide either "disable_ramdisk" or a runbook '
+                    'that sets it, but not both.', field='disable_ramdisk')
+        return steps, no_ramdisk
 
     @pecan.expose('json')
     def console(self, **kwargs):

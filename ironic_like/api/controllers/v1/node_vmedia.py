@@ -6,8 +6,9 @@ conductor does it in a worker, a failure goes to last_error.
 ``image_url`` must be http, https, nfs, cifs or smb (Ironic's schemes);
 the BMC reads it there. ``image_download_source`` may only be ``http``
 (the image is served from where it is): this service has no image cache
-to serve it from (Ironic's ``local``, its default) nor Swift. Reading
-what is attached (GET) is Ironic 1.93, not here: 404.
+to serve it from (Ironic's ``local``, its default) nor Swift. GET (1.93)
+lists the node's virtual media devices, read by its conductor from the
+BMC.
 """
 
 from urllib import parse
@@ -17,6 +18,7 @@ from pecan import rest
 
 from ironic_like.api.controllers.v1 import utils
 from ironic_like.api import validation
+from ironic_like.api import versions
 from ironic_like.common import exception
 from ironic_like.common import states
 
@@ -55,8 +57,12 @@ class NodeVmediaController(rest.RestController):
 
     @pecan.expose('json')
     def get_all(self, **kwargs):
-        # Ironic 1.93.
-        raise exception.NotFound()
+        utils.hide_below(versions.VMEDIA_GET)
+        utils.query()
+        node = utils.get_authorized_node(self.node_ident,
+                                         'baremetal:node:vmedia:get')
+        # A bare list, as Ironic answers.
+        return utils.rpcapi().get_virtual_media(utils.context(), node)
 
     @pecan.expose('json')
     def post(self, **kwargs):

@@ -67,6 +67,35 @@ def _node_by_uuid(node_uuid, field='node_uuid'):
             err='Node %s could not be found.' % node_uuid, field=field)
 
 
+def _node_ident_to_uuid(body):
+    """A create body naming its node by ``node_ident`` (1.94: a UUID or
+    a name) gets the node's ``node_uuid`` instead; both is a 400, as is
+    a node that does not exist."""
+    if 'node_ident' not in body:
+        if 'node_uuid' not in body:
+            raise exception.InvalidParameterValue(
+                err="Invalid input for field/attribute node_uuid. "
+                    "'node_uuid' is a required property (or, from API "
+                    "1.94, node_ident).", field='node_uuid')
+        return
+    utils.require_version(versions.PORT_NODE_IDENT, '"node_ident"')
+    ident = body.pop('node_ident')
+    if 'node_uuid' in body:
+        raise exception.InvalidParameterValue(
+            err='Give the node as node_uuid or node_ident, not both.',
+            field='node_ident')
+    if not isinstance(ident, str) or not ident:
+        raise exception.InvalidParameterValue(
+            err='node_ident must be the UUID or name of a node.',
+            field='node_ident')
+    try:
+        body['node_uuid'] = utils.get_node(ident).uuid
+    except (exception.NodeNotFound, exception.InvalidUuidOrName,
+            exception.InvalidUUID):
+        raise exception.InvalidParameterValue(
+            err='Node %s could not be found.' % ident, field='node_ident')
+
+
 def _authorize_port(rule, port):
     """The port's node, if ``rule`` allows; 404 for users who may not see
     the node (so ports do not reveal nodes of other projects)."""
@@ -250,6 +279,7 @@ class PortsController(rest.RestController):
         ctx = utils.context()
         policy.authorize('baremetal:port:create', {}, ctx)
         body = utils.load_body()
+        _node_ident_to_uuid(body)
         utils.check_body_fields(body, schema.CREATE_FIELDS,
                                 port_view.FIELDS, 'port')
         _check_link_version(body.get('local_link_connection'))

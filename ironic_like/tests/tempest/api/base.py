@@ -90,7 +90,10 @@ class BaseBaremetalLikeTest(api_version_utils.BaseMicroversionTest,
     def create_port(self, node_uuid, client=None, **fields):
         client = client or self.client
         fields.setdefault('address', data_utils.rand_mac_address())
-        port = client.create_port(node_uuid=node_uuid, **fields)
+        if node_uuid is not None:
+            # (None: the node is given otherwise, as node_ident.)
+            fields['node_uuid'] = node_uuid
+        port = client.create_port(**fields)
         self.addCleanup(self._ignore_not_found, self.client.delete_port,
                         port['uuid'])
         return port

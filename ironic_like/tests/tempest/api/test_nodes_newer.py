@@ -1,4 +1,4 @@
-"""Ironic 1.63-1.91 on the clustered service: indicators, lessee and
+"""Ironic 1.63-1.93 on the clustered service: indicators, lessee and
 network_data, boot mode and secure boot, node history, deploy verbs,
 node inventory, shards, child nodes, the unhold verb,
 firmware, the service verb, virtual media, .json suffixes."""
@@ -163,9 +163,20 @@ class TestNodesNewer(base.BaseBaremetalLikeTest):
             self.client.attach_vmedia(node['uuid'], device_type='cdrom',
                                       image_url='http://example.com/a.iso')
             self.client.detach_vmedia(node['uuid'], device_types='cdrom')
+            self.assertRaises(lib_exc.NotFound, self.client.list_vmedia,
+                              node['uuid'])
             self.assertRaises(lib_exc.BadRequest, self.client.attach_vmedia,
                               node['uuid'], device_type='tape',
                               image_url='http://example.com/a.iso')
+        with self.client.microversion('1.93'):
+            # The fake BMC's devices: a CD/DVD drive, a USB stick, a floppy.
+            devices = self.client.list_vmedia(node['uuid'])
+            self.assertEqual([['CD', 'DVD'], ['USBStick'], ['Floppy']],
+                             [d['media_types'] for d in devices])
+            self.client.attach_vmedia(node['uuid'], device_type='cdrom',
+                                      image_url='http://example.com/b.iso')
+            self.wait_for(lambda: self.client.list_vmedia(node['uuid'])[0][
+                'image'] == 'http://example.com/b.iso', 'media inserted')
         with self.client.microversion('1.88'):
             self.assertRaises(lib_exc.NotFound, self.client.attach_vmedia,
                               node['uuid'], device_type='cdrom',

@@ -76,6 +76,19 @@ class TestPorts(base.BaseBaremetalLikeTest):
                               address=data_utils.rand_mac_address(),
                               local_link_connection=link)
 
+    @decorators.idempotent_id('b9c2e4f7-1a38-4d65-9e07-5f3a8c1d2e64')
+    def test_create_with_node_ident(self):
+        name = data_utils.rand_name('tempest-node').lower()
+        node = self.create_node(name=name)
+        with self.client.microversion('1.94'):
+            port = self.create_port(None, node_ident=name,
+                                    address=data_utils.rand_mac_address())
+            self.assertEqual(node['uuid'], port['node_uuid'])
+        with self.client.microversion('1.93'):
+            self.assertRaises(lib_exc.NotAcceptable, self.create_port, None,
+                              node_ident=name,
+                              address=data_utils.rand_mac_address())
+
     @decorators.idempotent_id('ab714e26-2719-48a2-b971-870501276f30')
     def test_list_by_node_and_address(self):
         ports = [self.create_port(self.node['uuid']) for _ in range(2)]

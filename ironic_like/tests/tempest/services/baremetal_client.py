@@ -192,6 +192,12 @@ class BaremetalLikeClient(rest_client.RestClient):
     def list_shards(self):
         return self._get('shards')
 
+    def list_vmedia(self, ident):
+        # A bare list (1.93), as Ironic answers.
+        resp, body = self.get(self._url('nodes', ident, 'vmedia'))
+        self.expected_success(200, resp.status)
+        return rest_client.ResponseBodyList(resp, json.loads(body))
+
     def attach_vmedia(self, ident, **body):
         return self._post(['nodes', ident, 'vmedia'], body, expected=204)
 
@@ -276,6 +282,23 @@ class BaremetalLikeClient(rest_client.RestClient):
 
     def list_portgroup_ports(self, ident, **params):
         return self._get('portgroups', ident, 'ports', **params)
+
+    # -- runbooks (1.92) ---------------------------------------------------
+
+    def list_runbooks(self, **params):
+        return self._get('runbooks', **params)
+
+    def show_runbook(self, ident, **params):
+        return self._get('runbooks', ident, **params)
+
+    def create_runbook(self, **fields):
+        return self._post(['runbooks'], fields)
+
+    def update_runbook(self, ident, patch):
+        return self._patch(['runbooks', ident], patch)
+
+    def delete_runbook(self, ident):
+        return self._delete('runbooks', ident)
 
     # -- chassis -----------------------------------------------------------
 

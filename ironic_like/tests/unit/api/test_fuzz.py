@@ -280,6 +280,7 @@ _GROUPS = (
     ('portgroups', ('/v1/portgroups', openapi.NODE + '/portgroups')),
     ('chassis', ('/v1/chassis',)),
     ('deploy-templates', ('/v1/deploy_templates',)),
+    ('runbooks', ('/v1/runbooks',)),
     ('volume', ('/v1/volume', openapi.NODE + '/volume')),
     ('accelerators', ('/v1/accelerators', openapi.NODE + '/accelerators')),
     ('allocations', ('/v1/allocations',)),
@@ -388,6 +389,12 @@ class TestFuzzDeployTemplates(FuzzTestBase):
 
     def test_fuzz(self):
         self._fuzz_group('deploy-templates')
+
+
+class TestFuzzRunbooks(FuzzTestBase):
+
+    def test_fuzz(self):
+        self._fuzz_group('runbooks')
 
 
 class TestFuzzVolume(FuzzTestBase):

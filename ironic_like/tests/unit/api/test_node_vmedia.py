@@ -1,8 +1,9 @@
-"""Virtual media (Ironic 1.89): POST/DELETE /v1/nodes/{id}/vmedia with a
-running conductor and the fake management."""
+"""Virtual media (Ironic 1.89): POST/DELETE /v1/nodes/{id}/vmedia, and
+GET (1.93), with a running conductor and the fake management."""
 
 from unittest import mock
 
+from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor import node_flags
 from ironic_like.drivers.modules import fake
@@ -50,7 +51,31 @@ class TestVirtualMedia(base.APITestCase):
                      status=404, version='1.88')
         self.delete(self.url, version='1.88', status=404)
         # Reading them is 1.93.
-        self.get(self.url, version=V, status=404)
+        self.get(self.url, version='1.92', status=404)
+        self.get(self.url, version='1.93')
+
+    def test_get_lists_the_devices(self):
+        devices = self.get(self.url, version='1.93').json
+        self.assertEqual([{'media_types': ['CD', 'DVD'], 'inserted': False,
+                           'image': ''},
+                          {'media_types': ['USBStick'], 'inserted': False,
+                           'image': ''},
+                          {'media_types': ['Floppy'], 'inserted': False,
+                           'image': ''}], devices)
+        self._attach({'device_type': 'cdrom', 'image_url': ISO})
+        self.wait_for(self.node.uuid, lambda n: 'cdrom' in _media(n))
+        devices = self.get(self.url, version='1.93').json
+        self.assertEqual({'media_types': ['CD', 'DVD'], 'inserted': True,
+                          'image': ISO}, devices[0])
+        self.get('/v1/nodes/nope/vmedia', version='1.93', status=404)
+
+    def test_get_unsupported_400(self):
+        error = exception.UnsupportedDriverExtension(
+            driver='fake-hardware', extension='virtual media')
+        with mock.patch.object(fake.FakeManagement, 'get_virtual_media',
+                               side_effect=error):
+            r = self.get(self.url, version='1.93', status=400)
+        self.assertFault(r, 400, 'virtual media')
 
     def test_bad_requests(self):
         for body, field in (
@@ -96,3 +121,8 @@ class TestVirtualMediaPolicy(test_auth.KeystoneTestCase):
                                headers=self._headers(self.project('reader'),
                                                      V))
         self.assertFault(r, 403, 'baremetal:node:vmedia:attach')
+        # Readers of the node may list its devices (1.93); others not.
+        self.get('/v1/nodes/mine/vmedia', version='1.93',
+                 headers=self.project('reader'))
+        self.get('/v1/nodes/mine/vmedia', version='1.93',
+                 headers=self.project('reader', project='p2'), status=404)

@@ -37,6 +37,7 @@ from ironic_like.api.controllers.v1 import node_traits
 from ironic_like.api.controllers.v1 import node_vifs
 from ironic_like.api.controllers.v1 import port as port_ctl
 from ironic_like.api.controllers.v1 import portgroup as portgroup_ctl
+from ironic_like.api.controllers.v1 import runbook as runbook_ctl
 from ironic_like.api.controllers.v1 import ramdisk
 from ironic_like.api.controllers.v1 import volume as volume_ctl
 from ironic_like.api.middleware import public_routes
@@ -59,7 +60,8 @@ _VALIDATOR_MODULES = (node_ctl, node_states, node_boot_mode,
                       boot_sessions, boot_components, boot_staged,
                       boot_options, hostos_common, hostos_modules,
                       hostos_configurations, hostos_agents,
-                      volume_ctl, inspection_callback, node_vmedia)
+                      volume_ctl, inspection_callback, node_vmedia,
+                      runbook_ctl)
 
 
 def _validators():

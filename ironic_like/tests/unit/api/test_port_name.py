@@ -62,3 +62,42 @@ class TestPortName(base.APITestCase):
             r = self._create(name, '52:54:00:00:00:01', status=400)
             self.assertFault(r, 400, 'name')
         self.get('/v1/ports/bad%20name', version=V, status=400)
+
+
+class TestPortNodeIdent(base.APITestCase):
+    """node_ident on port create (Ironic 1.94): the node by name."""
+
+    with_conductor = True
+
+    def setUp(self):
+        super().setUp()
+        self.node = self.create_node(name='n1')
+
+    def _create(self, body, version='1.94', status=201):
+        body = dict({'address': '52:54:00:00:00:01'}, **body)
+        return self.post('/v1/ports', body, version=version, status=status)
+
+    def test_by_name_or_uuid(self):
+        doc = self._create({'node_ident': 'n1'}).json
+        self.assertEqual(self.node.uuid, doc['node_uuid'])
+        doc = self._create({'node_ident': self.node.uuid,
+                            'address': '52:54:00:00:00:02'}).json
+        self.assertEqual(self.node.uuid, doc['node_uuid'])
+
+    def test_refusals_create_nothing(self):
+        r = self._create({'node_ident': 'n1'}, version='1.93', status=406)
+        self.assertFault(r, 406, 'node_ident')
+        r = self._create({'node_ident': 'n1', 'node_uuid': self.node.uuid},
+                         status=400)
+        self.assertFault(r, 400, 'not both')
+        for ident in ('nope', ''):
+            r = self._create({'node_ident': ident}, status=400)
+            self.assertFault(r, 400, 'node_ident')
+        r = self._create({}, status=400)
+        self.assertFault(r, 400, 'node_uuid')
+        self.assertEqual([], self.db.get_port_list())
+        # Not a field of a port: a PATCH cannot use it.
+        port = self.create_port(self.node)
+        self.patch('/v1/ports/%s' % port.uuid, [
+            {'op': 'add', 'path': '/node_ident', 'value': 'n1'}],
+            version='1.94', status=400)

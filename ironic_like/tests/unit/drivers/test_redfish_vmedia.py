@@ -1,4 +1,5 @@
-"""Virtual media through Redfish (API 1.89), against a mocked BMC."""
+"""Virtual media through Redfish (API 1.89, read 1.93), against a mocked
+BMC."""
 
 from unittest import mock
 
@@ -9,8 +10,9 @@ from ironic_like.tests.unit.drivers import test_firmware
 from ironic_like.tests.unit.drivers import test_redfish
 
 
-def _device(*types, inserted=False):
-    return mock.Mock(media_types=list(types), inserted=inserted)
+def _device(*types, inserted=False, image=None):
+    return mock.Mock(media_types=list(types), inserted=inserted,
+                     image=image)
 
 
 class TestRedfishVirtualMedia(test_redfish._SushyTest):
@@ -18,7 +20,8 @@ class TestRedfishVirtualMedia(test_redfish._SushyTest):
     def setUp(self):
         super().setUp()
         self.cd = _device(sushy.VirtualMediaType.CD,
-                          sushy.VirtualMediaType.DVD, inserted=True)
+                          sushy.VirtualMediaType.DVD, inserted=True,
+                          image='http://x/old.iso')
         self.usb = _device(sushy.VirtualMediaType.USB_STICK)
         manager = mock.Mock()
         manager.virtual_media.get_members.return_value = [self.usb, self.cd]
@@ -45,3 +48,10 @@ class TestRedfishVirtualMedia(test_redfish._SushyTest):
         self.cd.eject_media.assert_not_called()    # not asked for
         self.management.detach_virtual_media(test_firmware._task(), None)
         self.cd.eject_media.assert_called_once_with()
+
+    def test_get_lists_every_device(self):
+        self.assertEqual(
+            [{'media_types': ['USBStick'], 'inserted': False, 'image': ''},
+             {'media_types': ['CD', 'DVD'], 'inserted': True,
+              'image': 'http://x/old.iso'}],
+            self.management.get_virtual_media(test_firmware._task()))

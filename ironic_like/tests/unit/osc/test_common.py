@@ -96,6 +96,15 @@ class TestOutput(testtools.TestCase):
         self.assertEqual({'x': 1}, values[1].machine_readable())
         self.assertEqual('v', values[2])
 
+    def test_lists_of_objects_one_json_object_a_line(self):
+        # Deploy template and runbook steps: ListColumn joins strings only.
+        _names, values = common.show({'steps': [{'step': 'a'},
+                                                {'step': 'b'}]})
+        self.assertEqual('{"step": "a"}\n{"step": "b"}',
+                         values[0].human_readable())
+        self.assertEqual([{'step': 'a'}, {'step': 'b'}],
+                         values[0].machine_readable())
+
     def test_show_keeps_asked_links(self):
         names, _values = common.show({'links': [], 'uuid': 'u'},
                                      keep=['links'])

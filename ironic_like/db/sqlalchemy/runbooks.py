@@ -1,0 +1,70 @@
+"""Database access for runbooks (Ironic API 1.92), mixed into
+Connection. A runbook and its steps are one unit (see step_sets)."""
+
+import sqlalchemy as sa
+
+from ironic_like.common import exception
+from ironic_like.db.sqlalchemy import models
+from ironic_like.db.sqlalchemy import step_sets
+
+# Columns a runbook list may be sorted by (not extra or steps, as Ironic).
+RUNBOOK_SORT_KEYS = frozenset(['id', 'uuid', 'name', 'owner', 'public',
+                               'disable_ramdisk', 'created_at',
+                               'updated_at'])
+
+
+def _step_row(step):
+    return models.RunbookStep(
+        interface=step['interface'], step=step['step'],
+        args=dict(step.get('args') or {}), order=int(step['order']))
+
+
+def _duplicate(values, columns):
+    if 'name' in columns or 'uniq_runbooks0name' in columns:
+        return exception.RunbookDuplicateName(name=values.get('name'))
+    return exception.RunbookAlreadyExists(uuid=values.get('uuid'))
+
+
+_STORE = step_sets.StepSetStore(
+    models.Runbook, models.RunbookStep, models.RunbookStep.runbook_id,
+    _step_row, lambda ident: exception.RunbookNotFound(runbook=ident),
+    _duplicate, RUNBOOK_SORT_KEYS)
+
+
+class RunbooksMixin(object):
+
+    def create_runbook(self, values):
+        """Create a runbook with its ``steps`` (a list of {interface,
+        step, args, order})."""
+        values = dict(values)
+        values['disable_ramdisk'] = bool(values.get('disable_ramdisk'))
+        values['public'] = bool(values.get('public'))
+        return _STORE.create(values)
+
+    def get_runbook_by_id(self, runbook_id):
+        return _STORE.get(models.Runbook.id, runbook_id)
+
+    def get_runbook_by_uuid(self, runbook_uuid):
+        return _STORE.get(models.Runbook.uuid, runbook_uuid)
+
+    def get_runbook_by_name(self, name):
+        return _STORE.get(models.Runbook.name, name)
+
+    def get_runbook_list(self, limit=None, marker=None, sort_key=None,
+                         sort_dir=None, project=None):
+        """Runbooks; with ``project``, only those it owns and the public
+        ones (what a project may use), as Ironic filters."""
+        where = None
+        if project is not None:
+            r = models.Runbook
+            where = sa.or_(r.owner == project, r.public.is_(True))
+        return _STORE.list(limit, marker, sort_key, sort_dir, where=where,
+                           what='runbook')
+
+    def update_runbook(self, runbook_id, values):
+        """Change the runbook's columns; ``steps``, when given, replaces
+        the whole list."""
+        return _STORE.update(runbook_id, values)
+
+    def destroy_runbook(self, runbook_id):
+        _STORE.destroy(runbook_id)
