@@ -8,7 +8,7 @@ feature adds a constant below and raises MAX_VERSION.
 
 # The range a client may ask for. No header means MIN_VERSION.
 MIN_VERSION = (1, 1)
-MAX_VERSION = (1, 94)
+MAX_VERSION = (1, 95)
 
 # The only major version; the URL prefix is /v1.
 BASE_VERSION = 1
@@ -145,6 +145,8 @@ RUNBOOKS = (1, 92)
 VMEDIA_GET = (1, 93)
 # A port created with node_ident (the node's UUID or name).
 PORT_NODE_IDENT = (1, 94)
+# The node's disable_power_off flag.
+DISABLE_POWER_OFF = (1, 95)
 
 
 def to_string(version):

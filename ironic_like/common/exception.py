@@ -208,6 +208,12 @@ class PowerStateFailure(IronicLikeException):
     msg_fmt = 'Failed to set node power state to %(pstate)s.'
 
 
+class PowerOffDisabled(Conflict):
+    # 409, as Ironic's PowerStateFailure (an InvalidState) answers.
+    msg_fmt = ('Failed to set node power state to %(pstate)s: node '
+               '%(node)s may not be powered off (disable_power_off).')
+
+
 class ConductorUnavailable(IronicLikeException):
     msg_fmt = 'No conductor answered for node %(node)s: %(reason)s'
     code = http_client.SERVICE_UNAVAILABLE

@@ -19,6 +19,7 @@ from oslo_utils import strutils
 
 from ironic_like.common import exception
 from ironic_like.common import states
+from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor import locks
 
 LOG = log.getLogger(__name__)
@@ -81,6 +82,7 @@ def _locked(task, other, relation, purpose):
 
 
 def _set_power(task, target, timeout):
+    node_steps.refuse_power_off(task.node, target)
     power = task.driver.power
     if power.get_power_state(task) == target:
         return

@@ -8,6 +8,7 @@ from ironic_like.common import agent_info
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor import child_nodes
+from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor import locks
 from ironic_like.conductor import node_flags
 from ironic_like.conf import CONF
@@ -31,6 +32,7 @@ def change_node_power_state(context, executor, node_id, target,
                 % (target, ', '.join(sorted(states.POWER_TARGETS))),
             field='target')
     with locks.acquire(context, node_id, purpose='power change') as task:
+        node_steps.refuse_power_off(task.node, target)
         supported = task.driver.power.get_supported_power_states(task)
         if target not in supported:
             raise exception.InvalidParameterValue(

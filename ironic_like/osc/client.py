@@ -72,10 +72,12 @@ UNHOLD_VERB = (1, 85)
 FIRMWARE_INTERFACE = (1, 86)
 SERVICE = (1, 87)
 PORT_NAME = (1, 88)
+# The node's disable_power_off flag.
+DISABLE_POWER_OFF = (1, 95)
 RUNBOOKS = (1, 92)
 
 # The highest version this plugin knows: never negotiate above it.
-LAST_KNOWN_VERSION = (1, 94)
+LAST_KNOWN_VERSION = (1, 95)
 # What a server that tells nothing is assumed to speak (Ironic's minimum).
 FALLBACK_VERSION = (1, 1)
 

@@ -51,6 +51,8 @@ FIELDS = {
     # Ironic 1.47, 1.48, 1.61 (their rules are the conductor's:
     # conductor/node_flags.py). null removes: false, or follow the option.
     'automated_clean': {'type': ['boolean', 'null']},
+    # 1.95: never power the node off (null, removed, is false).
+    'disable_power_off': {'type': ['boolean', 'null']},
     'protected': {'type': ['boolean', 'null']},
     'protected_reason': common.TEXT_OR_NULL,
     'retired': {'type': ['boolean', 'null']},

@@ -105,8 +105,22 @@ def leave_ramdisk(task):
                       agent_info.COMMAND: None})
 
 
+def refuse_power_off(node, target):
+    """PowerOffDisabled (409) if ``target`` (a power target or state)
+    powers off a node whose disable_power_off is set (Ironic 1.95)."""
+    if (states.POWER_TARGETS.get(target, target) == states.POWER_OFF
+            and getattr(node, 'disable_power_off', False)):
+        raise exception.PowerOffDisabled(pstate=target, node=node.uuid)
+
+
 def power_off(task):
-    """Power the node off and record it."""
+    """Power the node off and record it. A node that may not be powered
+    off (disable_power_off) stays on: the work's next boot reboots it
+    (see boot()), as Ironic reboots such nodes instead."""
+    if task.node.disable_power_off:
+        LOG.info('Node %s: not powered off (disable_power_off); it will '
+                 'be rebooted instead', task.node.uuid)
+        return
     task.driver.power.set_power_state(task, states.POWER_OFF)
     task.update_node({'power_state': states.POWER_OFF})
 

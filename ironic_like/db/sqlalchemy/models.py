@@ -139,6 +139,10 @@ class Node(Base):
     retired_reason = sa.Column(sa.Text, nullable=True)
     # Ironic 1.47: True cleans the node even with automated cleaning off.
     automated_clean = sa.Column(sa.Boolean, nullable=True)
+    # Ironic 1.95: never powered off (power off refused; the work that
+    # would power it off and on reboots it instead).
+    disable_power_off = sa.Column(sa.Boolean, nullable=False, default=False,
+                                  server_default=sa.false())
     # Ironic 1.42: why the service (not an operator) set maintenance.
     fault = sa.Column(sa.String(255), nullable=True)
     # Ironic 1.66: the instance's network configuration (config drive).

@@ -40,7 +40,7 @@ LONG_FIELDS = [
     'provision_state', 'target_provision_state', 'provision_updated_at',
     'maintenance', 'maintenance_reason', 'fault', 'protected',
     'protected_reason', 'retired', 'retired_reason', 'automated_clean',
-    'last_error', 'reservation', 'traits',
+    'disable_power_off', 'last_error', 'reservation', 'traits',
     'properties', 'extra', 'labels', 'driver_info', 'driver_internal_info',
     'instance_info', 'target_raid_config', 'raid_config',
     'console_enabled', 'boot_mode', 'secure_boot', 'network_data',
@@ -72,7 +72,11 @@ _FLAGS = (
     ('protected_reason', http.PROTECTED, '--protected-reason'),
     ('retired', http.RETIRED, '--retired'),
     ('retired_reason', http.RETIRED, '--retired-reason'),
+    ('disable_power_off', http.DISABLE_POWER_OFF,
+     '--disable-power-off/--enable-power-off'),
 )
+_POWER_OFF_HELP = ('Never power the node off: power off is refused and '
+                   'the service reboots it instead (API 1.95).')
 _FLAG_PATCH_FIELDS = dict(_PATCH_FIELDS,
                           **dict.fromkeys([f[0] for f in _FLAGS],
                                           common.VALUE))
@@ -204,10 +208,16 @@ class CreateNode(common.BaremetalMixin, command.ShowOne):
         parser.add_argument('--chassis-uuid', metavar='<chassis>',
                             help='UUID of the chassis of the node.')
         _add_interface_options(parser, 'Set')
+        parser.add_argument('--disable-power-off', action='store_true',
+                            default=None, help=_POWER_OFF_HELP)
         return parser
 
     def take_action(self, parsed_args):
         body = common.body_fields(parsed_args, _FIELDS)
+        if parsed_args.disable_power_off:
+            self.client.require(http.DISABLE_POWER_OFF,
+                                '--disable-power-off')
+            body['disable_power_off'] = True
         _require_interfaces(self.client, parsed_args, remove=False)
         node = self.client.post('nodes', body)
         return common.show(node)
@@ -354,6 +364,13 @@ class SetNode(base.SetCommand):
                            action='store_false',
                            help='Explicitly disable automated cleaning of '
                                 'the node (API 1.47).')
+        power_off = parser.add_mutually_exclusive_group()
+        power_off.add_argument('--disable-power-off', action='store_true',
+                               default=None, help=_POWER_OFF_HELP)
+        power_off.add_argument('--enable-power-off', action='store_false',
+                               dest='disable_power_off',
+                               help='Allow powering the node off again '
+                                    '(API 1.95).')
         return parser
 
     def build_patch(self, parsed_args):

@@ -275,6 +275,16 @@ class StockClientsMixin(object):
         self.assertEqual(named['uuid'], cli.json(
             'baremetal', 'port', 'show', 'cli-eth9')['uuid'])
         cli.run('baremetal', 'port', 'delete', 'cli-eth9')
+        # Power off disabled (1.95), then allowed again.
+        cli.run('baremetal', 'node', 'set', node['uuid'],
+                '--disable-power-off')
+        self.assertIs(True, field_of('disable_power_off'))
+        proc = cli.run('baremetal', 'node', 'power', 'off', node['uuid'],
+                       expect_ok=False)
+        self.assertIn('disable_power_off', proc.stdout + proc.stderr)
+        cli.run('baremetal', 'node', 'set', node['uuid'],
+                '--enable-power-off')
+        self.assertIs(False, field_of('disable_power_off'))
 
         connector = cli.json('baremetal', 'volume', 'connector', 'create',
                              '--node', node['uuid'], '--type', 'iqn',

@@ -76,7 +76,7 @@ _normalize = utils.Normalizer(
      'network_data'],
     {'conductor_group': lambda group: (group or '').lower(),
      # Not null in the database: a removed flag is false.
-     'protected': bool, 'retired': bool})
+     'protected': bool, 'retired': bool, 'disable_power_off': bool})
 # What a field removed by a PATCH becomes.
 DEFAULTS = _normalize.defaults
 

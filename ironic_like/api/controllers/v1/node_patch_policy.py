@@ -45,6 +45,7 @@ FIELD_RULES = {
     'retired_reason': 'baremetal:node:update:retired',
     'shard': 'baremetal:node:update:shard',
     'parent_node': 'baremetal:node:update:parent_node',
+    'disable_power_off': 'baremetal:node:update:disable_power_off',
 }
 FIELD_RULES.update({kind + '_interface': _DRIVER_INTERFACES
                     for kind in driver_base.INTERFACE_KINDS})

@@ -1,7 +1,8 @@
-"""Ironic 1.63-1.93 on the clustered service: indicators, lessee and
+"""Ironic 1.63-1.95 on the clustered service: indicators, lessee and
 network_data, boot mode and secure boot, node history, deploy verbs,
 node inventory, shards, child nodes, the unhold verb,
-firmware, the service verb, virtual media, .json suffixes."""
+firmware, the service verb, virtual media, .json suffixes,
+disable_power_off."""
 
 from tempest.lib.common.utils import data_utils
 from tempest.lib.common.utils import test_utils
@@ -192,6 +193,21 @@ class TestNodesNewer(base.BaseBaremetalLikeTest):
         with self.client.microversion('1.91'):
             self.assertRaises(lib_exc.NotFound, self.client.show_node,
                               name + '.json')
+
+    @decorators.idempotent_id('e4a7c1d9-8b26-4f53-a0e9-3c6d2f1b7a85')
+    def test_disable_power_off(self):
+        with self.client.microversion('1.95'):
+            node = self.create_node(disable_power_off=True)
+            self.assertIs(True, node['disable_power_off'])
+            self.assertRaises(lib_exc.Conflict,
+                              self.client.set_node_power_state,
+                              node['uuid'], 'power off')
+            self.client.update_node(node['uuid'], [
+                _replace('disable_power_off', False)])
+            self.client.set_node_power_state(node['uuid'], 'power off')
+        with self.client.microversion('1.94'):
+            self.assertNotIn('disable_power_off',
+                             self.client.show_node(node['uuid']))
 
     @decorators.idempotent_id('9a3d5c17-6e42-4f08-b1c9-2e7f4a6d8b33')
     def test_boot_mode_and_secure_boot(self):

@@ -3,6 +3,7 @@ running conductor, fake power and boot, and a fake agent on loopback."""
 
 import hashlib
 import threading
+from unittest import mock
 
 import fixtures
 
@@ -11,6 +12,7 @@ from ironic_like.common import agent_token
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor.flows import clean
+from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import persistence
 from ironic_like.conductor import locks
 from ironic_like.conductor import provisioning
@@ -112,6 +114,32 @@ class AgentDeployTestCase(AgentDeployBase):
         self.assertIsNone(persistence.recorded(node))
         self.assertEqual({'boot_device': 'disk', 'persistent': True},
                          info[fake.FakeManagement.KEY])
+        self.assertEqual(states.POWER_ON, self._power(node))
+
+    def test_disable_power_off_reboots_instead(self):
+        # API 1.95: the node is never powered off, by the deploy nor by a
+        # failed clean; its boots are reboots.
+        node = self._node(disable_power_off=True,
+                          power_state=states.POWER_ON,
+                          driver_internal_info={
+                              fake.FAKE_POWER_KEY: states.POWER_ON})
+        real = fake.FakePower.set_power_state
+        with mock.patch.object(fake.FakePower, 'set_power_state',
+                               autospec=True, side_effect=real) as power, \
+                mock.patch.object(fake.FakePower, 'reboot', autospec=True,
+                                  side_effect=fake.FakePower.reboot) as boot:
+            node = self._deploy_to_active(node)
+            self.assertEqual(states.ACTIVE, node.provision_state)
+            self.assertTrue(boot.called)
+            node = self.db.update_node(node.id, {
+                'provision_state': states.CLEANING,
+                'target_provision_state': states.AVAILABLE})
+            with locks.acquire(self.context, node.id) as task:
+                node_steps.fail_node(task, 'cleaning failed')
+        self.assertNotIn(states.POWER_OFF,
+                         [c.args[2] for c in power.call_args_list])
+        node = self.db.get_node_by_id(node.id)
+        self.assertEqual(states.CLEANFAIL, node.provision_state)
         self.assertEqual(states.POWER_ON, self._power(node))
 
     def test_token_of_an_earlier_agent_dropped(self):

@@ -75,3 +75,15 @@ class TestChildNodePower(cond_utils.ConductorTestCase):
         self.assertIn('child node %s' % self.child.uuid, parent.last_error)
         self.assertIsNone(parent.reservation)
         self.assertEqual(states.POWER_ON, self._state(self.child))
+
+    def test_child_that_may_not_be_powered_off_keeps_the_parent_on(self):
+        # API 1.95: the child's disable_power_off refuses the parent's
+        # power off, and nothing is powered.
+        for node in (self.parent, self.child):
+            self._act(node, states.POWER_ON)
+        self.db.update_node(self.child.id, {'disable_power_off': True})
+        parent = self._act(self.parent, states.POWER_OFF)
+        self.assertEqual(states.POWER_ON, _power(parent))
+        self.assertIn('disable_power_off', parent.last_error)
+        self.assertEqual(states.POWER_ON, self._state(self.child))
+        self.assertIsNone(self.db.get_node_by_id(self.child.id).reservation)

@@ -321,3 +321,42 @@ class TestPortNameOldServer(base.CommandTestCase):
                           port_cmds.CreatePort,
                           ['52:54:00:00:00:01', '--node', 'n', '--name',
                            'eth0'])
+
+
+class TestNodeDisablePowerOff(base.CommandTestCase):
+    """--disable-power-off / --enable-power-off (API 1.95)."""
+
+    MAX_VERSION = '1.95'
+
+    def setUp(self):
+        super().setUp()
+        self.session.route('PATCH', '/v1/nodes/n', fakes.FakeResponse(
+            200, fakes.node()))
+        self.session.route('POST', '/v1/nodes',
+                           fakes.FakeResponse(201, fakes.node()))
+
+    def test_create_and_set(self):
+        self.run_command(node_cmds.CreateNode, ['--driver', 'd',
+                                                '--disable-power-off'])
+        self.assertEqual({'driver': 'd', 'disable_power_off': True},
+                         self.last().body)
+        self.run_command(node_cmds.SetNode, ['n', '--enable-power-off'])
+        self.assertEqual([{'op': 'add', 'path': '/disable_power_off',
+                           'value': False}], self.last().body)
+        self.run_command(node_cmds.SetNode, ['n', '--disable-power-off'])
+        self.assertEqual([{'op': 'add', 'path': '/disable_power_off',
+                           'value': True}], self.last().body)
+        self.assertParseFails(node_cmds.SetNode, [
+            'n', '--disable-power-off', '--enable-power-off'])
+
+    def test_needs_1_95(self):
+        self.app.client_manager.baremetal = http.Client(
+            self.session, fakes.ENDPOINT, (1, 94))
+        for command_class, argv in (
+                (node_cmds.CreateNode, ['--driver', 'd',
+                                        '--disable-power-off']),
+                (node_cmds.SetNode, ['n', '--enable-power-off'])):
+            e = self.assertRaises(osc_exc.CommandError, self.run_command,
+                                  command_class, argv)
+            self.assertIn('API version 1.95 or later is needed', str(e))
+        self.assertEqual([], self.requests())
