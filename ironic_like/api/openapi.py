@@ -27,6 +27,8 @@ from ironic_like.api.controllers.v1 import continue_inspection as \
 from ironic_like.api.controllers.v1 import deploy_template as \
     deploy_template_ctl
 from ironic_like.api.controllers.v1 import event as event_ctl
+from ironic_like.api.controllers.v1 import inspection_rule as \
+    inspection_rule_ctl
 from ironic_like.api.controllers.v1.hostos import configurations as \
     hostos_configurations
 from ironic_like.api.controllers.v1.hostos import modules as hostos_modules
@@ -47,6 +49,8 @@ from ironic_like.api.schemas import deploy_template as \
     deploy_template_schema
 from ironic_like.api.schemas import event as event_schema
 from ironic_like.api.schemas import hostos as hostos_schema
+from ironic_like.api.schemas import inspection_rule as \
+    inspection_rule_schema
 from ironic_like.api.schemas import node as node_schema
 from ironic_like.api.schemas import node_vifs as node_vifs_schema
 from ironic_like.api.schemas import port as port_schema
@@ -102,6 +106,7 @@ CHASSIS = '/v1/chassis/{chassis_uuid}'
 ALLOCATION = '/v1/allocations/{allocation_ident}'
 DEPLOY_TEMPLATE = '/v1/deploy_templates/{deploy_template_ident}'
 RUNBOOK = '/v1/runbooks/{runbook_ident}'
+INSPECTION_RULE = '/v1/inspection_rules/{rule_id}'
 BOOT = '/v1/boot'
 BOOT_TEMPLATE = BOOT + '/sessiontemplates/{template_name}'
 BOOT_SESSION = BOOT + '/sessions/{session_name}'
@@ -397,6 +402,21 @@ ROUTES = (
            since=deploy_template_view.DEPLOY_TEMPLATES),
     _route('DELETE', DEPLOY_TEMPLATE, 'Delete a deploy template',
            status=204, since=deploy_template_view.DEPLOY_TEMPLATES),
+    # -- inspection rules
+    _route('GET', '/v1/inspection_rules', 'List inspection rules',
+           query=inspection_rule_ctl.LIST_PARAMS,
+           since=versions.INSPECTION_RULES),
+    _route('POST', '/v1/inspection_rules', 'Create an inspection rule',
+           status=201, body=inspection_rule_schema.CREATE_BODY,
+           since=versions.INSPECTION_RULES),
+    _route('GET', INSPECTION_RULE, 'Show an inspection rule',
+           query=_FIELDS, since=versions.INSPECTION_RULES),
+    _route('PATCH', INSPECTION_RULE, 'Change an inspection rule (JSON '
+           'patch)', body=common_schema.JSON_PATCH,
+           patch_fields=inspection_rule_schema.FIELD_BODIES,
+           since=versions.INSPECTION_RULES),
+    _route('DELETE', INSPECTION_RULE, 'Delete an inspection rule',
+           status=204, since=versions.INSPECTION_RULES),
     # -- runbooks
     _route('GET', '/v1/runbooks', 'List runbooks',
            query=runbook_ctl.LIST_PARAMS, since=versions.RUNBOOKS),

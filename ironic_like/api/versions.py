@@ -8,7 +8,7 @@ feature adds a constant below and raises MAX_VERSION.
 
 # The range a client may ask for. No header means MIN_VERSION.
 MIN_VERSION = (1, 1)
-MAX_VERSION = (1, 95)
+MAX_VERSION = (1, 96)
 
 # The only major version; the URL prefix is /v1.
 BASE_VERSION = 1
@@ -147,6 +147,8 @@ VMEDIA_GET = (1, 93)
 PORT_NODE_IDENT = (1, 94)
 # The node's disable_power_off flag.
 DISABLE_POWER_OFF = (1, 95)
+# /v1/inspection_rules, applied at the end of each inspection.
+INSPECTION_RULES = (1, 96)
 
 
 def to_string(version):

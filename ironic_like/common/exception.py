@@ -461,6 +461,20 @@ class DeployTemplateDuplicateName(Conflict):
     msg_fmt = 'A deploy template with name %(name)s already exists.'
 
 
+class InspectionRulesFailed(IronicLikeException):
+    # An inspection rule failed the inspection (its "fail" action, or an
+    # operation that could not run): the message says which and why.
+    msg_fmt = 'Inspection rules failed.'
+
+
+class InspectionRuleNotFound(NotFound):
+    msg_fmt = 'Inspection rule %(rule)s could not be found.'
+
+
+class InspectionRuleAlreadyExists(Conflict):
+    msg_fmt = 'An inspection rule with UUID %(uuid)s already exists.'
+
+
 class RunbookNotFound(NotFound):
     msg_fmt = 'Runbook %(runbook)s could not be found.'
 

@@ -182,6 +182,7 @@ _HOSTOS_CONFIGURATION = '/hostos/configurations/{configuration_name}'
 _ACCELERATORS = '/accelerators'
 _DEPLOY_TEMPLATE = '/deploy_templates/{deploy_template_ident}'
 _RUNBOOK = '/runbooks/{runbook_ident}'
+_INSPECTION_RULE = '/inspection_rules/{rule_id}'
 
 _API_RULES = [
     _op('baremetal:node:list', _ANY_READER,
@@ -451,6 +452,22 @@ _API_RULES = [
         'Change a deploy template.', [('PATCH', _DEPLOY_TEMPLATE)]),
     _op('baremetal:deploy_template:delete', _SYSTEM_ADMIN,
         'Delete a deploy template.', [('DELETE', _DEPLOY_TEMPLATE)]),
+    # Inspection rules (1.96): Ironic's rules (readers of the whole
+    # deployment; writes by its admins: a rule acts on every node
+    # inspected).
+    _op('baremetal:inspection_rule:get', _ALL_READER,
+        'List and show inspection rules.',
+        [('GET', '/inspection_rules'), ('GET', _INSPECTION_RULE)]),
+    _op('baremetal:inspection_rule:list_all', _ALL_READER,
+        'List all inspection rules (Ironic has the rule; the list needs '
+        'only baremetal:inspection_rule:get).',
+        [('GET', '/inspection_rules')]),
+    _op('baremetal:inspection_rule:create', _SYSTEM_ADMIN,
+        'Create an inspection rule.', [('POST', '/inspection_rules')]),
+    _op('baremetal:inspection_rule:update', _SYSTEM_ADMIN,
+        'Change an inspection rule.', [('PATCH', _INSPECTION_RULE)]),
+    _op('baremetal:inspection_rule:delete', _SYSTEM_ADMIN,
+        'Delete an inspection rule.', [('DELETE', _INSPECTION_RULE)]),
     # Runbooks (1.92): Ironic's rules. A project's runbooks are its own;
     # public ones (system-owned) may be read and used by every project.
     _op('baremetal:runbook:get', _RUNBOOK_READER,

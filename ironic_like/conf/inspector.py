@@ -57,9 +57,40 @@ inventory_opts = [
 ]
 
 
+rules_group = cfg.OptGroup('inspection_rules',
+                           title='Inspection rules (API 1.96)')
+
+# What mask_secrets accepts (Ironic's).
+MASK_ALWAYS = 'always'
+MASK_NEVER = 'never'
+MASK_SENSITIVE = 'sensitive'
+
+rules_opts = [
+    cfg.StrOpt('built_in_rules', mutable=True,
+               help='Path of a YAML file of built-in inspection rules: a '
+                    'list of rules as the API takes them, applied with '
+                    'the rules of the API at every inspection (read at '
+                    'each inspection; not shown nor changed by the API). '
+                    'A rule without uuid gets '
+                    '00000000-0000-0000-0000-<index>. An unreadable or '
+                    'invalid file fails the inspections.'),
+    cfg.StrOpt('mask_secrets', default=MASK_ALWAYS,
+               choices=[
+                   (MASK_ALWAYS, 'every rule sees secrets masked'),
+                   (MASK_NEVER, 'no rule sees them masked'),
+                   (MASK_SENSITIVE, 'only rules marked sensitive see '
+                                    'them')],
+               help='Whether the inventory and plugin data that '
+                    'inspection rules see have their secrets (password, '
+                    'auth_token, bmc_password) masked.'),
+]
+
+
 def register_opts(conf):
     conf.register_group(group)
     conf.register_opts(opts, group=group)
     conf.register_opts(conductor_opts, group='conductor')
     conf.register_group(inventory_group)
     conf.register_opts(inventory_opts, group=inventory_group)
+    conf.register_group(rules_group)
+    conf.register_opts(rules_opts, group=rules_group)

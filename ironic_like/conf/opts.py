@@ -27,5 +27,6 @@ def list_opts():
         ('inspector', inspector.opts),
         ('conductor', inspector.conductor_opts),
         ('inventory', inspector.inventory_opts),
+        ('inspection_rules', inspector.rules_opts),
         ('pxe', pxe.opts),
     ]

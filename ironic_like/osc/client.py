@@ -75,9 +75,10 @@ PORT_NAME = (1, 88)
 # The node's disable_power_off flag.
 DISABLE_POWER_OFF = (1, 95)
 RUNBOOKS = (1, 92)
+INSPECTION_RULES = (1, 96)
 
 # The highest version this plugin knows: never negotiate above it.
-LAST_KNOWN_VERSION = (1, 95)
+LAST_KNOWN_VERSION = (1, 96)
 # What a server that tells nothing is assumed to speak (Ironic's minimum).
 FALLBACK_VERSION = (1, 1)
 

@@ -23,6 +23,7 @@ from ironic_like.common import states
 from ironic_like.conductor import firmware
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import persistence
+from ironic_like.conductor import inspection_rules
 from ironic_like.conf import CONF
 from ironic_like.conf import inspector as inspector_conf
 from ironic_like.drivers.modules import agent_client
@@ -105,6 +106,9 @@ class ProcessInventory(node_steps.NodeTaskBase):
         props = check_inventory(task, inventory)
         task.update_node({'properties': props})
         created = _create_ports(task, inventory)
+        # The rules see (and may change) what inspection recorded; a
+        # failing rule fails the inspection (API 1.96).
+        inspection_rules.apply(task, inventory, plugin_data)
         if CONF.inventory.data_backend == inspector_conf.INVENTORY_DATABASE:
             # Served by GET /v1/nodes/{node}/inventory (API 1.81); what
             # inspection made of it joins the agent's plugin data.

@@ -30,6 +30,7 @@ from ironic_like.db.sqlalchemy import chassis
 from ironic_like.db.sqlalchemy import deploy_templates
 from ironic_like.db.sqlalchemy import firmware
 from ironic_like.db.sqlalchemy import hostos
+from ironic_like.db.sqlalchemy import inspection_rules
 # Registers the per-connection settings (SQLite pragmas, idle-transaction
 # bound) on every engine.
 from ironic_like.db.sqlalchemy import connection_setup  # noqa: F401
@@ -377,6 +378,7 @@ class Connection(accelerators.AcceleratorsMixin,
                  deploy_templates.DeployTemplatesMixin,
                  firmware.FirmwareMixin,
                  hostos.HostOSMixin,
+                 inspection_rules.InspectionRulesMixin,
                  node_history.NodeHistoryMixin,
                  node_inventory.NodeInventoryMixin,
                  node_locks.NodeLocksMixin,

@@ -376,6 +376,28 @@ class RunbookStep(Base):
     order = sa.Column(sa.Integer, nullable=False)
 
 
+class InspectionRule(Base):
+    """Ironic's inspection rule (API 1.96): conditions on the inventory
+    of an inspected node, and the actions run on the node when they all
+    hold. Conditions and actions are kept as JSON lists, as given."""
+    __tablename__ = 'inspection_rules'
+    __table_args__ = _table_args(
+        sa.UniqueConstraint('uuid', name='uniq_inspection_rules0uuid'),
+        sa.Index('inspection_rules_phase_idx', 'phase'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    description = sa.Column(sa.String(255), nullable=True)
+    priority = sa.Column(sa.Integer, nullable=False, default=0)
+    # A sensitive rule's conditions and actions are never shown.
+    sensitive = sa.Column(sa.Boolean, nullable=False, default=False)
+    phase = sa.Column(sa.String(16), nullable=False, default='main')
+    conditions = sa.Column(db_types.JsonEncodedList(mysql_as_long=True),
+                           nullable=False)
+    actions = sa.Column(db_types.JsonEncodedList(mysql_as_long=True),
+                        nullable=False)
+
+
 class VolumeConnector(Base):
     """Ironic's volume connector: how a node reaches remote storage."""
     __tablename__ = 'volume_connectors'

@@ -199,7 +199,8 @@ class StockClientsMixin(object):
         and beyond 1.62: lessee (1.65), network_data (1.66), boot mode
         and secure boot (1.76), history (1.78), inventory (1.81), shards
         (1.82), child nodes (1.83), firmware (1.86), port names (1.88),
-        runbooks (1.92), with the stock CLI (it negotiates our maximum)."""
+        runbooks (1.92), disable_power_off (1.95), inspection rules
+        (1.96), with the stock CLI (it negotiates our maximum)."""
         cli = StockCLI(self, url)
         network_data = {'links': [{'id': 'eth0', 'type': 'phy',
                                    'ethernet_mac_address':
@@ -321,8 +322,35 @@ class StockClientsMixin(object):
         cli.run('baremetal', 'deploy', 'template', 'delete',
                 'CUSTOM_CLI_NEWER')
         self._stock_cli_runbook(cli, node)
+        self._stock_cli_inspection_rule(cli)
 
         cli.run('baremetal', 'node', 'delete', node['uuid'])
+
+    def _stock_cli_inspection_rule(self, cli):
+        """An inspection rule (1.96) created, shown, listed, changed and
+        deleted with the stock CLI."""
+        actions = [{'op': 'add-trait', 'args': {'name': 'CUSTOM_CLI'}}]
+        conditions = [{'op': 'is-true', 'args': {'value': '{inventory['
+                                                          'cpu][count]}'}}]
+        rule = cli.json('baremetal', 'inspection', 'rule', 'create',
+                        '--description', 'cli rule', '--priority', '7',
+                        '--actions', json.dumps(actions),
+                        '--conditions', json.dumps(conditions))
+        self.assertEqual((7, actions), (rule['priority'], rule['actions']))
+        self.assertIn(rule['uuid'], _uuids(cli.json(
+            'baremetal', 'inspection', 'rule', 'list')))
+        cli.run('baremetal', 'inspection', 'rule', 'set', rule['uuid'],
+                '--description', 'changed')
+        self.assertEqual('changed', cli.json(
+            'baremetal', 'inspection', 'rule', 'show',
+            rule['uuid'])['description'])
+        proc = cli.run('baremetal', 'inspection', 'rule', 'create',
+                       '--actions', '[{"op": "add-trait", "args": {}}]',
+                       expect_ok=False)
+        self.assertIn('name', proc.stdout + proc.stderr)
+        cli.run('baremetal', 'inspection', 'rule', 'delete', rule['uuid'])
+        self.assertNotIn(rule['uuid'], _uuids(cli.json(
+            'baremetal', 'inspection', 'rule', 'list')))
 
     def _stock_cli_runbook(self, cli, node):
         """A runbook (1.92) created, shown, listed and changed, and the

@@ -14,6 +14,7 @@ from ironic_like.api.controllers.v1 import conductor
 from ironic_like.api.controllers.v1 import deploy_template
 from ironic_like.api.controllers.v1 import driver
 from ironic_like.api.controllers.v1 import event
+from ironic_like.api.controllers.v1 import inspection_rule
 from ironic_like.api.controllers.v1.hostos import version as hostos
 from ironic_like.api.controllers.v1 import node
 from ironic_like.api.controllers.v1 import port
@@ -68,6 +69,9 @@ def v1_document(base_url, version):
     if version >= deploy_template_view.DEPLOY_TEMPLATES:
         doc['deploy_templates'] = links.make_collection_links(
             base_url, 'deploy_templates')
+    if version >= versions.INSPECTION_RULES:
+        doc['inspection_rules'] = links.make_collection_links(
+            base_url, 'inspection_rules')
     if version >= versions.RUNBOOKS:
         doc['runbooks'] = links.make_collection_links(base_url, 'runbooks')
     if version >= volume.VOLUME:
@@ -91,6 +95,8 @@ class Controller(rest.RestController):
     deploy_templates = deploy_template.DeployTemplatesController()
     # Runbooks (1.92).
     runbooks = runbook.RunbooksController()
+    # Inspection rules (1.96).
+    inspection_rules = inspection_rule.InspectionRulesController()
     boot = boot.BootController()
     hostos = hostos.HostOSController()
     accelerators = accelerators.AcceleratorsController()

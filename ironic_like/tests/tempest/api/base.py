@@ -150,6 +150,18 @@ class BaseBaremetalLikeTest(api_version_utils.BaseMicroversionTest,
         return self.wait_for(reached, 'node %s to reach "%s"'
                              % (uuid, state), timeout)
 
+    def post_inventory(self, inventory, **extra):
+        """Post ``inventory`` as the inspecting agent of a node in
+        "inspect wait" does (API 1.84), retrying while a conductor still
+        holds the node; the lookup answer."""
+        def post():
+            try:
+                return self.client.continue_inspection(
+                    dict(extra, inventory=inventory), authenticated=False)
+            except lib_exc.Conflict:
+                return None  # a conductor still holds the node: retry
+        return self.wait_for(post, 'inventory posted')
+
     def wait_for_allocation(self, ident, state='active'):
         def settled():
             allocation = self.client.show_allocation(ident)

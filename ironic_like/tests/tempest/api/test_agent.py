@@ -184,14 +184,7 @@ class TestContinueInspection(base.BaseBaremetalLikeTest):
                           {'inventory': {'interfaces': []}},
                           authenticated=False)
 
-        def post():
-            try:
-                return self.client.continue_inspection(
-                    {'inventory': inventory, 'from': 'tempest'},
-                    authenticated=False)
-            except lib_exc.Conflict:
-                return None  # a conductor still holds the node: retry
-        answer = self.wait_for(post, 'inventory of node %s' % node['uuid'])
+        answer = self.post_inventory(inventory, **{'from': 'tempest'})
         self.assertEqual(node['uuid'], answer['node']['uuid'])
         self.assertTrue(answer['config']['agent_token'])
         self.wait_for_provision_state(node['uuid'], 'manageable')

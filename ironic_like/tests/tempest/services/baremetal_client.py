@@ -283,6 +283,23 @@ class BaremetalLikeClient(rest_client.RestClient):
     def list_portgroup_ports(self, ident, **params):
         return self._get('portgroups', ident, 'ports', **params)
 
+    # -- inspection rules (1.96) ------------------------------------------
+
+    def list_inspection_rules(self, **params):
+        return self._get('inspection_rules', **params)
+
+    def show_inspection_rule(self, uuid, **params):
+        return self._get('inspection_rules', uuid, **params)
+
+    def create_inspection_rule(self, **fields):
+        return self._post(['inspection_rules'], fields)
+
+    def update_inspection_rule(self, uuid, patch):
+        return self._patch(['inspection_rules', uuid], patch)
+
+    def delete_inspection_rule(self, uuid):
+        return self._delete('inspection_rules', uuid)
+
     # -- runbooks (1.92) ---------------------------------------------------
 
     def list_runbooks(self, **params):

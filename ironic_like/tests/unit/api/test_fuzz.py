@@ -281,6 +281,7 @@ _GROUPS = (
     ('chassis', ('/v1/chassis',)),
     ('deploy-templates', ('/v1/deploy_templates',)),
     ('runbooks', ('/v1/runbooks',)),
+    ('inspection-rules', ('/v1/inspection_rules',)),
     ('volume', ('/v1/volume', openapi.NODE + '/volume')),
     ('accelerators', ('/v1/accelerators', openapi.NODE + '/accelerators')),
     ('allocations', ('/v1/allocations',)),
@@ -395,6 +396,12 @@ class TestFuzzRunbooks(FuzzTestBase):
 
     def test_fuzz(self):
         self._fuzz_group('runbooks')
+
+
+class TestFuzzInspectionRules(FuzzTestBase):
+
+    def test_fuzz(self):
+        self._fuzz_group('inspection-rules')
 
 
 class TestFuzzVolume(FuzzTestBase):

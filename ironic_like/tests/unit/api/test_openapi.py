@@ -22,6 +22,8 @@ from ironic_like.api.controllers.v1 import node_vmedia
 from ironic_like.api.controllers.v1 import deploy_template as \
     deploy_template_ctl
 from ironic_like.api.controllers.v1 import event as event_ctl
+from ironic_like.api.controllers.v1 import inspection_rule as \
+    inspection_rule_ctl
 from ironic_like.api.controllers.v1.boot import templates as boot_templates
 from ironic_like.api.controllers.v1.hostos import agents as hostos_agents
 from ironic_like.api.controllers.v1.hostos import common as hostos_common
@@ -61,7 +63,7 @@ _VALIDATOR_MODULES = (node_ctl, node_states, node_boot_mode,
                       boot_options, hostos_common, hostos_modules,
                       hostos_configurations, hostos_agents,
                       volume_ctl, inspection_callback, node_vmedia,
-                      runbook_ctl)
+                      runbook_ctl, inspection_rule_ctl)
 
 
 def _validators():
