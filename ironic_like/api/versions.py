@@ -8,7 +8,7 @@ feature adds a constant below and raises MAX_VERSION.
 
 # The range a client may ask for. No header means MIN_VERSION.
 MIN_VERSION = (1, 1)
-MAX_VERSION = (1, 96)
+MAX_VERSION = (1, 104)
 
 # The only major version; the URL prefix is /v1.
 BASE_VERSION = 1
@@ -149,6 +149,20 @@ PORT_NODE_IDENT = (1, 94)
 DISABLE_POWER_OFF = (1, 95)
 # /v1/inspection_rules, applied at the end of each inspection.
 INSPECTION_RULES = (1, 96)
+# The port's description (and the description_contains filter).
+PORT_DESCRIPTION = (1, 97)
+# JSON patch paths with keys holding "~" or "/" (RFC 6901 escapes).
+PATCH_ESCAPED_KEYS = (1, 98)
+# The conductor_groups filter of the port and port group lists.
+CONDUCTOR_GROUPS_FILTER = (1, 99)
+# The port's vendor, then its category.
+PORT_VENDOR = (1, 100)
+PORT_CATEGORY = (1, 101)
+# The port group's physical_network, then its category.
+PORTGROUP_PHYSICAL_NETWORK = (1, 102)
+PORTGROUP_CATEGORY = (1, 103)
+# The node's instance_name (and the instance_name filter).
+INSTANCE_NAME = (1, 104)
 
 
 def to_string(version):

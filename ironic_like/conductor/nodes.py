@@ -22,7 +22,7 @@ SETTABLE_FIELDS = frozenset([
     'conductor_group', 'owner', 'lessee', 'maintenance_reason',
     'chassis_id', 'automated_clean', 'protected', 'protected_reason',
     'retired', 'retired_reason', 'network_data', 'shard',
-    'parent_node', 'disable_power_off',
+    'parent_node', 'disable_power_off', 'instance_name',
 ] + ['%s_interface' % kind for kind in base.INTERFACE_KINDS])
 
 

@@ -16,7 +16,8 @@ from ironic_like.db import api as db_api
 
 SETTABLE_FIELDS = frozenset(['uuid', 'name', 'address', 'extra',
                              'standalone_ports_supported', 'mode',
-                             'properties', 'node_id'])
+                             'properties', 'node_id', 'physical_network',
+                             'category'])
 
 # Where a group may be moved between nodes without maintenance (Ironic's
 # list; inspect wait does not exist here).

@@ -9,7 +9,8 @@ from ironic_like.db import api as db_api
 SETTABLE_FIELDS = frozenset(['address', 'extra', 'pxe_enabled',
                              'local_link_connection', 'physical_network',
                              'uuid', 'node_id', 'portgroup_id',
-                             'is_smartnic', 'name'])
+                             'is_smartnic', 'name', 'description',
+                             'vendor', 'category'])
 
 # Where a port may join or leave a port group without maintenance
 # (Ironic's: the group's wiring must not change under a deployed node).
@@ -30,9 +31,30 @@ def _check_owner(db, node_id, port_id):
     return port
 
 
-def _check_portgroup(db, portgroup_id, node_id, pxe_enabled):
-    """A port in group ``portgroup_id`` must be on the group's node, and
-    may boot on its own only if the group supports standalone ports."""
+def _check_physnet(db, portgroup, physical_network, port_id=None):
+    """The ports of a group are on one physical network (API 1.34): the
+    other members', or (1.102) the group's own when it has no member yet;
+    409 otherwise, as Ironic answers."""
+    physnets = {p.physical_network
+                for p in db.get_ports_by_portgroup_id(portgroup.id)
+                if p.id != port_id}
+    if not physnets:
+        if portgroup.physical_network is None:
+            return
+        physnets = {portgroup.physical_network}
+    expected = physnets.pop()
+    if physical_network != expected:
+        raise exception.Conflict(
+            'Port with physical network %s cannot become a member of port '
+            'group %s which has ports in physical network %s.'
+            % (physical_network, portgroup.uuid, expected))
+
+
+def _check_portgroup(db, portgroup_id, node_id, pxe_enabled,
+                     physical_network=None, port_id=None):
+    """A port in group ``portgroup_id`` must be on the group's node and
+    on its physical network, and may boot on its own only if the group
+    supports standalone ports."""
     if portgroup_id is None:
         return
     portgroup = db.get_portgroup_by_id(portgroup_id)
@@ -47,6 +69,7 @@ def _check_portgroup(db, portgroup_id, node_id, pxe_enabled):
             'Port group %s doesn\'t support standalone ports: a port with '
             '\'pxe_enabled\' set to True cannot be a member of it.'
             % portgroup.uuid)
+    _check_physnet(db, portgroup, physical_network, port_id)
 
 
 def create_port(context, node_id, values):
@@ -55,7 +78,8 @@ def create_port(context, node_id, values):
         values = dict(values, node_id=node_id)
         db = db_api.get_instance()
         _check_portgroup(db, values.get('portgroup_id'), node_id,
-                         values.get('pxe_enabled', True))
+                         values.get('pxe_enabled', True),
+                         values.get('physical_network'))
         return db.create_port(values).uuid
 
 
@@ -74,11 +98,14 @@ def update_port(context, node_id, port_id, values):
                 '"%s".' % (port.uuid, task.node.uuid,
                            ', '.join(sorted(PORTGROUP_CHANGE_STATES)),
                            task.node.provision_state))
-        if {'portgroup_id', 'node_id', 'pxe_enabled'} & set(values):
+        if {'portgroup_id', 'node_id', 'pxe_enabled',
+                'physical_network'} & set(values):
             _check_portgroup(
                 db, values.get('portgroup_id', port.portgroup_id),
                 values.get('node_id', node_id),
-                values.get('pxe_enabled', port.pxe_enabled))
+                values.get('pxe_enabled', port.pxe_enabled),
+                values.get('physical_network', port.physical_network),
+                port.id)
         if 'node_id' in values and values['node_id'] != node_id:
             # Moving a port between nodes: lock the target node too.
             with locks.acquire(context, values['node_id'],

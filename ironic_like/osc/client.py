@@ -76,9 +76,19 @@ PORT_NAME = (1, 88)
 DISABLE_POWER_OFF = (1, 95)
 RUNBOOKS = (1, 92)
 INSPECTION_RULES = (1, 96)
+# A port's description and the port list's description_contains filter.
+PORT_DESCRIPTION = (1, 97)
+# The conductor_groups filter of the port and port group lists.
+CONDUCTOR_GROUPS_FILTER = (1, 99)
+PORT_VENDOR = (1, 100)
+PORT_CATEGORY = (1, 101)
+PORTGROUP_PHYSICAL_NETWORK = (1, 102)
+PORTGROUP_CATEGORY = (1, 103)
+# A node's instance_name and the node list's instance_name filter.
+INSTANCE_NAME = (1, 104)
 
 # The highest version this plugin knows: never negotiate above it.
-LAST_KNOWN_VERSION = (1, 96)
+LAST_KNOWN_VERSION = (1, 104)
 # What a server that tells nothing is assumed to speak (Ironic's minimum).
 FALLBACK_VERSION = (1, 1)
 

@@ -271,6 +271,43 @@ def with_shards(client, params, shards):
     return params
 
 
+def add_conductor_groups_option(parser, what, exclusive):
+    """--conductor-group of the port and port group lists (API 1.99);
+    ``exclusive``: the filters the server refuses it with."""
+    parser.add_argument(
+        '--conductor-group', dest='conductor_groups', metavar='<group>',
+        action='append',
+        help='Only the %s of the nodes of this conductor group '
+             '(repeatable, or a comma-separated list; not with %s; API '
+             '1.99).' % (what, exclusive))
+
+
+def with_conductor_groups(client, params, groups):
+    """``params`` of a list with its ``--conductor-group``:
+    ?conductor_groups= the groups joined by commas (API 1.99)."""
+    if groups is None:
+        return params
+    client.require(http.CONDUCTOR_GROUPS_FILTER, '--conductor-group')
+    groups = [g.strip() for value in groups for g in value.split(',')]
+    groups = list(dict.fromkeys(g for g in groups if g))
+    if not groups:
+        raise osc_exc.CommandError('--conductor-group needs the name of a '
+                                   'conductor group.')
+    params['conductor_groups'] = ','.join(groups)
+    return params
+
+
+def require_options(client, parsed_args, options, remove=False):
+    """Fail with the version needed unless the request version has every
+    option the command line gives, before any request: ``options`` are
+    (dest, API feature, option name); an option counts when its value is
+    not None (with ``remove``, an unset flag: when it is True)."""
+    for dest, feature, option in options:
+        value = getattr(parsed_args, dest, None)
+        if (value is True) if remove else (value is not None):
+            client.require(feature, option)
+
+
 def add_child_node_options(parser):
     """The node list's --include-children and --parent-node (API 1.83)."""
     group = parser.add_mutually_exclusive_group()

@@ -51,6 +51,9 @@ FIELDS = {
     # Ironic 1.47, 1.48, 1.61 (their rules are the conductor's:
     # conductor/node_flags.py). null removes: false, or follow the option.
     'automated_clean': {'type': ['boolean', 'null']},
+    # 1.104: the instance's name (set with instance_info's display_name).
+    'instance_name': {'type': ['string', 'null'], 'minLength': 1,
+                      'maxLength': 255},
     # 1.95: never power the node off (null, removed, is false).
     'disable_power_off': {'type': ['boolean', 'null']},
     'protected': {'type': ['boolean', 'null']},

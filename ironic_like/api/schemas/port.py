@@ -53,6 +53,10 @@ FIELDS = {
     # API 1.88: unique; the port can be named by it in URLs.
     'name': {'type': ['string', 'null'], 'format': 'logical_name',
              'minLength': 1, 'maxLength': 255},
+    # Free text: API 1.97, 1.100, 1.101.
+    'description': {'type': ['string', 'null'], 'maxLength': 255},
+    'vendor': {'type': ['string', 'null'], 'maxLength': 32},
+    'category': {'type': ['string', 'null'], 'maxLength': 80},
 }
 
 CREATE_FIELDS = frozenset(FIELDS)

@@ -18,6 +18,10 @@ FIELDS = {
     # image must agree, not the service).
     'mode': {'type': ['string', 'null'], 'minLength': 1, 'maxLength': 255},
     'properties': common.OBJECT_OR_NULL,
+    # API 1.102: its member ports' network (they follow a change).
+    'physical_network': {'type': ['string', 'null'], 'maxLength': 64},
+    # API 1.103: free text.
+    'category': {'type': ['string', 'null'], 'maxLength': 80},
 }
 
 CREATE_FIELDS = frozenset(FIELDS)

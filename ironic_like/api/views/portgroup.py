@@ -36,6 +36,8 @@ FIELDS = base.registry(
     base.column('standalone_ports_supported', PORTGROUPS),
     base.column('mode', MODE_AND_PROPERTIES),
     base.column('properties', MODE_AND_PROPERTIES),
+    base.column('physical_network', v.PORTGROUP_PHYSICAL_NETWORK),
+    base.column('category', v.PORTGROUP_CATEGORY),
     base.datetime_column('created_at', PORTGROUPS),
     base.datetime_column('updated_at', PORTGROUPS),
     base.links_field('portgroups', 'uuid'),

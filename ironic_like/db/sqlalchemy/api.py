@@ -275,7 +275,7 @@ def _apply_node_filters(query, filters):
     for key in ('provision_state', 'driver', 'resource_class',
                 'conductor_group', 'owner', 'lessee', 'reservation',
                 'conductor_affinity', 'power_state', 'fault',
-                'chassis_id', 'shard', 'parent_node'):
+                'chassis_id', 'shard', 'parent_node', 'instance_name'):
         if filters.get(key) is not None:
             value = filters[key]
             column = getattr(model, key)
@@ -314,6 +314,9 @@ def _apply_node_filters(query, filters):
         project = filters['project']
         query = query.where(sa.or_(model.owner == project,
                                    model.lessee == project))
+    if filters.get('description_contains') is not None:
+        query = query.where(model.description.contains(
+            filters['description_contains'], autoescape=True))
     if filters.get('uuid_in') is not None:
         query = query.where(model.uuid.in_(list(filters['uuid_in'])))
     if filters.get('unowned'):

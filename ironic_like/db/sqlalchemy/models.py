@@ -57,6 +57,7 @@ class Node(Base):
         sa.Index('nodes_lessee_idx', 'lessee'),
         sa.Index('nodes_shard_idx', 'shard'),
         sa.Index('nodes_parent_node_idx', 'parent_node'),
+        sa.Index('nodes_instance_name_idx', 'instance_name'),
         # Best-fit allocation candidates: the free nodes of a class, the
         # fewest traits first (db/sqlalchemy/allocations.py).
         sa.Index('nodes_candidate_idx', 'resource_class', 'provision_state',
@@ -109,6 +110,8 @@ class Node(Base):
                                 server_default='')
     resource_class = sa.Column(sa.String(80), nullable=True)
     instance_uuid = sa.Column(sa.String(36), nullable=True)
+    # Ironic 1.104: the instance's name (Nova's display_name).
+    instance_name = sa.Column(sa.String(255), nullable=True)
     instance_info = sa.Column(db_types.JsonEncodedDict(mysql_as_long=True))
     properties = sa.Column(db_types.JsonEncodedDict)
     extra = sa.Column(db_types.JsonEncodedDict)
@@ -192,6 +195,10 @@ class Port(Base):
                             server_default=sa.false())
     # Ironic 1.88: a unique name, by which the API finds the port too.
     name = sa.Column(sa.String(255), nullable=True)
+    # Ironic 1.97, 1.100, 1.101: free text for operators.
+    description = sa.Column(sa.String(255), nullable=True)
+    vendor = sa.Column(sa.String(32), nullable=True)
+    category = sa.Column(sa.String(80), nullable=True)
 
 
 class Chassis(Base):
@@ -227,6 +234,10 @@ class Portgroup(Base):
                                            default=True)
     mode = sa.Column(sa.String(255), nullable=True)
     properties = sa.Column(db_types.JsonEncodedDict)
+    # Ironic 1.102: the network its member ports are on (they follow a
+    # change of it); 1.103: free text.
+    physical_network = sa.Column(sa.String(64), nullable=True)
+    category = sa.Column(sa.String(80), nullable=True)
 
 
 class BIOSSetting(Base):

@@ -79,6 +79,7 @@ class NodeLocksMixin(object):
             _sa_api()._check_holder(node, holder)
             allocation_id = node.allocation_id
             node.instance_uuid = None
+            node.instance_name = None
             node.instance_info = {}
             node.allocation_id = None
             if allocation_id is not None:

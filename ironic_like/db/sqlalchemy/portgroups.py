@@ -18,7 +18,7 @@ from ironic_like.db.sqlalchemy import models
 # Ironic).
 PORTGROUP_SORT_KEYS = frozenset([
     'id', 'uuid', 'name', 'address', 'created_at', 'updated_at', 'node_id',
-    'standalone_ports_supported', 'mode'])
+    'standalone_ports_supported', 'mode', 'physical_network', 'category'])
 
 _DICT_COLUMNS = ('extra', 'internal_info', 'properties')
 
@@ -107,6 +107,11 @@ class PortgroupsMixin(object):
             query = query.where(pg.address == filters['address'])
         if filters.get('id_in') is not None:
             query = query.where(pg.id.in_(list(filters['id_in'])))
+        if filters.get('node_conductor_groups') is not None:
+            query = query.where(pg.node_id.in_(
+                sa.select(models.Node.id).where(
+                    models.Node.conductor_group.in_(
+                        list(filters['node_conductor_groups'])))))
         marker_obj = None
         if marker is not None:
             try:
@@ -159,6 +164,14 @@ class PortgroupsMixin(object):
                     raise exception.PortgroupNotEmpty(
                         portgroup=portgroup.uuid)
                 portgroup.update(values)
+                if 'physical_network' in values:
+                    # Its ports follow it, in the same transaction (API
+                    # 1.102, as Ironic's update_physical_network).
+                    session.execute(
+                        sa.update(models.Port)
+                        .where(models.Port.portgroup_id == portgroup_id)
+                        .values(physical_network=values['physical_network'])
+                        .execution_options(synchronize_session=False))
                 session.flush()
                 session.refresh(portgroup)
         except db_exc.DBDuplicateEntry as e:

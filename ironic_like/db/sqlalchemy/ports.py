@@ -9,7 +9,8 @@ from ironic_like.db.sqlalchemy import models
 
 # Columns the API may sort port lists by.
 PORT_SORT_KEYS = frozenset(['id', 'uuid', 'address', 'created_at',
-                            'updated_at', 'node_id', 'pxe_enabled'])
+                            'updated_at', 'node_id', 'pxe_enabled', 'name',
+                            'description', 'vendor', 'category'])
 
 
 def _sa_api():
@@ -93,6 +94,14 @@ class PortsMixin(object):
             query = query.where(models.Port.node_id.in_(
                 sa.select(models.Node.id).where(
                     models.Node.shard.in_(list(filters['node_shards'])))))
+        if filters.get('node_conductor_groups') is not None:
+            query = query.where(models.Port.node_id.in_(
+                sa.select(models.Node.id).where(
+                    models.Node.conductor_group.in_(
+                        list(filters['node_conductor_groups'])))))
+        if filters.get('description_contains') is not None:
+            query = query.where(models.Port.description.contains(
+                filters['description_contains'], autoescape=True))
         marker_obj = None
         if marker is not None:
             try:

@@ -9,6 +9,7 @@ from osc_lib import exceptions as osc_exc
 from ironic_like.osc import client as http
 from ironic_like.osc import common
 from ironic_like.osc.v1 import base
+from ironic_like.osc.v1 import node_fields
 from ironic_like.osc.v1 import runbook
 
 LOG = logging.getLogger(__name__)
@@ -35,7 +36,7 @@ SHORT_FIELDS = ['uuid', 'name', 'instance_uuid', 'power_state',
 LONG_FIELDS = [
     'uuid', 'name', 'description', 'driver', 'resource_class', 'owner',
     'lessee', 'shard', 'conductor_group', 'conductor', 'chassis_uuid',
-    'parent_node', 'instance_uuid',
+    'parent_node', 'instance_uuid', 'instance_name',
     'allocation_uuid', 'power_state', 'target_power_state',
     'provision_state', 'target_provision_state', 'provision_updated_at',
     'maintenance', 'maintenance_reason', 'fault', 'protected',
@@ -53,7 +54,7 @@ LONG_FIELDS = [
 _FIELDS = dict.fromkeys(
     ['name', 'uuid', 'driver', 'resource_class', 'conductor_group', 'owner',
      'lessee', 'network_data', 'description', 'instance_uuid',
-     'chassis_uuid', 'shard', 'parent_node']
+     'instance_name', 'chassis_uuid', 'shard', 'parent_node']
     + ['%s_interface' % k for k in INTERFACE_KINDS], common.VALUE)
 _FIELDS.update(properties=common.DICT, extra=common.DICT,
                driver_info=common.DICT, instance_info=common.DICT,
@@ -86,10 +87,7 @@ def _require_flags(client, parsed_args, remove):
     """Fail with the version needed unless the request version has
     every flag the command line changes: an older server would answer
     only that the field is unknown."""
-    for dest, feature, option in _FLAGS:
-        value = getattr(parsed_args, dest, None)
-        if (value is True) if remove else (value is not None):
-            client.require(feature, option)
+    common.require_options(client, parsed_args, _FLAGS, remove)
 
 
 def _require_interfaces(client, parsed_args, remove):
@@ -195,6 +193,7 @@ class CreateNode(common.BaremetalMixin, command.ShowOne):
                             help='Unique name of the node.')
         parser.add_argument('--uuid', metavar='<uuid>',
                             help='UUID of the node (default: generated).')
+        node_fields.add_instance_name(parser, 'The')
         _add_dict_options(parser, 'Set')
         parser.add_argument('--resource-class', metavar='<resource_class>',
                             help='Resource class for scheduling.')
@@ -219,6 +218,7 @@ class CreateNode(common.BaremetalMixin, command.ShowOne):
                                 '--disable-power-off')
             body['disable_power_off'] = True
         _require_interfaces(self.client, parsed_args, remove=False)
+        node_fields.require(self.client, parsed_args)
         node = self.client.post('nodes', body)
         return common.show(node)
 
@@ -232,7 +232,7 @@ class ListNode(base.ListCommand):
     FILTERS = ('provision_state', 'driver', 'resource_class',
                'conductor_group', 'owner', 'marker', 'maintenance',
                'associated', 'label_selector', 'chassis_uuid', 'fault',
-               'retired', 'lessee', 'sharded')
+               'retired', 'lessee', 'sharded') + node_fields.LIST_FILTERS
 
     def add_paging_options(self, parser):
         super().add_paging_options(parser)
@@ -257,6 +257,7 @@ class ListNode(base.ListCommand):
                             help='Only nodes of this owner.')
         parser.add_argument('--lessee', metavar='<lessee>',
                             help='Only nodes of this lessee (API 1.65).')
+        node_fields.add_list_filters(parser)
         parser.add_argument('--shards', metavar='<shard>', nargs='+',
                             help='Only nodes of these shards (API 1.82).')
         common.add_yes_no_filter(
@@ -282,6 +283,7 @@ class ListNode(base.ListCommand):
         common.add_child_node_options(parser)
 
     def query_params(self, parsed_args):
+        node_fields.require(self.client, parsed_args)
         if parsed_args.fault is not None:
             self.client.require(http.NODE_FAULT, '--fault')
         if parsed_args.retired is not None:
@@ -323,6 +325,7 @@ class SetNode(base.SetCommand):
                                  '(repeatable).')
         parser.add_argument('--instance-uuid', metavar='<uuid>',
                             help='Set the instance UUID.')
+        node_fields.add_instance_name(parser, 'Set the')
         parser.add_argument('--resource-class', metavar='<class>',
                             help='Set the resource class.')
         parser.add_argument('--conductor-group', metavar='<group>',
@@ -374,6 +377,8 @@ class SetNode(base.SetCommand):
         return parser
 
     def build_patch(self, parsed_args):
+        # Here, not in patch_params: before --target-raid-config's PUT.
+        node_fields.require(self.client, parsed_args)
         patch = super().build_patch(parsed_args)
         patch += [common.remove_op('/%s_interface' % kind)
                   for kind in INTERFACE_KINDS
@@ -423,12 +428,14 @@ class UnsetNode(base.UnsetCommand):
     def patch_params(self, parsed_args):
         _require_flags(self.client, parsed_args, remove=True)
         _require_interfaces(self.client, parsed_args, remove=True)
+        node_fields.require(self.client, parsed_args, remove=True)
         return None
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         for flag, what in (('name', 'name'),
                            ('instance-uuid', 'instance UUID'),
+                           ('instance-name', 'instance name (API 1.104)'),
                            ('resource-class', 'resource class'),
                            ('conductor-group', 'conductor group'),
                            ('owner', 'owner'),

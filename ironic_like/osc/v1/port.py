@@ -12,16 +12,23 @@ PORT = base.Resource('port', 'ports', 'UUID (or name, API 1.88) of the '
                      'port.', 'UUIDs (or names) of the ports.')
 
 SHORT_FIELDS = ['uuid', 'address']
-LONG_FIELDS = ['uuid', 'address', 'name', 'node_uuid', 'pxe_enabled',
-               'physical_network', 'local_link_connection', 'extra',
-               'portgroup_uuid', 'internal_info', 'created_at',
-               'updated_at']
+LONG_FIELDS = ['uuid', 'address', 'name', 'description', 'node_uuid',
+               'pxe_enabled', 'physical_network', 'vendor', 'category',
+               'local_link_connection', 'extra', 'portgroup_uuid',
+               'internal_info', 'created_at', 'updated_at']
 
 # Fields of create and set besides the node (given by name or UUID).
 _FIELDS = {'address': common.VALUE, 'physical_network': common.VALUE,
            'pxe_enabled': common.VALUE, 'extra': common.DICT,
-           'local_link_connection': common.STR_DICT, 'name': common.VALUE}
-_NAME = (http.PORT_NAME, '--name')
+           'local_link_connection': common.STR_DICT, 'name': common.VALUE,
+           'description': common.VALUE, 'vendor': common.VALUE,
+           'category': common.VALUE}
+# Fields of create, set and unset newer than ports: (option dest, the
+# API version that brought the field, the option).
+_VERSIONED = (('name', http.PORT_NAME, '--name'),
+              ('description', http.PORT_DESCRIPTION, '--description'),
+              ('vendor', http.PORT_VENDOR, '--vendor'),
+              ('category', http.PORT_CATEGORY, '--category'))
 
 _PORT_GROUP = (http.PORT_PORTGROUP, '--port-group')
 
@@ -29,6 +36,20 @@ _PORT_GROUP = (http.PORT_PORTGROUP, '--port-group')
 def _add_port_group_option(parser, help_text):
     parser.add_argument('--port-group', dest='portgroup',
                         metavar='<port group>', help=help_text)
+
+
+def _add_newer_field_options(parser, verb):
+    """--description (API 1.97), --vendor (1.100), --category (1.101)
+    of create (``verb`` "The") and set (``verb`` "Set the")."""
+    parser.add_argument('--description', metavar='<description>',
+                        help='%s description of the port (at most 255 '
+                             'characters; API 1.97).' % verb)
+    parser.add_argument('--vendor', metavar='<vendor>',
+                        help='%s vendor of the port (at most 32 '
+                             'characters; API 1.100).' % verb)
+    parser.add_argument('--category', metavar='<category>',
+                        help='%s category of the port (at most 80 '
+                             'characters; API 1.101).' % verb)
 
 
 class _PortGroupMixin(object):
@@ -71,11 +92,12 @@ class CreatePort(_PortGroupMixin, common.BaremetalMixin,
                             help='Physical network of the port.')
         _add_port_group_option(parser, 'Name or UUID of the port group '
                                        'of the port (API 1.24).')
+        _add_newer_field_options(parser, 'The')
         return parser
 
     def take_action(self, parsed_args):
-        if parsed_args.name is not None:
-            self.client.require(*_NAME)
+        # Before the node's lookup, a request.
+        common.require_options(self.client, parsed_args, _VERSIONED)
         body = {'address': parsed_args.address,
                 'node_uuid': self.node_uuid(parsed_args.node)}
         # An empty --uuid means "generate one", as no --uuid does.
@@ -94,7 +116,8 @@ class ListPort(base.ListCommand):
     RESOURCE = PORT
     SHORT_FIELDS = SHORT_FIELDS
     LONG_FIELDS = LONG_FIELDS
-    FILTERS = ('node', 'address', 'portgroup', 'marker')
+    FILTERS = ('node', 'address', 'portgroup', 'description_contains',
+               'marker')
 
     def add_filter_options(self, parser):
         parser.add_argument('--node', metavar='<node>',
@@ -108,13 +131,23 @@ class ListPort(base.ListCommand):
                             help='Only the ports of the nodes of these '
                                  'shards (not with --node or --port-group; '
                                  'API 1.82).')
+        common.add_conductor_groups_option(
+            parser, 'ports', '--node, --address or --port-group')
+        parser.add_argument('--description-contains', metavar='<text>',
+                            help='Only the ports whose description '
+                                 'contains this text (API 1.97).')
 
     def query_params(self, parsed_args):
         if parsed_args.portgroup is not None:
             self.client.require(*_PORT_GROUP)
-        return common.with_shards(self.client,
-                                  super().query_params(parsed_args),
-                                  parsed_args.shards)
+        if parsed_args.description_contains is not None:
+            self.client.require(http.PORT_DESCRIPTION,
+                                '--description-contains')
+        params = common.with_shards(self.client,
+                                    super().query_params(parsed_args),
+                                    parsed_args.shards)
+        return common.with_conductor_groups(self.client, params,
+                                            parsed_args.conductor_groups)
 
 
 class ShowPort(base.ShowCommand):
@@ -181,11 +214,12 @@ class SetPort(_PortGroupMixin, base.SetCommand):
                          help='Do not boot from this port.')
         _add_port_group_option(parser, 'Put the port in this port group '
                                        '(name or UUID; API 1.24).')
+        _add_newer_field_options(parser, 'Set the')
         return parser
 
     def build_patch(self, parsed_args):
-        if parsed_args.name is not None:
-            self.client.require(*_NAME)
+        # Before the lookups of the node and the port group, requests.
+        common.require_options(self.client, parsed_args, _VERSIONED)
         patch = []
         if parsed_args.node is not None:
             patch.append(common.add_op(
@@ -205,7 +239,9 @@ class UnsetPort(base.UnsetCommand):
     FIELDS = {'extra': common.DICT,
               'local_link_connection': common.STR_DICT,
               'physical_network': common.VALUE,
-              'portgroup_uuid': common.VALUE, 'name': common.VALUE}
+              'portgroup_uuid': common.VALUE, 'name': common.VALUE,
+              'description': common.VALUE, 'vendor': common.VALUE,
+              'category': common.VALUE}
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -223,14 +259,19 @@ class UnsetPort(base.UnsetCommand):
                             action='store_true',
                             help='Take the port out of its port group '
                                  '(API 1.24).')
+        for flag, since in (('description', '1.97'), ('vendor', '1.100'),
+                            ('category', '1.101')):
+            parser.add_argument('--' + flag, action='store_true',
+                                help='Unset the %s (API %s).'
+                                     % (flag, since))
         return parser
 
     def patch_params(self, parsed_args):
         # Called after check_version(), just before the PATCH.
         if parsed_args.portgroup_uuid:
             self.client.require(*_PORT_GROUP)
-        if parsed_args.name:
-            self.client.require(*_NAME)
+        common.require_options(self.client, parsed_args, _VERSIONED,
+                               remove=True)
         return None
 
 

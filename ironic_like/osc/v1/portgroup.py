@@ -22,13 +22,22 @@ _MODE = (http.PORTGROUP_MODE, '--mode and --property')
 SHORT_FIELDS = ['uuid', 'address', 'name']
 LONG_FIELDS = ['uuid', 'address', 'created_at', 'extra',
                'standalone_ports_supported', 'node_uuid', 'name',
-               'updated_at', 'internal_info', 'mode', 'properties']
+               'updated_at', 'internal_info', 'mode', 'properties',
+               'physical_network', 'category']
 
 # Fields of create and set besides the node (given by name or UUID) and
 # standalone_ports_supported (a pair of flags).
 _FIELDS = {'address': common.VALUE, 'name': common.VALUE,
            'mode': common.VALUE, 'extra': common.DICT,
-           'properties': common.DICT}
+           'properties': common.DICT, 'physical_network': common.VALUE,
+           'category': common.VALUE}
+# Fields of create, set and unset newer than port groups: (option dest,
+# the API version that brought the field, the option).
+_VERSIONED = (
+    ('physical_network', http.PORTGROUP_PHYSICAL_NETWORK,
+     '--physical-network'),
+    ('category', http.PORTGROUP_CATEGORY, '--category'),
+)
 
 
 def portgroup_uuid(client, ident):
@@ -43,6 +52,14 @@ def portgroup_uuid(client, ident):
 def _uses_mode(parsed_args):
     return (getattr(parsed_args, 'mode', None) is not None
             or bool(getattr(parsed_args, 'properties', None)))
+
+
+def _require_fields(client, parsed_args):
+    """Fail with the version needed unless the request version has the
+    fields create or set gives (before the node's lookup, a request)."""
+    if _uses_mode(parsed_args):
+        client.require(*_MODE)
+    common.require_options(client, parsed_args, _VERSIONED)
 
 
 def _add_standalone_options(parser):
@@ -72,6 +89,13 @@ def _add_field_options(parser, verb):
                         help='%s a property of the bond, e.g. '
                              'miimon=100 (repeatable; API 1.26).' % verb)
     _add_standalone_options(parser)
+    parser.add_argument('--physical-network', metavar='<physical network>',
+                        help='%s the physical network the ports of the '
+                             'group are connected to (at most 64 '
+                             'characters; API 1.102).' % verb)
+    parser.add_argument('--category', metavar='<category>',
+                        help='%s the category of the port group (at most '
+                             '80 characters; API 1.103).' % verb)
 
 
 class CreatePortGroup(common.BaremetalMixin, command.ShowOne):
@@ -92,8 +116,7 @@ class CreatePortGroup(common.BaremetalMixin, command.ShowOne):
     def take_action(self, parsed_args):
         body = common.body_fields(parsed_args, _FIELDS)
         self.check_version()
-        if _uses_mode(parsed_args):
-            self.client.require(*_MODE)
+        _require_fields(self.client, parsed_args)
         body['node_uuid'] = self.node_uuid(parsed_args.node)
         # An empty --uuid means "generate one", as no --uuid does.
         if parsed_args.uuid:
@@ -122,6 +145,13 @@ class ListPortGroup(base.ListCommand):
         which.add_argument('--address', metavar='<mac-address>',
                            help='Only the port group with this MAC '
                                 'address.')
+        common.add_conductor_groups_option(parser, 'port groups',
+                                           '--node or --address')
+
+    def query_params(self, parsed_args):
+        return common.with_conductor_groups(
+            self.client, super().query_params(parsed_args),
+            parsed_args.conductor_groups)
 
 
 class ShowPortGroup(base.ShowCommand):
@@ -172,18 +202,12 @@ class SetPortGroup(base.SetCommand):
         return parser
 
     def build_patch(self, parsed_args):
+        _require_fields(self.client, parsed_args)
         patch = []
         if parsed_args.node is not None:
             patch.append(common.add_op(
                 '/node_uuid', self.node_uuid(parsed_args.node)))
         return patch + super().build_patch(parsed_args)
-
-    def patch_params(self, parsed_args):
-        # Run after check_version() and before the PATCH: the options'
-        # own version is checked there.
-        if _uses_mode(parsed_args):
-            self.client.require(*_MODE)
-        return None
 
 
 class UnsetPortGroup(base.UnsetCommand):
@@ -192,7 +216,8 @@ class UnsetPortGroup(base.UnsetCommand):
     RESOURCE = PORTGROUP
     REQUIRES = _REQUIRES
     FIELDS = {'name': common.VALUE, 'address': common.VALUE,
-              'extra': common.DICT, 'properties': common.DICT}
+              'extra': common.DICT, 'properties': common.DICT,
+              'physical_network': common.VALUE, 'category': common.VALUE}
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -206,11 +231,17 @@ class UnsetPortGroup(base.UnsetCommand):
                             metavar='<key>', action='append',
                             help='Remove this property (repeatable; API '
                                  '1.26).')
+        parser.add_argument('--physical-network', action='store_true',
+                            help='Unset the physical network (API 1.102).')
+        parser.add_argument('--category', action='store_true',
+                            help='Unset the category (API 1.103).')
         return parser
 
     def patch_params(self, parsed_args):
         if parsed_args.properties:
             self.client.require(http.PORTGROUP_MODE, '--property')
+        common.require_options(self.client, parsed_args, _VERSIONED,
+                               remove=True)
         return None
 
 

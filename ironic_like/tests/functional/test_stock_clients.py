@@ -269,10 +269,29 @@ class StockClientsMixin(object):
             'firmware_interface')['firmware_interface'])
         self.assertEqual([], cli.json('baremetal', 'node', 'firmware',
                                       'list', node['uuid']))
-        # A named port (1.88), found by its name.
+        # A named port (1.88), found by its name, with its free texts
+        # (1.97, 1.100, 1.101).
         named = cli.json('baremetal', 'port', 'create', '52:54:00:ee:00:09',
-                         '--node', node['uuid'], '--name', 'cli-eth9')
-        self.assertEqual('cli-eth9', named['name'])
+                         '--node', node['uuid'], '--name', 'cli-eth9',
+                         '--description', 'uplink', '--vendor', 'intel',
+                         '--category', 'storage')
+        # (6.3.0 sends --description but does not show it.)
+        self.assertEqual(('cli-eth9', 'intel', 'storage'),
+                         (named['name'], named['vendor'], named['category']))
+        # A port group's network and category (1.102, 1.103).
+        group = cli.json('baremetal', 'port', 'group', 'create', '--node',
+                         node['uuid'], '--physical-network', 'prov',
+                         '--category', 'bond')
+        self.assertEqual(('prov', 'bond'), (group['physical_network'],
+                                            group['category']))
+        cli.run('baremetal', 'port', 'group', 'delete', group['uuid'])
+        # The instance's name (1.104).
+        cli.run('baremetal', 'node', 'set', node['uuid'], '--instance-name',
+                'cli-vm')
+        self.assertEqual([node['uuid']], _uuids(cli.json(
+            'baremetal', 'node', 'list', '--instance-name', 'cli-vm')))
+        cli.run('baremetal', 'node', 'unset', node['uuid'],
+                '--instance-name')
         self.assertEqual(named['uuid'], cli.json(
             'baremetal', 'port', 'show', 'cli-eth9')['uuid'])
         cli.run('baremetal', 'port', 'delete', 'cli-eth9')

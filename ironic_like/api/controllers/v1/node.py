@@ -61,10 +61,16 @@ FILTERS = {
     'lessee': versions.LESSEE,
     'shard': versions.NODE_SHARD,
     'sharded': versions.NODE_SHARD,
+    'instance_name': versions.INSTANCE_NAME,
 }
+# Filters Ironic applies without a version check: description_contains
+# (a substring of the description), project (owned or leased by it); and
+# conductor (1.49, the conductor the hash ring gives the node to).
+OTHER_FILTERS = ('description_contains', 'project', 'conductor')
 LIST_PARAMS = frozenset(utils.PAGING_PARAMS + ('fields', 'detail')
                         + tuple(FILTERS) + node_children.FILTERS
-                        + ('label_selector', 'chassis_uuid'))
+                        + ('label_selector', 'chassis_uuid')
+                        + OTHER_FILTERS)
 # GET /v1/chassis/{uuid}/nodes: the chassis is in the path.
 CHASSIS_NODES_PARAMS = LIST_PARAMS - {'chassis_uuid'}
 _BOOL_FILTERS = ('maintenance', 'associated', 'retired', 'sharded')
@@ -83,6 +89,18 @@ DEFAULTS = _normalize.defaults
 _CREATE_VALIDATOR = validation.make_validator(schema.CREATE_BODY)
 _FIELD_VALIDATORS = {name: validation.make_validator(body)
                      for name, body in schema.FIELD_BODIES.items()}
+
+
+def _sync_instance_name(node, changes):
+    """An instance_info change naming the instance (Nova's
+    display_name) also sets instance_name when none is set, as Ironic
+    keeps them in step (API 1.104)."""
+    if 'instance_info' not in changes or 'instance_name' in changes:
+        return
+    display_name = (changes['instance_info'] or {}).get('display_name')
+    if display_name and not node.instance_name and \
+            isinstance(display_name, str):
+        changes['instance_name'] = display_name[:255]
 
 
 def _filters(params):
@@ -107,6 +125,8 @@ def _filters(params):
                     % (value, ', '.join(sorted(faults.VALID_FAULTS))),
                 field='fault')
         filters[name] = value
+    if params.get('description_contains') is not None:
+        filters['description_contains'] = params['description_contains']
     text = params.get('label_selector')
     if text is not None:
         # Ours (no microversion): a Kubernetes selector over the labels.
@@ -272,24 +292,45 @@ class NodesController(rest.RestController):
             params, sa_api.NODE_SORT_KEYS)
         if detail_path:
             path += '/detail'
+        project = params.get('project')
         if not policy.check('baremetal:node:list_all', {}, ctx):
             # Project-scoped users see the nodes their project owns or
-            # leases, nothing else.
+            # leases, nothing else (another project: 403, as Ironic).
             if not ctx.project_id:
                 return {'nodes': []}
-            filters['project'] = ctx.project_id
+            if project is not None and project != ctx.project_id:
+                raise exception.HTTPForbidden(
+                    resource='baremetal:node:list_all')
+            project = ctx.project_id
+        if project is not None:
+            filters['project'] = project
+        conductor = params.get('conductor')
+        if conductor is not None:
+            utils.require_version(versions.CONDUCTORS,
+                                  'The conductor filter')
         view = _view(fields, detail)
         columns = None
         if not detail or fields is not None:
-            # Short form and ?fields= load only the columns they show.
-            columns = sorted(view.columns | {'uuid'})
+            # Short form and ?fields= load only the columns they show
+            # (and what the conductor filter needs).
+            columns = sorted(view.columns | {'uuid'} | (
+                {'driver', 'conductor_group'} if conductor else set()))
         nodes = utils.dbapi().get_node_list(
             filters=filters, limit=limit, marker=marker, sort_key=sort_key,
             sort_dir=sort_dir, columns=columns)
-        items = view.render_all(nodes)
         last = nodes[-1].uuid if nodes else None
-        return collection.list_body('nodes', items, limit, path, last,
-                                    params)
+        full_page = bool(limit) and len(nodes) >= limit
+        if conductor is not None:
+            # As Ironic: the page is filtered once read (the ring, not the
+            # database, knows which conductor a node has); the next link
+            # follows the page read, so no node is skipped.
+            owner_of = utils.owner_lookup()
+            nodes = [n for n in nodes if owner_of(n) == conductor]
+        body = collection.list_body('nodes', view.render_all(nodes), limit,
+                                    path, last, params)
+        if full_page and 'next' not in body:
+            body['next'] = collection.next_link(path, limit, last, params)
+        return body
 
     @pecan.expose('json')
     def get_one(self, ident, **kwargs):
@@ -375,6 +416,7 @@ class NodesController(rest.RestController):
                     'changing the node\'s driver.',
                 field='reset_interfaces')
         node_patch_policy.check_owner_change(node, changes)
+        _sync_instance_name(node, changes)
         if 'parent_node' in changes:
             changes['parent_node'] = node_children.resolve_parent(
                 changes['parent_node'], node.uuid,

@@ -46,6 +46,7 @@ FIELD_RULES = {
     'shard': 'baremetal:node:update:shard',
     'parent_node': 'baremetal:node:update:parent_node',
     'disable_power_off': 'baremetal:node:update:disable_power_off',
+    'instance_name': 'baremetal:node:update_instance_info',
 }
 FIELD_RULES.update({kind + '_interface': _DRIVER_INTERFACES
                     for kind in driver_base.INTERFACE_KINDS})

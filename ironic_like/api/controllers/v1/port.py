@@ -23,7 +23,8 @@ from ironic_like.common import policy
 from ironic_like.db.sqlalchemy import api as sa_api
 
 _LIST_PARAMS = utils.PAGING_PARAMS + ('fields', 'detail')
-_FILTER_PARAMS = ('node', 'node_uuid', 'address', 'portgroup', 'shard')
+_FILTER_PARAMS = ('node', 'node_uuid', 'address', 'portgroup', 'shard',
+                  'conductor_groups', 'description_contains')
 # Stored forms: empty dicts, not null; PXE enabled unless said otherwise;
 # MAC addresses in one spelling.
 _normalize = utils.Normalizer(
@@ -206,6 +207,14 @@ def list_ports(detail_path, node_ident=None, portgroup_ident=None):
         filters['address'] = validation.normalize_mac(params['address'])
     if shards is not None:
         filters['node_shards'] = shards
+    groups = utils.conductor_groups_filter(
+        params, ('node', 'node_uuid', 'portgroup', 'address'))
+    if groups is not None:
+        filters['node_conductor_groups'] = groups
+    if params.get('description_contains') is not None:
+        utils.require_version(versions.PORT_DESCRIPTION,
+                              'The description_contains filter')
+        filters['description_contains'] = params['description_contains']
     ports = utils.dbapi().get_port_list(filters=filters, limit=limit,
                                         marker=marker, sort_key=sort_key,
                                         sort_dir=sort_dir)

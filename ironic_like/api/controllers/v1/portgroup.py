@@ -25,7 +25,7 @@ from ironic_like.common import policy
 from ironic_like.db.sqlalchemy import portgroups as db_portgroups
 
 LIST_PARAMS = utils.PAGING_PARAMS + ('fields', 'detail')
-FILTER_PARAMS = ('node', 'address')
+FILTER_PARAMS = ('node', 'address', 'conductor_groups')
 # Stored forms: empty dicts, not null; standalone ports supported unless
 # said otherwise; MAC addresses in one spelling (null stays null).
 _normalize = utils.Normalizer(
@@ -107,6 +107,9 @@ def list_portgroups(detail_path, node_ident=None):
         filters['node_id'] = node.id
     if params.get('address') is not None:
         filters['address'] = validation.normalize_mac(params['address'])
+    groups = utils.conductor_groups_filter(params, ('node', 'address'))
+    if groups is not None:
+        filters['node_conductor_groups'] = groups
     portgroups = utils.dbapi().get_portgroup_list(
         filters=filters, limit=limit, marker=marker, sort_key=sort_key,
         sort_dir=sort_dir)

@@ -313,6 +313,28 @@ def by_name(lookup, name):
         return lookup(name + '.json')
 
 
+def conductor_groups_filter(params, exclusive):
+    """The ``conductor_groups`` filter of a port or port group list (API
+    1.99): a comma-separated list of groups, lower case as stored; None
+    without one. Not with the ``exclusive`` filters (400, Ironic's)."""
+    value = params.get('conductor_groups')
+    if value is None:
+        return None
+    require_version(versions.CONDUCTOR_GROUPS_FILTER,
+                    'The conductor_groups filter')
+    used = [name for name in exclusive if params.get(name) is not None]
+    if used:
+        raise exception.InvalidParameterValue(
+            err='Filtering by conductor_groups cannot be combined with the '
+                '%s filter.' % used[0], field='conductor_groups')
+    groups = [g.strip().lower() for g in value.split(',')]
+    if not all(groups):
+        raise exception.InvalidParameterValue(
+            err='conductor_groups must be a comma-separated list of '
+                'conductor groups.', field='conductor_groups')
+    return groups
+
+
 # -- nodes ----------------------------------------------------------------
 
 def get_node(ident):

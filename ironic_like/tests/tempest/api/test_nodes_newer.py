@@ -1,8 +1,8 @@
-"""Ironic 1.63-1.95 on the clustered service: indicators, lessee and
+"""Ironic 1.63-1.104 on the clustered service: indicators, lessee and
 network_data, boot mode and secure boot, node history, deploy verbs,
 node inventory, shards, child nodes, the unhold verb,
 firmware, the service verb, virtual media, .json suffixes,
-disable_power_off."""
+disable_power_off, instance_name."""
 
 from tempest.lib.common.utils import data_utils
 from tempest.lib.common.utils import test_utils
@@ -208,6 +208,24 @@ class TestNodesNewer(base.BaseBaremetalLikeTest):
         with self.client.microversion('1.94'):
             self.assertNotIn('disable_power_off',
                              self.client.show_node(node['uuid']))
+
+    @decorators.idempotent_id('a2f5d8c1-3e69-4b74-9c0d-8e1b6a4f2d93')
+    def test_instance_name(self):
+        with self.client.microversion('1.104'):
+            node = self.create_node()
+            name = data_utils.rand_name('tempest-vm')
+            updated = self.client.update_node(node['uuid'], [
+                {'op': 'add', 'path': '/instance_info/display_name',
+                 'value': name}])
+            self.assertEqual(name, updated['instance_name'])
+            found = self.client.list_nodes(instance_name=name)
+            self.assertEqual([node['uuid']],
+                             [n['uuid'] for n in found['nodes']])
+        with self.client.microversion('1.103'):
+            self.assertNotIn('instance_name',
+                             self.client.show_node(node['uuid']))
+            self.assertRaises(lib_exc.NotAcceptable, self.client.list_nodes,
+                              instance_name=name)
 
     @decorators.idempotent_id('9a3d5c17-6e42-4f08-b1c9-2e7f4a6d8b33')
     def test_boot_mode_and_secure_boot(self):

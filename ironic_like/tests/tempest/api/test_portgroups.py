@@ -142,6 +142,31 @@ class TestPortgroups(PortgroupTestBase):
         self.assertEqual([loose['uuid']],
                          [p['uuid'] for p in listed['ports']])
 
+    @decorators.idempotent_id('c7e2a9f4-5b13-4d86-9a02-6f1e8d3b4c57')
+    def test_physical_network_and_category(self):
+        with self.client.microversion('1.103'):
+            portgroup = self.create_portgroup(self.node['uuid'],
+                                              physical_network='prov',
+                                              category='uplink')
+            self.assertEqual(('prov', 'uplink'),
+                             (portgroup['physical_network'],
+                              portgroup['category']))
+            member = self.create_port(self.node['uuid'],
+                                      portgroup_uuid=portgroup['uuid'],
+                                      physical_network='prov')
+            self.assertRaises(lib_exc.Conflict, self.create_port,
+                              self.node['uuid'],
+                              portgroup_uuid=portgroup['uuid'],
+                              physical_network='tenant')
+            self.client.update_portgroup(portgroup['uuid'], [
+                {'op': 'replace', 'path': '/physical_network',
+                 'value': 'storage'}])
+            self.assertEqual('storage', self.client.show_port(
+                member['uuid'])['physical_network'])
+        with self.client.microversion('1.101'):
+            shown = self.client.show_portgroup(portgroup['uuid'])
+            self.assertNotIn('physical_network', shown)
+
 
 class TestPortgroupErrors(PortgroupTestBase):
 

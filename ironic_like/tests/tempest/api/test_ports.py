@@ -89,6 +89,31 @@ class TestPorts(base.BaseBaremetalLikeTest):
                               node_ident=name,
                               address=data_utils.rand_mac_address())
 
+    @decorators.idempotent_id('1f6c3b8e-9d47-4a25-8e13-7b2d5c9a0f46')
+    def test_texts_and_filters(self):
+        # The cluster's conductors serve the default group only: no node
+        # is in this one.
+        group = data_utils.rand_name('tempest-cg').lower()
+        node = self.create_node()
+        with self.client.microversion('1.101'):
+            port = self.create_port(node['uuid'],
+                                    description='uplink to tor-9',
+                                    vendor='mellanox', category='storage')
+            self.assertEqual(('uplink to tor-9', 'mellanox', 'storage'),
+                             (port['description'], port['vendor'],
+                              port['category']))
+            found = self.client.list_ports(conductor_groups=group)
+            self.assertEqual([], found['ports'])
+            found = self.client.list_ports(
+                description_contains='tor-9', node=node['uuid'])
+            self.assertEqual([port['uuid']],
+                             [p['uuid'] for p in found['ports']])
+        with self.client.microversion('1.99'):
+            self.assertNotIn('vendor', self.client.show_port(port['uuid']))
+        with self.client.microversion('1.98'):
+            self.assertRaises(lib_exc.NotAcceptable, self.client.list_ports,
+                              conductor_groups=group)
+
     @decorators.idempotent_id('ab714e26-2719-48a2-b971-870501276f30')
     def test_list_by_node_and_address(self):
         ports = [self.create_port(self.node['uuid']) for _ in range(2)]

@@ -82,10 +82,12 @@ class TestProvisioningOverRPC(cond_utils.ConductorTestCase):
         node = self._node(provision_state=states.ACTIVE,
                           power_state=states.POWER_ON,
                           instance_uuid=uuidutils.generate_uuid(),
+                          instance_name='web-1',
                           instance_info={'image_source': 'http://x/img'})
         node = self._act(node, 'deleted')
         self._assert_state(node, states.AVAILABLE)
         self.assertIsNone(node.instance_uuid)
+        self.assertIsNone(node.instance_name)
         self.assertEqual({}, node.instance_info)
         self.assertEqual(states.POWER_OFF, node.power_state)
 

@@ -27,7 +27,7 @@ class TestVersionNegotiation(testtools.TestCase):
         self.assertEqual((1, 51), client.server_max_version)
 
     def test_never_above_what_the_plugin_knows(self):
-        session = fakes.FakeSession('1.99')
+        session = fakes.FakeSession('1.999')
         client = http.Client(session, fakes.ENDPOINT)
         self.assertEqual(http.LAST_KNOWN_VERSION, client.version)
 
