@@ -1,7 +1,8 @@
 """The WSGI application of the API.
 
 Layers, outermost first:
-  RequestId             X-OpenStack-Request-Id on every answer
+  RequestId             X-OpenStack-Request-Id (and Ironic's older
+                        OpenStack-Request-Id) on every answer
   JsonErrorMiddleware   any error becomes Ironic's error JSON
   VersionMiddleware     microversion negotiation; version headers on every
                         answer, 401s included
@@ -26,6 +27,12 @@ from ironic_like.api.middleware import public_routes
 from ironic_like.api.middleware import version
 from ironic_like.api import pecan_argspec
 from ironic_like.conf import CONF
+
+
+class _RequestId(request_id.RequestId):
+    # Ironic answers with both headers (API 1.107 documents the first;
+    # its clients read either).
+    compat_headers = ['openstack-request-id']
 
 
 def _pecan_app(auth_strategy):
@@ -81,5 +88,5 @@ def setup_app(skip_auth_token=False):
     app = sizelimit.RequestBodySizeLimiter(app, CONF)
     app = version.VersionMiddleware(app)
     app = json_errors.JsonErrorMiddleware(app)
-    app = request_id.RequestId(app)
+    app = _RequestId(app)
     return app

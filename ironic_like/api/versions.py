@@ -8,7 +8,7 @@ feature adds a constant below and raises MAX_VERSION.
 
 # The range a client may ask for. No header means MIN_VERSION.
 MIN_VERSION = (1, 1)
-MAX_VERSION = (1, 104)
+MAX_VERSION = (1, 110)
 
 # The only major version; the URL prefix is /v1.
 BASE_VERSION = 1
@@ -163,6 +163,18 @@ PORTGROUP_PHYSICAL_NETWORK = (1, 102)
 PORTGROUP_CATEGORY = (1, 103)
 # The node's instance_name (and the instance_name filter).
 INSTANCE_NAME = (1, 104)
+# The OVN VTEP keys of a local_link_connection are refused again.
+OVN_VTEP_REMOVED = (1, 105)
+# The shard filter of the port group list.
+PORTGROUP_SHARD = (1, 106)
+# Only a signifier: X-OpenStack-Request-Id on every answer (it always is).
+REQUEST_ID_HEADER = (1, 107)
+# disable_ramdisk with the service verb.
+SERVICE_DISABLE_RAMDISK = (1, 108)
+# The node's health (as its BMC reports it).
+NODE_HEALTH = (1, 109)
+# abort in "wait call-back": the deploy fails, no cleaning.
+DEPLOY_WAIT_ABORT = (1, 110)
 
 
 def to_string(version):

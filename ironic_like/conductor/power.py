@@ -6,11 +6,13 @@ from oslo_log import log
 
 from ironic_like.common import agent_info
 from ironic_like.common import exception
+from ironic_like.common import health_states
 from ironic_like.common import states
 from ironic_like.conductor import child_nodes
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor import locks
 from ironic_like.conductor import node_flags
+from ironic_like.conductor import node_history
 from ironic_like.conf import CONF
 
 LOG = log.getLogger(__name__)
@@ -103,7 +105,9 @@ def sync_node_power_state(context, node_id):
         else:
             with _SYNC_FAILURES_LOCK:
                 _SYNC_FAILURES.pop(task.node.uuid, None)
-            if actual == task.node.power_state:
+            health = _read_health(task)
+            if actual == task.node.power_state and \
+                    health in (_UNKNOWN, task.node.health):
                 return False
     if failure is not None:
         # Counted (and acted on) outside the shared lock: maintenance
@@ -113,6 +117,7 @@ def sync_node_power_state(context, node_id):
     try:
         with locks.acquire(context, node_id,
                            purpose='power sync update') as task:
+            _record_health(task, health)
             if task.node.power_state != actual:
                 LOG.info('Power sync: node %s is %s (recorded: %s)',
                          task.node.uuid, actual, task.node.power_state)
@@ -121,6 +126,42 @@ def sync_node_power_state(context, node_id):
     except exception.NodeLocked:
         pass
     return False
+
+
+# What _read_health answers when the health is not known this round.
+_UNKNOWN = object()
+
+
+def _read_health(task):
+    """The node's hardware health from its management interface (API
+    1.109), or _UNKNOWN: monitoring off, an interface that cannot tell, or
+    a BMC error (logged; the power sync is not failed by it)."""
+    if not CONF.conductor.enable_health_monitoring:
+        return _UNKNOWN
+    try:
+        return task.driver.management.get_node_health(task)
+    except exception.UnsupportedDriverExtension:
+        return _UNKNOWN
+    except Exception as e:
+        LOG.warning('Node %s: its health could not be read: %s',
+                    task.node.uuid, exception.safe_message(e))
+        return _UNKNOWN
+
+
+def _record_health(task, health):
+    """Write a changed health, and journal the change (Ironic's
+    "monitoring" history event; a warning when it is not OK)."""
+    old = task.node.health
+    if health is _UNKNOWN or health == old:
+        return
+    task.update_node({'health': health})
+    healthy = health in (None, health_states.OK)
+    node_history.record(
+        task.node, 'Node health status changed: health=%r (previously %r)'
+        % (health, old), 'monitoring',
+        node_history.INFO if healthy else node_history.WARNING)
+    log = LOG.info if healthy else LOG.warning
+    log('Node %s: health %s (was %s)', task.node.uuid, health, old)
 
 
 def _sync_failed(context, node, error):

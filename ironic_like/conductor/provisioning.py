@@ -72,10 +72,13 @@ def do_provisioning_action(context, executor, node_id, event, params):
         if event == 'manage' and node.provision_state == states.MANAGEABLE:
             return
         if event == 'unhold':
-            if _runs_flows(task):
+            without_ramdisk = (node.driver_internal_info or {}).get(
+                servicing.NO_RAMDISK)
+            if _runs_flows(task) and not without_ramdisk:
                 runner.unhold(task)
                 return
-            # Nothing heartbeats here: carry on at once, in a worker.
+            # Nothing heartbeats here (no node flows, or servicing without
+            # the ramdisk): carry on at once, in a worker.
             held = node.provision_state
             _move(task, 'unhold', keep_target=True)
             _move(task, 'resume', keep_target=True)
@@ -98,6 +101,9 @@ def do_provisioning_action(context, executor, node_id, event, params):
                                 (params or {}).get('deploy_steps'))
         if event == 'clean' and (params or {}).get('disable_ramdisk'):
             _check_no_ramdisk_steps(params.get('clean_steps') or [])
+        if event == 'service' and (params or {}).get('disable_ramdisk'):
+            _check_no_ramdisk_steps(params.get('service_steps') or [],
+                                    'Service', 'service_steps')
         if event == 'inspect':
             # A node that cannot be inspected is refused (400), not
             # failed in the background.
@@ -163,17 +169,20 @@ def _verify(task, params):
     _move(task, 'done')
 
 
-def _check_no_ramdisk_steps(steps):
-    """Manual cleaning with disable_ramdisk (API 1.70) boots no agent:
-    every clean step here is the agent's (runner.start_clean), so none
-    can run, as Ironic refuses a step that needs the ramdisk."""
-    if steps:
-        step = steps[0]
+def _check_no_ramdisk_steps(steps, kind='Clean', field='clean_steps'):
+    """Manual cleaning (API 1.70) or servicing (1.108) with
+    disable_ramdisk boots no agent: every clean or service step here is
+    the agent's (runner.start_clean, start_service), so none can run, as
+    Ironic refuses a step that needs the ramdisk. A service "hold" needs
+    none: the node waits for "unhold" where it is."""
+    for step in steps:
+        if kind == 'Service' and node_steps.is_hold(step):
+            continue
         raise exception.InvalidParameterValue(
-            err='Clean step %s.%s requires the agent ramdisk, which '
-                'disable_ramdisk skips.' % (step.get('interface'),
+            err='%s step %s.%s requires the agent ramdisk, which '
+                'disable_ramdisk skips.' % (kind, step.get('interface'),
                                             step.get('step')),
-            field='clean_steps')
+            field=field)
 
 
 def _clean(task, params):
@@ -222,10 +231,14 @@ def _clean(task, params):
 def _after_hold(task, params):
     """Manual cleaning or servicing by an interface without node flows,
     released from its hold: the steps after the hold."""
-    steps = (task.node.driver_internal_info or {}).get(AFTER_HOLD) or []
-    node_steps.set_info(task, **{AFTER_HOLD: None})
+    info = task.node.driver_internal_info or {}
+    steps = info.get(AFTER_HOLD) or []
+    no_ramdisk = bool(info.get(servicing.NO_RAMDISK))
+    node_steps.set_info(task, **{AFTER_HOLD: None,
+                                 servicing.NO_RAMDISK: None})
     if task.node.provision_state == states.SERVICING:
-        servicing.start(task, {'service_steps': steps})
+        servicing.start(task, {'service_steps': steps,
+                               'disable_ramdisk': no_ramdisk})
     else:
         _clean(task, {'clean_steps': steps})
 

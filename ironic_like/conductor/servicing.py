@@ -4,7 +4,9 @@ With the agent deploy the work is the service flows
 (conductor/flows/service.py): the agent's ramdisk boots, runs the steps,
 and the instance boots again. An interface without node flows (the fake
 deploy) has no agent to run them: its steps are accepted and the node is
-back in active at once, holding at a "hold" step as the flows do.
+back in active at once, holding at a "hold" step as the flows do; so is
+servicing with disable_ramdisk (API 1.108), whose steps may only be
+"hold" ones.
 """
 
 from oslo_log import log
@@ -17,15 +19,20 @@ from ironic_like.drivers import base as drivers_base
 LOG = log.getLogger(__name__)
 
 # driver_internal_info: the manual clean or service steps after a "hold"
-# of an interface without node flows (API 1.85).
+# of an interface without node flows (API 1.85), and whether servicing
+# runs without the ramdisk (1.108), for when it carries on after "unhold".
 AFTER_HOLD = 'steps_after_hold'
+NO_RAMDISK = 'service_without_ramdisk'
 
 
 def start(task, params):
     """In the provisioning worker, which holds the lock; the node is
     "servicing"."""
     steps = params.get('service_steps') or []
-    if drivers_base.runs_flows(task.driver.deploy):
+    # disable_ramdisk (API 1.108): no agent boots; only "hold" steps were
+    # accepted (provisioning checked them), run as without node flows.
+    if drivers_base.runs_flows(task.driver.deploy) and \
+            not params.get('disable_ramdisk'):
         try:
             runner.start_service(task, steps)
         except Exception as e:
@@ -36,7 +43,9 @@ def start(task, params):
     LOG.info('Node %s: service steps %s (nothing to run without an agent)',
              task.node.uuid, ', '.join(s['step'] for s in before) or '-')
     if after_hold is not None:
-        node_steps.set_info(task, **{AFTER_HOLD: after_hold})
+        node_steps.set_info(task, **{
+            AFTER_HOLD: after_hold,
+            NO_RAMDISK: True if params.get('disable_ramdisk') else None})
         node_steps.move(task, 'hold')
         return
     node_steps.move(task, 'done', keep_target=False, target=None)

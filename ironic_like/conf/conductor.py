@@ -37,6 +37,12 @@ opts = [
     cfg.IntOpt('sync_power_state_interval', default=60, min=0,
                help='Seconds between power-state syncs of the nodes this '
                     'conductor owns. 0 disables the sync.'),
+    cfg.BoolOpt('enable_health_monitoring', default=True,
+                help='Read each node\'s hardware health (OK, Warning, '
+                     'Critical: as its BMC reports it, where the management '
+                     'interface can) at each power-state sync, into the '
+                     'node\'s health field (API 1.109); a change is '
+                     'recorded in the node\'s history.'),
     cfg.IntOpt('power_state_sync_max_retries', default=3, min=1,
                help='Failed power-state reads in a row after which the '
                     'power sync puts a node in maintenance with the fault '

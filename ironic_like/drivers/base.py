@@ -92,6 +92,12 @@ class ManagementInterface(BaseInterface):
         """Eject the virtual media of ``device_types`` (all when None)."""
         raise unsupported(task, 'virtual media')
 
+    def get_node_health(self, task):
+        """The node's hardware health (API 1.109): one of
+        common.health_states (OK, Warning, Critical) or None when the BMC
+        does not say."""
+        raise unsupported(task, 'get_node_health')
+
     def get_virtual_media(self, task):
         """The node's virtual media devices (1.93): a list of
         {'media_types': [Redfish media types], 'inserted': bool,

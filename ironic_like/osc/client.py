@@ -86,9 +86,12 @@ PORTGROUP_PHYSICAL_NETWORK = (1, 102)
 PORTGROUP_CATEGORY = (1, 103)
 # A node's instance_name and the node list's instance_name filter.
 INSTANCE_NAME = (1, 104)
+SERVICE_DISABLE_RAMDISK = (1, 108)
+PORTGROUP_SHARD = (1, 106)
+NODE_HEALTH = (1, 109)
 
 # The highest version this plugin knows: never negotiate above it.
-LAST_KNOWN_VERSION = (1, 104)
+LAST_KNOWN_VERSION = (1, 110)
 # What a server that tells nothing is assumed to speak (Ironic's minimum).
 FALLBACK_VERSION = (1, 1)
 

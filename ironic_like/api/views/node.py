@@ -219,6 +219,7 @@ FIELDS = base.registry(
     base.column('automated_clean', v.AUTOMATED_CLEAN),
     base.column('disable_power_off', v.DISABLE_POWER_OFF),
     base.column('instance_name', v.INSTANCE_NAME),
+    base.column('health', v.NODE_HEALTH),
     base.column('protected', v.PROTECTED),
     base.column('protected_reason', v.PROTECTED),
     base.column('retired', v.RETIRED),

@@ -19,9 +19,9 @@ def _portgroup_uuid_make(ctx):
 
 
 def _link_make(ctx):
-    # Below 1.90 a link naming an OVN VTEP switch is shown empty (the key
-    # stays, as clients of those versions expect it), as Ironic shows it.
-    if ctx.version >= v.OVN_VTEP:
+    # Outside 1.90-1.104 a link naming an OVN VTEP switch is shown empty
+    # (the key stays, as clients expect it), as Ironic shows it.
+    if v.OVN_VTEP <= ctx.version < v.OVN_VTEP_REMOVED:
         return _link
 
     def get(port):

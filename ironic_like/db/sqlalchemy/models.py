@@ -110,6 +110,9 @@ class Node(Base):
                                 server_default='')
     resource_class = sa.Column(sa.String(80), nullable=True)
     instance_uuid = sa.Column(sa.String(36), nullable=True)
+    # Ironic 1.109: the hardware health its BMC reports (OK, Warning,
+    # Critical), read at each power sync.
+    health = sa.Column(sa.String(20), nullable=True)
     # Ironic 1.104: the instance's name (Nova's display_name).
     instance_name = sa.Column(sa.String(255), nullable=True)
     instance_info = sa.Column(db_types.JsonEncodedDict(mysql_as_long=True))

@@ -107,6 +107,10 @@ class PortgroupsMixin(object):
             query = query.where(pg.address == filters['address'])
         if filters.get('id_in') is not None:
             query = query.where(pg.id.in_(list(filters['id_in'])))
+        if filters.get('node_shards') is not None:
+            query = query.where(pg.node_id.in_(
+                sa.select(models.Node.id).where(
+                    models.Node.shard.in_(list(filters['node_shards'])))))
         if filters.get('node_conductor_groups') is not None:
             query = query.where(pg.node_id.in_(
                 sa.select(models.Node.id).where(

@@ -6,6 +6,7 @@ prove that the owning conductor executed an action.
 """
 
 from ironic_like.common import exception
+from ironic_like.common import health_states
 from ironic_like.common import indicators
 from ironic_like.common import states
 from ironic_like.conf import CONF
@@ -65,6 +66,14 @@ class FakeManagement(base.ManagementInterface):
             media.pop(device_type, None)
         info[self.VMEDIA_KEY] = media
         task.update_node({'driver_internal_info': info})
+
+    # The health the fake BMC reports (API 1.109): driver_info's
+    # fake_health (OK, Warning or Critical), else none.
+    HEALTH_KEY = 'fake_health'
+
+    def get_node_health(self, task):
+        health = (task.node.driver_info or {}).get(self.HEALTH_KEY)
+        return health if health in health_states.HEALTH_STATES else None
 
     # The fake BMC's devices: one per device type, with the Redfish media
     # types a real BMC reports for it.

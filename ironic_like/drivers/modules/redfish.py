@@ -11,6 +11,7 @@ import sushy
 
 from ironic_like.common import bios_registry
 from ironic_like.common import exception
+from ironic_like.common import health_states
 from ironic_like.common import indicators
 from ironic_like.common import states
 from ironic_like.drivers import base
@@ -225,6 +226,15 @@ class RedfishManagement(_RedfishBMC, base.ManagementInterface):
             for device in _virtual_media(system):
                 if device.inserted and wanted & set(device.media_types or ()):
                     device.eject_media()
+
+    def get_node_health(self, task):
+        # The system's Status.Health: its components rolled up by the BMC.
+        info, system = redfish_utils.get_system(task.node,
+                                                action='reading health')
+        status = getattr(system, 'status', None)
+        health = getattr(status, 'health', None)
+        value = getattr(health, 'value', health)
+        return value if value in health_states.HEALTH_STATES else None
 
     def get_virtual_media(self, task):
         action = 'reading virtual media'

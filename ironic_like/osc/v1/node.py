@@ -621,8 +621,8 @@ class CleanNode(ProvisionStateCommand):
     EXPECTED = 'manageable'
     REQUIRES = (http.CLEAN_VERB, 'Provision target "clean"')
     STEPS = 'clean'
-    # --disable-ramdisk: manual cleaning only (API 1.70).
-    DISABLE_RAMDISK = True
+    # --disable-ramdisk: manual cleaning from API 1.70, servicing 1.108.
+    DISABLE_RAMDISK = http.CLEAN_DISABLE_RAMDISK
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
@@ -633,11 +633,11 @@ class CleanNode(ProvisionStateCommand):
             help='The %s steps, a JSON list such as \'[{"interface": '
                  '"deploy", "step": "erase_devices"}]\'.' % self.STEPS)
         runbook.add_runbook_option(group, self.STEPS)
-        if self.DISABLE_RAMDISK:
-            parser.add_argument(
-                '--disable-ramdisk', action='store_true', default=None,
-                help='Boot no agent ramdisk: only steps that need none can '
-                     'run (API 1.70; not with --runbook).')
+        parser.add_argument(
+            '--disable-ramdisk', action='store_true', default=None,
+            help='Boot no agent ramdisk: only steps that need none can '
+                 'run (API %s; not with --runbook).'
+            % http.version_string(self.DISABLE_RAMDISK))
         return parser
 
     def take_action(self, parsed_args):
@@ -646,7 +646,8 @@ class CleanNode(ProvisionStateCommand):
 
     def body(self, parsed_args):
         return runbook.provision_body(self.client, parsed_args,
-                                      self.TARGET, self.STEPS)
+                                      self.TARGET, self.STEPS,
+                                      self.DISABLE_RAMDISK)
 
 
 class ServiceNode(CleanNode):
@@ -655,7 +656,7 @@ class ServiceNode(CleanNode):
     EXPECTED = 'active'
     REQUIRES = (http.SERVICE, 'Provision target "service"')
     STEPS = 'service'
-    DISABLE_RAMDISK = False
+    DISABLE_RAMDISK = http.SERVICE_DISABLE_RAMDISK
 
 
 class AbortNode(ProvisionStateCommand):

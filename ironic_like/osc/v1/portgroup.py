@@ -147,11 +147,19 @@ class ListPortGroup(base.ListCommand):
                                 'address.')
         common.add_conductor_groups_option(parser, 'port groups',
                                            '--node or --address')
+        parser.add_argument('--shards', metavar='<shard>', nargs='+',
+                            help='Only the port groups of the nodes of '
+                                 'these shards (not with --node, --address '
+                                 'or --conductor-group; API 1.106).')
 
     def query_params(self, parsed_args):
-        return common.with_conductor_groups(
+        params = common.with_conductor_groups(
             self.client, super().query_params(parsed_args),
             parsed_args.conductor_groups)
+        if parsed_args.shards:
+            self.client.require(http.PORTGROUP_SHARD, '--shards')
+            params['shard'] = ','.join(parsed_args.shards)
+        return params
 
 
 class ShowPortGroup(base.ShowCommand):

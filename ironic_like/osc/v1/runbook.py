@@ -192,9 +192,11 @@ def check_provision_args(parsed_args, steps):
                                    % steps)
 
 
-def provision_body(client, parsed_args, target, steps):
+def provision_body(client, parsed_args, target, steps,
+                   disable_ramdisk_since=http.CLEAN_DISABLE_RAMDISK):
     """The body of PUT states/provision of node clean/service: the
-    runbook (API 1.92) or the steps, and disable_ramdisk (API 1.70)."""
+    runbook (API 1.92) or the steps, and disable_ramdisk (API 1.70 with
+    clean, 1.108 with service)."""
     body = {'target': target}
     runbook = getattr(parsed_args, 'runbook', None)
     if runbook is not None:
@@ -203,6 +205,6 @@ def provision_body(client, parsed_args, target, steps):
     else:
         body['%s_steps' % steps] = parsed_args.steps
     if getattr(parsed_args, 'disable_ramdisk', None):
-        client.require(http.CLEAN_DISABLE_RAMDISK, '--disable-ramdisk')
+        client.require(disable_ramdisk_since, '--disable-ramdisk')
         body['disable_ramdisk'] = True
     return body

@@ -39,6 +39,9 @@ TARGET_VERSIONS = {
     'unhold': versions.UNHOLD_VERB,
     'service': versions.SERVICE,
 }
+# Wait states "abort" came to later than the verb, with their version.
+_ABORT_SINCE = {states.INSPECTWAIT: versions.INSPECT_ABORT,
+                states.DEPLOYWAIT: versions.DEPLOY_WAIT_ABORT}
 # Targets that may come with a config drive.
 _CONFIGDRIVE_EVENTS = frozenset(['deploy', 'rebuild'])
 
@@ -76,16 +79,21 @@ def _service_steps(steps, event, node):
     return steps
 
 
+# The targets disable_ramdisk may come with, from these versions.
+_DISABLE_RAMDISK_SINCE = {'clean': versions.CLEAN_DISABLE_RAMDISK,
+                          'service': versions.SERVICE_DISABLE_RAMDISK}
+
+
 def _disable_ramdisk(value, event):
-    """disable_ramdisk (1.70): manual cleaning only."""
+    """disable_ramdisk: manual cleaning (1.70) and servicing (1.108)."""
     if value is None:
         return None
-    if event != 'clean':
+    if event not in _DISABLE_RAMDISK_SINCE:
         raise exception.InvalidParameterValue(
-            err='disable_ramdisk is supported only with manual cleaning',
-            field='disable_ramdisk')
-    utils.require_version(versions.CLEAN_DISABLE_RAMDISK,
-                          '"disable_ramdisk"')
+            err='disable_ramdisk is supported only with manual cleaning '
+                'and servicing', field='disable_ramdisk')
+    utils.require_version(_DISABLE_RAMDISK_SINCE[event],
+                          '"disable_ramdisk" with "%s"' % event)
     return value
 
 
@@ -204,9 +212,9 @@ class NodeStatesController(rest.RestController):
         if not states.is_allowed(node.provision_state, event):
             raise exception.InvalidStateRequested(
                 action=target, node=node.uuid, state=node.provision_state)
-        if event == 'abort' and node.provision_state == states.INSPECTWAIT:
-            utils.require_version(versions.INSPECT_ABORT,
-                                  'Aborting "inspect wait"')
+        if event == 'abort' and node.provision_state in _ABORT_SINCE:
+            utils.require_version(_ABORT_SINCE[node.provision_state],
+                                  'Aborting "%s"' % node.provision_state)
         action_params = {}
         if clean_steps is not None:
             action_params['clean_steps'] = clean_steps

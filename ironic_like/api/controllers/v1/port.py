@@ -242,23 +242,31 @@ NodePortsController = collection.read_only_list(
 
 
 # Keys of a local_link_connection that came after the link itself, with
-# the version each came with: a request using one earlier gets 406, as
-# Ironic answers.
-_LINK_KEYS_SINCE = (
-    (('network_type',), versions.LLC_NETWORK_TYPE),
-    (schema.OVN_VTEP_KEYS, versions.OVN_VTEP),
+# the versions they are accepted in ([since, until)): a request using one
+# outside gets 406, as Ironic answers. The OVN VTEP keys were removed
+# again at 1.105.
+_LINK_KEYS_VERSIONS = (
+    (('network_type',), versions.LLC_NETWORK_TYPE, None),
+    (schema.OVN_VTEP_KEYS, versions.OVN_VTEP, versions.OVN_VTEP_REMOVED),
 )
 
 
 def _check_link_version(link):
     if not isinstance(link, dict):
         return
-    for keys, since in _LINK_KEYS_SINCE:
+    for keys, since, until in _LINK_KEYS_VERSIONS:
         used = [key for key in keys if key in link]
-        if used and not utils.allowed(since):
+        if not used:
+            continue
+        if not utils.allowed(since):
             raise exception.NotAcceptable(
                 'local_link_connection/%s needs API version %s or later.'
                 % (used[0], versions.to_string(since)),
+                field='local_link_connection')
+        if until is not None and utils.allowed(until):
+            raise exception.NotAcceptable(
+                'local_link_connection/%s was removed in API version %s.'
+                % (used[0], versions.to_string(until)),
                 field='local_link_connection')
 
 

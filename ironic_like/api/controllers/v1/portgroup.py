@@ -18,6 +18,7 @@ from ironic_like.api import links
 from ironic_like.api import patching
 from ironic_like.api.schemas import portgroup as schema
 from ironic_like.api import validation
+from ironic_like.api import versions
 from ironic_like.api.views import base as view_base
 from ironic_like.api.views import portgroup as portgroup_view
 from ironic_like.common import exception
@@ -25,7 +26,7 @@ from ironic_like.common import policy
 from ironic_like.db.sqlalchemy import portgroups as db_portgroups
 
 LIST_PARAMS = utils.PAGING_PARAMS + ('fields', 'detail')
-FILTER_PARAMS = ('node', 'address', 'conductor_groups')
+FILTER_PARAMS = ('node', 'address', 'conductor_groups', 'shard')
 # Stored forms: empty dicts, not null; standalone ports supported unless
 # said otherwise; MAC addresses in one spelling (null stays null).
 _normalize = utils.Normalizer(
@@ -110,6 +111,17 @@ def list_portgroups(detail_path, node_ident=None):
     groups = utils.conductor_groups_filter(params, ('node', 'address'))
     if groups is not None:
         filters['node_conductor_groups'] = groups
+    if params.get('shard') is not None:
+        # 1.106: the groups of the nodes in these shards; one filter at a
+        # time, as Ironic.
+        utils.require_version(versions.PORTGROUP_SHARD, 'The shard filter')
+        others = [name for name in ('node', 'address', 'conductor_groups')
+                  if params.get(name) is not None]
+        if others:
+            raise exception.InvalidParameterValue(
+                err='Filtering by node, address, or shard simultaneously '
+                    'is not supported.', field='shard')
+        filters['node_shards'] = utils.parse_shards(params['shard'])
     portgroups = utils.dbapi().get_portgroup_list(
         filters=filters, limit=limit, marker=marker, sort_key=sort_key,
         sort_dir=sort_dir)

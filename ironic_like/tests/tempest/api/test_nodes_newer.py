@@ -1,8 +1,8 @@
-"""Ironic 1.63-1.104 on the clustered service: indicators, lessee and
+"""Ironic 1.63-1.110 on the clustered service: indicators, lessee and
 network_data, boot mode and secure boot, node history, deploy verbs,
 node inventory, shards, child nodes, the unhold verb,
 firmware, the service verb, virtual media, .json suffixes,
-disable_power_off, instance_name."""
+disable_power_off, instance_name, health."""
 
 from tempest.lib.common.utils import data_utils
 from tempest.lib.common.utils import test_utils
@@ -226,6 +226,23 @@ class TestNodesNewer(base.BaseBaremetalLikeTest):
                              self.client.show_node(node['uuid']))
             self.assertRaises(lib_exc.NotAcceptable, self.client.list_nodes,
                               instance_name=name)
+
+    @decorators.idempotent_id('f3b8e1d7-2c45-4a96-8e0b-5d7c9a1f3e26')
+    def test_health_and_request_ids(self):
+        node = self.create_node()
+        with self.client.microversion('1.109'):
+            shown = self.client.show_node(node['uuid'])
+            self.assertIn('health', shown)
+            self.assertIsNone(shown['health'])
+            self.assertTrue(shown.response['x-openstack-request-id'])
+            self.assertEqual(shown.response['x-openstack-request-id'],
+                             shown.response['openstack-request-id'])
+        with self.client.microversion('1.108'):
+            self.assertNotIn('health', self.client.show_node(node['uuid']))
+        with self.client.microversion('1.106'):
+            found = self.client.list_portgroups(
+                shard=data_utils.rand_name('no-such-shard'))
+            self.assertEqual([], found['portgroups'])
 
     @decorators.idempotent_id('9a3d5c17-6e42-4f08-b1c9-2e7f4a6d8b33')
     def test_boot_mode_and_secure_boot(self):

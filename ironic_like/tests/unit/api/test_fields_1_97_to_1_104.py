@@ -260,3 +260,36 @@ class TestNodeListProjectPolicy(base.APITestCase):
         self.assertEqual(1, len(self.get('/v1/nodes?project=p1',
                                          headers=headers).json['nodes']))
         self.get('/v1/nodes?project=p2', headers=headers, status=403)
+
+
+class TestPortgroupShardFilter(base.APITestCase):
+    """1.106: ?shard= on the port group list."""
+
+    def test_shard(self):
+        a = self.create_node(name='a', shard='s1')
+        b = self.create_node(name='b', shard='s2')
+        for node in (a, b):
+            self.db.create_portgroup({'uuid': uuidutils.generate_uuid(),
+                                      'node_id': node.id,
+                                      'name': 'pg-' + node.name})
+        groups = self.get('/v1/portgroups?shard=s1',
+                          version='1.106').json['portgroups']
+        self.assertEqual(['pg-a'], [g['name'] for g in groups])
+        self.get('/v1/portgroups?shard=s1', version='1.105', status=406)
+        r = self.get('/v1/portgroups?shard=s1&node=a', version='1.106',
+                     status=400)
+        self.assertFault(r, 400, 'shard')
+
+
+class TestNodeHealth(base.APITestCase):
+    """1.109: the node's health, read only."""
+
+    def test_field(self):
+        self.create_node(name='n1', health='Warning')
+        self.assertNotIn('health', self.get('/v1/nodes/n1',
+                                            version='1.108').json)
+        self.assertEqual('Warning', self.get('/v1/nodes/n1',
+                                             version='1.109').json['health'])
+        r = self.patch('/v1/nodes/n1', _replace('/health', 'OK'),
+                       version='1.109', status=400)
+        self.assertFault(r, 400, 'health')

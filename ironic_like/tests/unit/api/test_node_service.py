@@ -44,6 +44,23 @@ class TestServiceVerb(base.APITestCase):
             {'interface': 'deploy'}]}, version=V, status=400)
         self.assertFault(r, 400, 'step')
 
+    def test_disable_ramdisk_from_1_108(self):
+        hold = [{'interface': 'deploy', 'step': 'hold', 'args': {}}]
+        r = self.put(self.url, {'target': 'service', 'service_steps': hold,
+                                'disable_ramdisk': True},
+                     version='1.107', status=406)
+        self.assertFault(r, 406, 'disable_ramdisk')
+        self.assertEqual(states.ACTIVE, self.db.get_node_by_id(
+            self.node.id).provision_state)
+        self.put(self.url, {'target': 'service', 'service_steps': hold,
+                            'disable_ramdisk': True}, version='1.108')
+        self.wait_for(self.node.uuid,
+                      lambda n: n.provision_state == states.SERVICEHOLD)
+        r = self.put(self.url, {'target': 'rebuild',
+                                'disable_ramdisk': True},
+                     version='1.108', status=400)
+        self.assertFault(r, 400, 'disable_ramdisk')
+
     def test_service_step_field(self):
         info = {service_steps.STEPS: STEPS, service_steps.INDEX: 0}
         self.db.update_node(self.node.id, {

@@ -145,6 +145,20 @@ class TestProvision(base.APITestCase):
     def test_abort_not_allowed_in_enroll(self):
         self.put(self.url, {'target': 'abort'}, status=400)
 
+    def test_abort_of_deploy_wait_needs_1_110(self):
+        self.db.update_node(self.node.id, {
+            'provision_state': states.DEPLOYWAIT,
+            'target_provision_state': states.ACTIVE})
+        r = self.put(self.url, {'target': 'abort'}, version='1.109',
+                     status=406)
+        self.assertFault(r, 406, 'wait call-back')
+        self.assertEqual(states.DEPLOYWAIT, self.db.get_node_by_uuid(
+            self.node.uuid).provision_state)
+        self.put(self.url, {'target': 'abort'}, version='1.110')
+        node = self.wait_for(self.node.uuid, lambda n: n.provision_state
+                             == states.DEPLOYFAIL)
+        self.assertEqual(states.DEPLOYFAIL, node.provision_state)
+
     def test_unknown_target(self):
         r = self.put(self.url, {'target': 'explode'}, status=400)
         self.assertFault(r, 400, 'field/attribute target')

@@ -132,3 +132,22 @@ class TestLinkOvnVtep(base.APITestCase):
                                      '0a:1b:2c:3d:4e:5f'})
         doc = self.get('/v1/ports/%s' % other.uuid, version='1.89').json
         self.assertEqual('p', doc['local_link_connection']['port_id'])
+
+
+class TestLinkOvnVtepRemoved(base.APITestCase):
+    """1.105: the keys are refused again, and shown empty."""
+
+    with_conductor = True
+    _create = TestLinkOvnVtep._create
+
+    def test_refused_and_hidden_from_1_105(self):
+        self.node = self.create_node(name='n1')
+        uuid = self._create(dict(VTEP)).json['uuid']
+        r = self._create(dict(VTEP), status=406, version='1.105')
+        self.assertFault(r, 406, 'removed')
+        self.assertEqual({}, self.get('/v1/ports/%s' % uuid,
+                                      version='1.105').json[
+                                          'local_link_connection'])
+        self.assertEqual(VTEP, self.get('/v1/ports/%s' % uuid,
+                                        version='1.104').json[
+                                            'local_link_connection'])

@@ -149,6 +149,10 @@ class TestMicroversions(base.APITestCase):
         self.assertVersionHeaders(r, MAX)
 
     def test_request_id_header(self):
-        r = self.app.get('/v1')
-        self.assertTrue(
-            r.headers['X-OpenStack-Request-Id'].startswith('req-'))
+        # API 1.107: both headers, on successes and errors alike.
+        for r in (self.app.get('/v1'),
+                  self.get('/v1/nodes/nope', status=404)):
+            self.assertTrue(
+                r.headers['X-OpenStack-Request-Id'].startswith('req-'))
+            self.assertEqual(r.headers['X-OpenStack-Request-Id'],
+                             r.headers['OpenStack-Request-Id'])

@@ -120,6 +120,36 @@ class TestPowerSync(base.TestCase):
         self.assertIsNone(stored.reservation)
         self.assertFalse(power.sync_node_power_state(self.context, node.id))
 
+    def test_records_health_changes(self):
+        # API 1.109: the BMC's health, read at the sync; a change is
+        # journaled.
+        node = utils.create_test_node(
+            power_state=states.POWER_ON,
+            driver_info={fake.FakeManagement.HEALTH_KEY: 'Warning'},
+            driver_internal_info={fake.FAKE_POWER_KEY: states.POWER_ON})
+        power.sync_node_power_state(self.context, node.id)
+        stored = self.db.get_node_by_id(node.id)
+        self.assertEqual('Warning', stored.health)
+        self.assertIsNone(stored.reservation)
+        events = self.db.get_node_history_list(node.id)
+        self.assertEqual(['monitoring'], [e.event_type for e in events])
+        self.assertEqual('WARNING', events[0].severity)
+        # Unchanged: nothing more written.
+        power.sync_node_power_state(self.context, node.id)
+        self.assertEqual(1, len(self.db.get_node_history_list(node.id)))
+        self.db.update_node(node.id, {'driver_info': {}})
+        power.sync_node_power_state(self.context, node.id)
+        self.assertIsNone(self.db.get_node_by_id(node.id).health)
+
+    def test_health_monitoring_off(self):
+        self.config(enable_health_monitoring=False, group='conductor')
+        node = utils.create_test_node(
+            power_state=states.POWER_ON,
+            driver_info={fake.FakeManagement.HEALTH_KEY: 'Critical'},
+            driver_internal_info={fake.FAKE_POWER_KEY: states.POWER_ON})
+        self.assertFalse(power.sync_node_power_state(self.context, node.id))
+        self.assertIsNone(self.db.get_node_by_id(node.id).health)
+
     def test_skips_locked_and_maintenance(self):
         info = {fake.FAKE_POWER_KEY: states.POWER_ON}
         locked = utils.create_test_node(power_state=states.POWER_OFF,

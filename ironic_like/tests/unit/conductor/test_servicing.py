@@ -5,6 +5,7 @@ from ironic_like.common import exception
 from ironic_like.common import service_steps
 from ironic_like.common import states
 from ironic_like.conductor.flows import service
+from ironic_like.drivers.modules import fake
 from ironic_like.tests.unit.conductor import test_agent_deploy
 from ironic_like.tests.unit.conductor import test_hold
 from ironic_like.tests.unit.db import utils
@@ -91,6 +92,38 @@ class TestServicing(test_agent_deploy.AgentDeployBase):
         self.assertRaises(exception.InvalidStateRequested,
                           self.api.do_provisioning_action, self.context,
                           node, 'service', {'service_steps': [FIRMWARE]})
+
+
+class TestServicingWithoutRamdisk(test_agent_deploy.AgentDeployBase):
+    """disable_ramdisk (API 1.108): no agent boots; only "hold" steps."""
+
+    def test_steps_needing_the_agent_refused(self):
+        node = utils.create_test_node(provision_state=states.ACTIVE,
+                                      deploy_interface='agent',
+                                      boot_interface='fake')
+        e = self.assertRaises(exception.InvalidParameterValue,
+                              self.api.do_provisioning_action, self.context,
+                              node, 'service', {'service_steps': [BIOS],
+                                                'disable_ramdisk': True})
+        self.assertEqual('service_steps', e.field)
+        self.assertEqual(states.ACTIVE, self.db.get_node_by_id(
+            node.id).provision_state)
+
+    def test_hold_without_ramdisk(self):
+        node = utils.create_test_node(
+            provision_state=states.ACTIVE, deploy_interface='agent',
+            boot_interface='fake', power_state=states.POWER_ON,
+            driver_internal_info={fake.FAKE_POWER_KEY: states.POWER_ON})
+        node = self._act(node, 'service', {'service_steps': [HOLD, HOLD],
+                                           'disable_ramdisk': True})
+        self.assertEqual(states.SERVICEHOLD, node.provision_state)
+        for _ in range(2):
+            node = self._act(node, 'unhold')
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.assertIsNone(node.last_error)
+        # Never rebooted into a ramdisk: no agent was asked anything.
+        self.assertEqual([], self.agent.received)
+        self.assertEqual(states.POWER_ON, self._power(node))
 
 
 class TestServicingWithoutFlows(test_agent_deploy.AgentDeployBase):

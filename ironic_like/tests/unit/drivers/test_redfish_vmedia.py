@@ -1,5 +1,5 @@
-"""Virtual media through Redfish (API 1.89, read 1.93), against a mocked
-BMC."""
+"""Virtual media (API 1.89, read 1.93) and health (1.109) through Redfish,
+against a mocked BMC."""
 
 from unittest import mock
 
@@ -55,3 +55,18 @@ class TestRedfishVirtualMedia(test_redfish._SushyTest):
              {'media_types': ['CD', 'DVD'], 'inserted': True,
               'image': 'http://x/old.iso'}],
             self.management.get_virtual_media(test_firmware._task()))
+
+
+class TestRedfishHealth(test_redfish._SushyTest):
+    """The system's Status.Health (API 1.109)."""
+
+    def test_health(self):
+        for reported, expected in ((sushy.Health.OK, 'OK'),
+                                   (sushy.Health.CRITICAL, 'Critical'),
+                                   (None, None)):
+            self.system.status = mock.Mock(health=reported)
+            self.assertEqual(expected, self.management.get_node_health(
+                test_firmware._task()))
+        self.system.status = None
+        self.assertIsNone(self.management.get_node_health(
+            test_firmware._task()))

@@ -93,12 +93,13 @@ class TestVersions(NewFieldsTestCase):
         self.assertEqual((1, 102), http.PORTGROUP_PHYSICAL_NETWORK)
         self.assertEqual((1, 103), http.PORTGROUP_CATEGORY)
         self.assertEqual((1, 104), http.INSTANCE_NAME)
-        self.assertEqual((1, 104), http.LAST_KNOWN_VERSION)
+        self.assertGreaterEqual(http.LAST_KNOWN_VERSION, (1, 104))
 
-    def test_negotiates_1_104_at_most(self):
+    def test_negotiates_its_last_known_version_at_most(self):
         # The plugin's own cap (no override), versions compared as
         # numbers: 1.104 is above 1.99.
-        for server, sent in (('1.104', '1.104'), ('1.250', '1.104'),
+        last = http.version_string(http.LAST_KNOWN_VERSION)
+        for server, sent in (('1.104', '1.104'), ('1.250', last),
                              ('1.99', '1.99')):
             self.session = fakes.FakeSession(server)
             self.session.route('GET', '/v1/ports', fakes.FakeResponse(
@@ -479,3 +480,22 @@ class TestNodeListFilters(NewFieldsTestCase):
         self.assertRefused((1, 48), node_cmds.ListNode, ['--conductor',
                                                          'c'],
                            '--conductor', '1.49')
+
+
+class TestPortgroupShards(base.CommandTestCase):
+    """port group list --shards (API 1.106)."""
+
+    MAX_VERSION = '1.106'
+
+    def test_shards(self):
+        self.session.route('GET', '/v1/portgroups', fakes.FakeResponse(
+            200, {'portgroups': []}))
+        self.run_command(pg_cmds.ListPortGroup,
+                         ['--shards', 'a', 'b'])
+        self.assertEqual('a,b', self.last().params['shard'])
+        self.app.client_manager.baremetal = http.Client(
+            self.session, fakes.ENDPOINT, (1, 105))
+        e = self.assertRaises(osc_exc.CommandError, self.run_command,
+                              pg_cmds.ListPortGroup,
+                              ['--shards', 'a'])
+        self.assertIn('1.106', str(e))

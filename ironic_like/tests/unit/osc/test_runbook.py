@@ -499,10 +499,16 @@ class TestNodeRunbook(RunbookTestCase):
                                            'step': 'x'}]},
                          self.last().body)
 
-    def test_service_has_no_disable_ramdisk(self):
-        # The API takes disable_ramdisk with manual cleaning only.
-        self.assertParseFails(node_cmds.ServiceNode, [
-            'n', '--service-steps', '[]', '--disable-ramdisk'])
+    def test_service_disable_ramdisk_needs_1_108(self):
+        # The API takes disable_ramdisk with servicing from 1.108.
+        self.app.client_manager.baremetal = http.Client(
+            self.session, fakes.ENDPOINT, (1, 107))
+        e = self.assertRaises(osc_exc.CommandError, self.run_command,
+                              node_cmds.ServiceNode,
+                              ['n', '--service-steps', '[]',
+                               '--disable-ramdisk'])
+        self.assertIn('1.108', str(e))
+        self.assertEqual([], self.session.requests)
 
     def test_empty_runbook(self):
         self.assertRaises(osc_exc.CommandError, self.run_command,
