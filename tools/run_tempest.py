@@ -160,7 +160,7 @@ class Deployment(fixtures.Fixture):
             'catalog_type': 'baremetal',
             'endpoint_type': 'public',
             'min_microversion': '1.1',
-            'max_microversion': '1.110',
+            'max_microversion': '1.115',
             'expected_conductors': CONDUCTORS,
             'enabled_hardware_types': 'fake-hardware,redfish',
             'agent_heartbeat_timeout': AGENT_HEARTBEAT_TIMEOUT,

@@ -430,6 +430,17 @@ ROUTES = (
            since=versions.RUNBOOKS),
     _route('DELETE', RUNBOOK, 'Delete a runbook', status=204,
            since=versions.RUNBOOKS),
+    _route('GET', RUNBOOK + '/traits', 'The traits a runbook is approved '
+           'for', since=versions.RUNBOOK_TRAITS),
+    _route('PUT', RUNBOOK + '/traits', 'Replace a runbook\'s traits',
+           status=204, body=runbook_schema.TRAITS_BODY,
+           since=versions.RUNBOOK_TRAITS),
+    _route('DELETE', RUNBOOK + '/traits', 'Remove all of a runbook\'s '
+           'traits', status=204, since=versions.RUNBOOK_TRAITS),
+    _route('PUT', RUNBOOK + '/traits/{trait}', 'Add a trait to a runbook',
+           status=204, since=versions.RUNBOOK_TRAITS),
+    _route('DELETE', RUNBOOK + '/traits/{trait}', 'Remove a trait from a '
+           'runbook', status=204, since=versions.RUNBOOK_TRAITS),
     # -- events from the networking service
     _route('POST', '/v1/events', 'Report network events', status=204,
            body=event_schema.CREATE_BODY, since=event_ctl.EVENTS),

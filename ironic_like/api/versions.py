@@ -8,7 +8,7 @@ feature adds a constant below and raises MAX_VERSION.
 
 # The range a client may ask for. No header means MIN_VERSION.
 MIN_VERSION = (1, 1)
-MAX_VERSION = (1, 110)
+MAX_VERSION = (1, 115)
 
 # The only major version; the URL prefix is /v1.
 BASE_VERSION = 1
@@ -175,6 +175,17 @@ SERVICE_DISABLE_RAMDISK = (1, 108)
 NODE_HEALTH = (1, 109)
 # abort in "wait call-back": the deploy fails, no cleaning.
 DEPLOY_WAIT_ABORT = (1, 110)
+# The port's available_for_dynamic_portgroup, the group's
+# dynamic_portgroup.
+DYNAMIC_PORTGROUP = (1, 111)
+# Runbook traits (and descriptions, names not traits).
+RUNBOOK_TRAITS = (1, 112)
+# The project of a node history event.
+NODE_HISTORY_PROJECT = (1, 113)
+# The vendor, model and serial number of a firmware component.
+FIRMWARE_HARDWARE = (1, 114)
+# The states and duration of a node history event.
+NODE_HISTORY_STATES = (1, 115)
 
 
 def to_string(version):

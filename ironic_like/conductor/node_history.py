@@ -15,6 +15,7 @@ A periodic task on each conductor prunes the table
 """
 
 from oslo_log import log
+from oslo_utils import timeutils
 
 from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
@@ -60,9 +61,23 @@ def record(node, event, kind, severity=ERROR, context=None):
             'node_id': node.id, 'event': event, 'event_type': kind,
             'severity': severity, 'conductor': CONF.host,
             'user': getattr(context, 'user_id', None),
-            'project': getattr(context, 'project_id', None)})
+            'project': getattr(context, 'project_id', None),
+            # API 1.115: where the node was, and for how long.
+            'state': getattr(node, 'provision_state', None),
+            'target_provision_state': getattr(
+                node, 'target_provision_state', None),
+            'duration_seconds': _seconds_since(
+                getattr(node, 'provision_updated_at', None))})
     except Exception as e:
         LOG.warning('Node %s: history event not recorded: %s', node.uuid, e)
+
+
+def _seconds_since(when):
+    if when is None:
+        return None
+    if when.tzinfo is not None:
+        when = when.replace(tzinfo=None) - when.utcoffset()
+    return max(0, int((timeutils.utcnow() - when).total_seconds()))
 
 
 def note_update(task, before, values):

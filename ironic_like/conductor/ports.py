@@ -10,7 +10,8 @@ SETTABLE_FIELDS = frozenset(['address', 'extra', 'pxe_enabled',
                              'local_link_connection', 'physical_network',
                              'uuid', 'node_id', 'portgroup_id',
                              'is_smartnic', 'name', 'description',
-                             'vendor', 'category'])
+                             'vendor', 'category',
+                             'available_for_dynamic_portgroup'])
 
 # Where a port may join or leave a port group without maintenance
 # (Ironic's: the group's wiring must not change under a deployed node).

@@ -89,9 +89,21 @@ INSTANCE_NAME = (1, 104)
 SERVICE_DISABLE_RAMDISK = (1, 108)
 PORTGROUP_SHARD = (1, 106)
 NODE_HEALTH = (1, 109)
+# A port's available_for_dynamic_portgroup and a port group's
+# dynamic_portgroup.
+DYNAMIC_PORTGROUP = (1, 111)
+# A runbook's description and traits (/v1/runbooks/{id}/traits).
+RUNBOOK_TRAITS = (1, 112)
+# The project of a node history event.
+NODE_HISTORY_PROJECT = (1, 113)
+# The vendor, model and serial_number of a firmware component.
+FIRMWARE_HARDWARE = (1, 114)
+# The state, target_provision_state and duration_seconds of a node
+# history event.
+NODE_HISTORY_STATES = (1, 115)
 
 # The highest version this plugin knows: never negotiate above it.
-LAST_KNOWN_VERSION = (1, 110)
+LAST_KNOWN_VERSION = (1, 115)
 # What a server that tells nothing is assumed to speak (Ironic's minimum).
 FALLBACK_VERSION = (1, 1)
 

@@ -57,6 +57,8 @@ FIELDS = {
     'description': {'type': ['string', 'null'], 'maxLength': 255},
     'vendor': {'type': ['string', 'null'], 'maxLength': 32},
     'category': {'type': ['string', 'null'], 'maxLength': 80},
+    # API 1.111: null (removed) is true.
+    'available_for_dynamic_portgroup': {'type': ['boolean', 'null']},
 }
 
 CREATE_FIELDS = frozenset(FIELDS)

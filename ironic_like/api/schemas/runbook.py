@@ -28,10 +28,17 @@ STEP = {
     'additionalProperties': False,
 }
 
+# A runbook's name from 1.112: RFC 3986 unreserved characters (it names
+# the runbook in URLs). Below 1.112 the API also requires it to be a
+# trait: the trait a node must have for the runbook to be used on it.
+NAME = {'type': 'string', 'minLength': 1, 'maxLength': 255,
+        'pattern': '^[A-Za-z0-9._~-]+$'}
+
 FIELDS = {
     'uuid': common.UUID_OR_NULL,
-    # The trait a node must have for the runbook to be used on it.
-    'name': common.TRAIT,
+    'name': NAME,
+    # API 1.112.
+    'description': {'type': ['string', 'null'], 'maxLength': 255},
     'steps': {'type': 'array', 'items': STEP, 'minItems': 1,
               'maxItems': deploy_template.MAX_STEPS},
     'disable_ramdisk': {'type': ['boolean', 'null']},
@@ -51,3 +58,14 @@ object_schema = functools.partial(common.object_schema, FIELDS)
 CREATE_BODY = object_schema(CREATE_FIELDS, required=MANDATORY)
 # Each field a PATCH changes is validated on its own: {name: new value}.
 FIELD_BODIES = {name: object_schema([name]) for name in PATCH_FIELDS}
+
+# PUT /v1/runbooks/{id}/traits (1.112): the whole list.
+TRAITS_BODY = {
+    'type': 'object',
+    'properties': {
+        'traits': {'type': 'array', 'items': common.TRAIT,
+                   'maxItems': 50},
+    },
+    'required': ['traits'],
+    'additionalProperties': False,
+}

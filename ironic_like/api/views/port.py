@@ -53,6 +53,7 @@ FIELDS = base.registry(
     base.column('description', v.PORT_DESCRIPTION),
     base.column('vendor', v.PORT_VENDOR),
     base.column('category', v.PORT_CATEGORY),
+    base.column('available_for_dynamic_portgroup', v.DYNAMIC_PORTGROUP),
     base.datetime_column('created_at'),
     base.datetime_column('updated_at'),
     base.links_field('ports', 'uuid'),

@@ -38,6 +38,7 @@ FIELDS = base.registry(
     base.column('properties', MODE_AND_PROPERTIES),
     base.column('physical_network', v.PORTGROUP_PHYSICAL_NETWORK),
     base.column('category', v.PORTGROUP_CATEGORY),
+    base.column('dynamic_portgroup', v.DYNAMIC_PORTGROUP),
     base.datetime_column('created_at', PORTGROUPS),
     base.datetime_column('updated_at', PORTGROUPS),
     base.links_field('portgroups', 'uuid'),

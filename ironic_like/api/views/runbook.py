@@ -16,6 +16,10 @@ def _steps_make(ctx):
     return lambda runbook: [step_doc(s) for s in runbook.steps]
 
 
+def _traits_make(ctx):
+    return lambda runbook: [t.trait for t in runbook.traits]
+
+
 FIELDS = base.registry(
     base.column('uuid', v.RUNBOOKS),
     base.column('name', v.RUNBOOKS),
@@ -24,6 +28,8 @@ FIELDS = base.registry(
     base.column('extra', v.RUNBOOKS),
     base.column('public', v.RUNBOOKS),
     base.column('owner', v.RUNBOOKS),
+    base.column('description', v.RUNBOOK_TRAITS),
+    base.Field('traits', v.RUNBOOK_TRAITS, ['traits'], _traits_make),
     base.datetime_column('created_at', v.RUNBOOKS),
     base.datetime_column('updated_at', v.RUNBOOKS),
     base.links_field('runbooks', 'uuid'),

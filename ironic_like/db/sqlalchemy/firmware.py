@@ -8,6 +8,8 @@ import sqlalchemy as sa
 from ironic_like.db.sqlalchemy import models
 
 _F = models.FirmwareComponent
+# What a component may say of its hardware (API 1.114).
+HARDWARE_FIELDS = ('vendor', 'model', 'serial_number')
 
 
 def _sa_api():
@@ -23,7 +25,8 @@ def destroy_node_rows(session, node_id):
 class FirmwareMixin(object):
 
     def sync_firmware_components(self, node_id, components):
-        """Record ``components`` ([{'component', 'current_version'}]) as
+        """Record ``components`` ([{'component', 'current_version'[,
+        'vendor', 'model', 'serial_number']}]) as
         read now, in one transaction: a new component starts with its
         version as initial_version; a known one gets its current_version
         updated; components no longer reported are kept (a BMC may fail
@@ -42,6 +45,10 @@ class FirmwareMixin(object):
                     session.add(row)
                 elif row.current_version != version:
                     row.current_version = version
+                # API 1.114: the hardware, as last reported.
+                for key in HARDWARE_FIELDS:
+                    if getattr(row, key) != found.get(key):
+                        setattr(row, key, found.get(key))
 
     def get_firmware_components(self, node_id):
         """The node's firmware components, by name."""

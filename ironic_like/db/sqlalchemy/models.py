@@ -202,6 +202,10 @@ class Port(Base):
     description = sa.Column(sa.String(255), nullable=True)
     vendor = sa.Column(sa.String(32), nullable=True)
     category = sa.Column(sa.String(80), nullable=True)
+    # Ironic 1.111: whether the networking service may bond the port into
+    # a port group it makes itself.
+    available_for_dynamic_portgroup = sa.Column(
+        sa.Boolean, nullable=False, default=True, server_default=sa.true())
 
 
 class Chassis(Base):
@@ -241,6 +245,9 @@ class Portgroup(Base):
     # change of it); 1.103: free text.
     physical_network = sa.Column(sa.String(64), nullable=True)
     category = sa.Column(sa.String(80), nullable=True)
+    # Ironic 1.111: made by the networking service (read only here).
+    dynamic_portgroup = sa.Column(sa.Boolean, nullable=False, default=False,
+                                  server_default=sa.false())
 
 
 class BIOSSetting(Base):
@@ -279,6 +286,10 @@ class FirmwareComponent(Base):
     initial_version = sa.Column(sa.String(255), nullable=False)
     current_version = sa.Column(sa.String(255), nullable=True)
     last_version_flashed = sa.Column(sa.String(255), nullable=True)
+    # Ironic 1.114: the hardware the firmware runs on, where the BMC says.
+    vendor = sa.Column(sa.String(255), nullable=True)
+    model = sa.Column(sa.String(255), nullable=True)
+    serial_number = sa.Column(sa.String(255), nullable=True)
 
 
 class NodeHistory(Base):
@@ -300,6 +311,11 @@ class NodeHistory(Base):
     event = sa.Column(sa.Text, nullable=True)
     user = sa.Column(sa.String(64), nullable=True)
     project = sa.Column(sa.String(80), nullable=True)
+    # Ironic 1.115: the node's states at the event, and the seconds since
+    # its provision state last changed.
+    state = sa.Column(sa.String(15), nullable=True)
+    target_provision_state = sa.Column(sa.String(15), nullable=True)
+    duration_seconds = sa.Column(sa.Integer, nullable=True)
 
 
 class NodeInventory(Base):
@@ -369,10 +385,29 @@ class Runbook(Base):
     public = sa.Column(sa.Boolean, nullable=False, default=False)
     owner = sa.Column(sa.String(255), nullable=True)
     extra = sa.Column(db_types.JsonEncodedDict)
+    # API 1.112.
+    description = sa.Column(sa.String(255), nullable=True)
 
     steps = orm.relationship('RunbookStep', lazy='selectin',
                              cascade='all, delete-orphan',
                              order_by='RunbookStep.id')
+    # API 1.112: the node traits the runbook is approved for (a node with
+    # one of them may use it).
+    traits = orm.relationship('RunbookTrait', lazy='selectin',
+                              cascade='all, delete-orphan',
+                              order_by='RunbookTrait.trait')
+
+
+class RunbookTrait(Base):
+    __tablename__ = 'runbook_traits'
+    __table_args__ = _table_args(
+        sa.UniqueConstraint('runbook_id', 'trait',
+                            name='uniq_runbook_traits0runbook_id0trait'),
+    )
+    id = sa.Column(sa.Integer, primary_key=True)
+    runbook_id = sa.Column(sa.Integer, sa.ForeignKey('runbooks.id'),
+                           nullable=False)
+    trait = sa.Column(sa.String(255), nullable=False)
 
 
 class RunbookStep(Base):

@@ -28,18 +28,60 @@ def _duplicate(values, columns):
 _STORE = step_sets.StepSetStore(
     models.Runbook, models.RunbookStep, models.RunbookStep.runbook_id,
     _step_row, lambda ident: exception.RunbookNotFound(runbook=ident),
-    _duplicate, RUNBOOK_SORT_KEYS)
+    _duplicate, RUNBOOK_SORT_KEYS,
+    children=[(models.RunbookTrait, models.RunbookTrait.runbook_id)])
+
+
+def _trait_rows(traits):
+    return [models.RunbookTrait(trait=t) for t in sorted(set(traits))]
 
 
 class RunbooksMixin(object):
 
     def create_runbook(self, values):
         """Create a runbook with its ``steps`` (a list of {interface,
-        step, args, order})."""
+        step, args, order}) and ``traits`` (API 1.112; a list of names)."""
         values = dict(values)
         values['disable_ramdisk'] = bool(values.get('disable_ramdisk'))
         values['public'] = bool(values.get('public'))
-        return _STORE.create(values)
+        traits = values.pop('traits', None) or []
+        runbook = _STORE.create(values)
+        if traits:
+            runbook = self.set_runbook_traits(runbook.id, traits)
+        return runbook
+
+    def set_runbook_traits(self, runbook_id, traits):
+        """Replace the runbook's traits (API 1.112)."""
+        t = models.RunbookTrait
+        with step_sets._sa_api()._writer() as session:
+            runbook = session.get(models.Runbook, runbook_id,
+                                  with_for_update=True)
+            if runbook is None:
+                raise exception.RunbookNotFound(runbook=runbook_id)
+            # Old rows out before the new ones go in (a trait kept would
+            # be inserted again first otherwise, against the unique key).
+            session.execute(sa.delete(t).where(t.runbook_id == runbook_id)
+                            .execution_options(synchronize_session=False))
+            for row in _trait_rows(traits):
+                row.runbook_id = runbook_id
+                session.add(row)
+            session.flush()
+        return self.get_runbook_by_id(runbook_id)
+
+    def add_runbook_trait(self, runbook_id, trait):
+        runbook = self.get_runbook_by_id(runbook_id)
+        traits = {t.trait for t in runbook.traits}
+        if trait in traits:
+            return runbook
+        return self.set_runbook_traits(runbook_id, traits | {trait})
+
+    def remove_runbook_trait(self, runbook_id, trait):
+        """Remove one trait (nothing if the runbook lacks it)."""
+        t = models.RunbookTrait
+        with step_sets._sa_api()._writer() as session:
+            session.execute(sa.delete(t).where(
+                t.runbook_id == runbook_id, t.trait == trait))
+        return self.get_runbook_by_id(runbook_id)
 
     def get_runbook_by_id(self, runbook_id):
         return _STORE.get(models.Runbook.id, runbook_id)

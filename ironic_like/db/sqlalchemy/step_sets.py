@@ -31,10 +31,12 @@ class StepSetStore(object):
     :param duplicate: (values, columns of the violated constraint) -> the
         exception for a duplicate name or UUID.
     :param sort_keys: the columns a list may be sorted by.
+    :param children: other (model, foreign key column) whose rows go with
+        a set when it is destroyed.
     """
 
     def __init__(self, model, step_model, step_fk, make_step, not_found,
-                 duplicate, sort_keys):
+                 duplicate, sort_keys, children=()):
         self.model = model
         self.step_model = step_model
         self.step_fk = step_fk
@@ -42,6 +44,8 @@ class StepSetStore(object):
         self.not_found = not_found
         self.duplicate = duplicate
         self.sort_keys = sort_keys
+        # Other (model, foreign key column) rows deleted with a set.
+        self.children = tuple(children)
 
     def create(self, values):
         values = dict(values)
@@ -112,8 +116,9 @@ class StepSetStore(object):
 
     def destroy(self, row_id):
         with _sa_api()._writer() as session:
-            session.execute(sa.delete(self.step_model).where(
-                self.step_fk == row_id))
+            rows = ((self.step_model, self.step_fk),) + self.children
+            for model, fk in rows:
+                session.execute(sa.delete(model).where(fk == row_id))
             count = session.execute(
                 sa.delete(self.model).where(self.model.id == row_id)
                 .execution_options(synchronize_session=False)).rowcount

@@ -226,16 +226,20 @@ class FakeBIOS(base.BIOSInterface):
 
 class FakeFirmware(base.FirmwareInterface):
     """A BIOS and a BMC whose versions driver_info may set
-    (``fake_bios_version``, ``fake_bmc_version``), read on manage/verify
-    and after inspection."""
+    (``fake_bios_version``, ``fake_bmc_version``; and, API 1.114, their
+    ``fake_<component>_vendor``, ``_model``, ``_serial_number``), read on
+    manage/verify and after inspection."""
 
     DEFAULT_VERSION = '1.0.0'
 
     def get_components(self, task):
         info = task.node.driver_info or {}
-        return [{'component': name,
-                 'current_version': str(info.get('fake_%s_version' % name)
-                                        or self.DEFAULT_VERSION)}
+        return [dict({'component': name,
+                      'current_version': str(info.get(
+                          'fake_%s_version' % name) or self.DEFAULT_VERSION)},
+                     # API 1.114: fake_bmc_model and the like.
+                     **{key: info.get('fake_%s_%s' % (name, key))
+                        for key in ('vendor', 'model', 'serial_number')})
                 for name in ('bios', 'bmc')]
 
 

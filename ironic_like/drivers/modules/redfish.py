@@ -403,9 +403,12 @@ class RedfishFirmware(_RedfishBMC, base.FirmwareInterface):
                                    'current_version': system.bios_version})
             managers = list(system.managers or [])
             if managers and managers[0].firmware_version:
+                # API 1.114: the BMC's model (Manager.Model), as Ironic
+                # reports it; its vendor and serial number are unknown.
                 components.append(
                     {'component': 'bmc',
-                     'current_version': managers[0].firmware_version})
+                     'current_version': managers[0].firmware_version,
+                     'model': getattr(managers[0], 'model', None)})
         if not components:
             raise exception.UnsupportedDriverExtension(
                 driver=task.node.driver, extension='firmware (the BMC '

@@ -16,7 +16,21 @@ from ironic_like.osc.v1.node import NODE
 SHORT_FIELDS = ['uuid', 'created_at', 'severity', 'event']
 LONG_FIELDS = ['uuid', 'created_at', 'severity', 'event_type', 'event',
                'conductor', 'user']
+# Columns of --long newer than node history, by the API version that
+# brought them (python-ironicclient's order): shown when the request
+# version has them.
+LATER_LONG_FIELDS = (('project', http.NODE_HISTORY_PROJECT),
+                     ('state', http.NODE_HISTORY_STATES),
+                     ('target_provision_state', http.NODE_HISTORY_STATES),
+                     ('duration_seconds', http.NODE_HISTORY_STATES))
+_LABELS = {'duration_seconds': 'Duration (seconds)'}
 _REQUIRES = (http.NODE_HISTORY, 'Node history')
+
+
+def long_fields(client):
+    """The --long columns at the request version of ``client``."""
+    return LONG_FIELDS + [name for name, since in LATER_LONG_FIELDS
+                          if client.supports(since)]
 
 
 class ListNodeHistory(base.ResourceCommand, command.Lister):
@@ -36,8 +50,11 @@ class ListNodeHistory(base.ResourceCommand, command.Lister):
         params = {'detail': 'True'} if parsed_args.long else None
         doc = self.client.get(self.path(parsed_args, 'history'),
                               params=params) or {}
-        columns = LONG_FIELDS if parsed_args.long else SHORT_FIELDS
-        return common.listing(doc.get('history') or [], columns)
+        columns = (long_fields(self.client) if parsed_args.long
+                   else SHORT_FIELDS)
+        return common.listing(doc.get('history') or [], columns,
+                              [_LABELS.get(c) or common.label(c)
+                               for c in columns])
 
 
 class ShowNodeHistory(base.ResourceCommand, command.ShowOne):

@@ -15,7 +15,10 @@ SHORT_FIELDS = ['uuid', 'address']
 LONG_FIELDS = ['uuid', 'address', 'name', 'description', 'node_uuid',
                'pxe_enabled', 'physical_network', 'vendor', 'category',
                'local_link_connection', 'extra', 'portgroup_uuid',
-               'internal_info', 'created_at', 'updated_at']
+               'available_for_dynamic_portgroup', 'internal_info',
+               'created_at', 'updated_at']
+# available_for_dynamic_portgroup (API 1.111) is only shown: the
+# python-ironicclient 6.3.0 these commands follow has no option for it.
 
 # Fields of create and set besides the node (given by name or UUID).
 _FIELDS = {'address': common.VALUE, 'physical_network': common.VALUE,

@@ -20,10 +20,11 @@ _REQUIRES = (http.PORTGROUPS, 'Port group commands')
 _MODE = (http.PORTGROUP_MODE, '--mode and --property')
 
 SHORT_FIELDS = ['uuid', 'address', 'name']
+# dynamic_portgroup (API 1.111) is read-only: shown, never set.
 LONG_FIELDS = ['uuid', 'address', 'created_at', 'extra',
                'standalone_ports_supported', 'node_uuid', 'name',
                'updated_at', 'internal_info', 'mode', 'properties',
-               'physical_network', 'category']
+               'physical_network', 'category', 'dynamic_portgroup']
 
 # Fields of create and set besides the node (given by name or UUID) and
 # standalone_ports_supported (a pair of flags).

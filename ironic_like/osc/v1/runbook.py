@@ -1,5 +1,7 @@
-"""``openstack baremetal runbook ...`` (API 1.92), and the ``--runbook``
-option of ``baremetal node clean`` and ``baremetal node service``."""
+"""``openstack baremetal runbook ...`` (API 1.92; a runbook's description
+from 1.112), and the ``--runbook`` option of ``baremetal node clean`` and
+``baremetal node service``. A runbook's traits (1.112) have commands of
+their own: runbook_traits."""
 
 from osc_lib.command import command
 from osc_lib import exceptions as osc_exc
@@ -13,8 +15,9 @@ RUNBOOK = base.Resource('runbook', 'runbooks',
                         'Names or UUIDs of the runbooks.')
 
 SHORT_FIELDS = ['uuid', 'name']
-LONG_FIELDS = ['uuid', 'name', 'disable_ramdisk', 'owner', 'public',
-               'steps', 'extra', 'created_at', 'updated_at']
+LONG_FIELDS = ['uuid', 'name', 'description', 'traits', 'disable_ramdisk',
+               'owner', 'public', 'steps', 'extra', 'created_at',
+               'updated_at']
 
 _REQUIRES = (http.RUNBOOKS, 'Runbook commands')
 _STEPS_HELP = ('The runbook steps: a JSON list such as \'[{"interface": '
@@ -23,6 +26,9 @@ _STEPS_HELP = ('The runbook steps: a JSON list such as \'[{"interface": '
                'them from standard input.')
 _DISABLE_RAMDISK_HELP = ('no agent ramdisk is booted when the runbook runs, '
                          'so only steps that need none can run')
+# Fields of create, set and unset newer than runbooks: (option dest, the
+# API version that brought the field, the option).
+_VERSIONED = (('description', http.RUNBOOK_TRAITS, '--description'),)
 
 
 def _steps(value, stdin=None):
@@ -47,8 +53,15 @@ class CreateRunbook(common.BaremetalMixin, command.ShowOne):
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         parser.add_argument('--name', metavar='<name>', required=True,
-                            help='Unique name of the runbook: a valid '
-                                 'trait name, e.g. CUSTOM_FIRMWARE_UPDATE.')
+                            help='Unique name of the runbook. Below API '
+                                 '1.112 it must be a trait, e.g. '
+                                 'CUSTOM_FIRMWARE_UPDATE: the trait a '
+                                 'node needs for the runbook to run on it '
+                                 '(from 1.112: "baremetal runbook trait '
+                                 'add").')
+        parser.add_argument('--description', metavar='<description>',
+                            help='Description of the runbook (at most 255 '
+                                 'characters; API 1.112).')
         parser.add_argument('--uuid', metavar='<uuid>',
                             help='UUID of the runbook (default: '
                                  'generated).')
@@ -75,8 +88,9 @@ class CreateRunbook(common.BaremetalMixin, command.ShowOne):
         body.update(common.body_fields(parsed_args, {
             'uuid': common.VALUE, 'public': common.VALUE,
             'owner': common.VALUE, 'extra': common.DICT,
-            'disable_ramdisk': common.VALUE}))
+            'disable_ramdisk': common.VALUE, 'description': common.VALUE}))
         self.check_version()
+        common.require_options(self.client, parsed_args, _VERSIONED)
         return common.show(self.client.post(RUNBOOK.collection, body))
 
 
@@ -103,14 +117,17 @@ class SetRunbook(base.SetCommand):
 
     RESOURCE = RUNBOOK
     REQUIRES = _REQUIRES
-    FIELDS = {'name': common.VALUE, 'owner': common.VALUE,
-              'public': common.VALUE, 'extra': common.DICT,
-              'disable_ramdisk': common.VALUE}
+    FIELDS = {'name': common.VALUE, 'description': common.VALUE,
+              'owner': common.VALUE, 'public': common.VALUE,
+              'extra': common.DICT, 'disable_ramdisk': common.VALUE}
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
         parser.add_argument('--name', metavar='<name>',
                             help='Set the unique name.')
+        parser.add_argument('--description', metavar='<description>',
+                            help='Set the description (at most 255 '
+                                 'characters; API 1.112).')
         _add_public_option(parser, 'Make the runbook public (true) or '
                                    'private (false); "--public" alone '
                                    'means true.')
@@ -136,17 +153,25 @@ class SetRunbook(base.SetCommand):
                 parsed_args.steps, getattr(self.app, 'stdin', None))))
         return patch
 
+    def patch_params(self, parsed_args):
+        # Called after check_version(), just before the PATCH.
+        common.require_options(self.client, parsed_args, _VERSIONED)
+        return None
+
 
 class UnsetRunbook(base.UnsetCommand):
     """Unset runbook fields."""
 
     RESOURCE = RUNBOOK
     REQUIRES = _REQUIRES
-    FIELDS = {'owner': common.VALUE, 'public': common.VALUE,
-              'disable_ramdisk': common.VALUE, 'extra': common.DICT}
+    FIELDS = {'description': common.VALUE, 'owner': common.VALUE,
+              'public': common.VALUE, 'disable_ramdisk': common.VALUE,
+              'extra': common.DICT}
 
     def get_parser(self, prog_name):
         parser = super().get_parser(prog_name)
+        parser.add_argument('--description', action='store_true',
+                            help='Unset the description (API 1.112).')
         parser.add_argument('--owner', action='store_true',
                             help='Unset the owner.')
         parser.add_argument('--public', action='store_true',
@@ -156,6 +181,12 @@ class UnsetRunbook(base.UnsetCommand):
         parser.add_argument('--extra', metavar='<key>', action='append',
                             help='Remove this extra value (repeatable).')
         return parser
+
+    def patch_params(self, parsed_args):
+        # Called after check_version(), just before the PATCH.
+        common.require_options(self.client, parsed_args, _VERSIONED,
+                               remove=True)
+        return None
 
 
 class DeleteRunbook(base.DeleteCommand):

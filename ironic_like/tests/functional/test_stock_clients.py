@@ -389,6 +389,12 @@ class StockClientsMixin(object):
                 '--extra', 'team=cli')
         self.assertEqual({'team': 'cli'}, cli.json(
             'baremetal', 'runbook', 'show', 'CUSTOM_CLI_RUNBOOK')['extra'])
+        # From 1.112 a runbook is approved for the traits it is given
+        # (the stock client negotiates our maximum).
+        cli.run('baremetal', 'runbook', 'trait', 'add',
+                'CUSTOM_CLI_RUNBOOK', 'CUSTOM_CLI_RUNBOOK')
+        self.assertEqual([{'traits': 'CUSTOM_CLI_RUNBOOK'}], cli.json(
+            'baremetal', 'runbook', 'trait', 'list', 'CUSTOM_CLI_RUNBOOK'))
         cli.run('baremetal', 'node', 'manage', node['uuid'], '--wait',
                 str(WAIT))
         cli.run('baremetal', 'node', 'add', 'trait', node['uuid'],

@@ -9,24 +9,34 @@ import pecan
 from pecan import rest
 
 from ironic_like.api.controllers.v1 import utils
+from ironic_like.api import versions
 from ironic_like.api.views import base as view_base
 from ironic_like.common import exception
 
 RULE = 'baremetal:node:firmware:get'
 FIELDS = ('component', 'initial_version', 'current_version',
           'last_version_flashed')
+# API 1.114: the hardware the firmware runs on.
+HARDWARE_FIELDS = ('vendor', 'model', 'serial_number')
+
+
+def _known_fields():
+    if utils.allowed(versions.FIRMWARE_HARDWARE):
+        return FIELDS + HARDWARE_FIELDS
+    return FIELDS
 
 
 def _fields(params):
+    known = _known_fields()
     names = view_base.parse_fields(params.get('fields'))
     if names is None:
-        return FIELDS
-    unknown = sorted(set(names) - set(FIELDS))
+        return known
+    unknown = sorted(set(names) - set(known))
     if unknown:
         raise exception.InvalidParameterValue(
             err='Unknown firmware fields: %s; choose among %s.'
-                % (', '.join(unknown), ', '.join(FIELDS)), field='fields')
-    return [name for name in FIELDS if name in names]
+                % (', '.join(unknown), ', '.join(known)), field='fields')
+    return [name for name in known if name in names]
 
 
 def _render(component, fields):

@@ -10,6 +10,7 @@ from pecan import rest
 from ironic_like.api.controllers.v1 import collection
 from ironic_like.api.controllers.v1 import utils
 from ironic_like.api import links
+from ironic_like.api import versions
 from ironic_like.api.views import base as view_base
 from ironic_like.common import exception
 
@@ -17,12 +18,24 @@ RULE = 'baremetal:node:history:get'
 STANDARD_FIELDS = ('uuid', 'created_at', 'severity', 'event')
 DETAIL_FIELDS = ('uuid', 'created_at', 'severity', 'event_type', 'event',
                  'conductor', 'user')
+# Detail fields that came later, with their version.
+LATER_DETAIL_FIELDS = (
+    ('project', versions.NODE_HISTORY_PROJECT),
+    ('state', versions.NODE_HISTORY_STATES),
+    ('target_provision_state', versions.NODE_HISTORY_STATES),
+    ('duration_seconds', versions.NODE_HISTORY_STATES),
+)
 SHORT_EVENT = 255
+
+
+def _detail_fields():
+    return DETAIL_FIELDS + tuple(name for name, since in LATER_DETAIL_FIELDS
+                                 if utils.allowed(since))
 
 
 def _render(event, node_uuid, detail):
     doc = {}
-    for name in DETAIL_FIELDS if detail else STANDARD_FIELDS:
+    for name in _detail_fields() if detail else STANDARD_FIELDS:
         value = getattr(event, name)
         if name == 'created_at':
             value = view_base.format_datetime(value)

@@ -31,6 +31,8 @@ _normalize = utils.Normalizer(
     schema.FIELDS, ['extra', 'local_link_connection'],
     {'pxe_enabled': lambda enabled: True if enabled is None else enabled,
      'is_smartnic': bool,
+     'available_for_dynamic_portgroup':
+         lambda available: True if available is None else available,
      'address': validation.normalize_mac})
 # What a field removed by a PATCH becomes.
 DEFAULTS = _normalize.defaults

@@ -46,6 +46,21 @@ RUNBOOK_EVENTS = ('clean', 'service')
 _CREATE_VALIDATOR = validation.make_validator(schema.CREATE_BODY)
 _FIELD_VALIDATORS = {name: validation.make_validator(body)
                      for name, body in schema.FIELD_BODIES.items()}
+_TRAITS_VALIDATOR = validation.make_validator(schema.TRAITS_BODY)
+
+
+def _check_name(name):
+    """Below 1.112 a runbook's name is the trait it is approved for:
+    it must be one (400), as Ironic's schema of those versions says."""
+    if name is None or utils.allowed(versions.RUNBOOK_TRAITS):
+        return
+    if not validation.is_trait(name):
+        raise exception.InvalidParameterValue(
+            err='Invalid input for field/attribute name. Value: "%s". '
+                'Below API version %s a runbook name must be a trait '
+                '(CUSTOM_... or a standard trait).'
+                % (name, versions.to_string(versions.RUNBOOK_TRAITS)),
+            field='name')
 
 
 def _available():
@@ -177,8 +192,66 @@ def _list():
                                 params)
 
 
+class RunbookTraitsController(rest.RestController):
+    """/v1/runbooks/{id}/traits[/{trait}] (1.112): the node traits the
+    runbook is approved for."""
+
+    def __init__(self, ident):
+        self.ident = ident
+
+    def _runbook(self, rule):
+        utils.hide_below(versions.RUNBOOK_TRAITS)
+        utils.query()
+        return authorized_runbook(self.ident, rule)
+
+    @pecan.expose('json')
+    def get_all(self, **kwargs):
+        runbook = self._runbook('baremetal:runbook:get')
+        return {'traits': [t.trait for t in runbook.traits]}
+
+    @pecan.expose('json')
+    def put(self, trait=None, **kwargs):
+        runbook = self._runbook('baremetal:runbook:update')
+        db = utils.dbapi()
+        if trait is None:
+            body = utils.validate(_TRAITS_VALIDATOR, utils.load_body())
+            db.set_runbook_traits(runbook.id, body['traits'])
+        else:
+            if pecan.request.body:
+                raise exception.InvalidParameterValue(
+                    err='No body should be provided when adding a trait',
+                    field='trait')
+            if not validation.is_trait(trait):
+                raise exception.InvalidParameterValue(
+                    err='Invalid trait "%s": use CUSTOM_ and upper case '
+                        'letters, digits and underscores, or a standard '
+                        'trait.' % trait, field='trait')
+            db.add_runbook_trait(runbook.id, trait)
+            utils.set_location(links.build_url(
+                utils.public_url(), 'runbooks/%s/traits/%s'
+                % (self.ident, trait)))
+        utils.set_status(204)
+
+    @pecan.expose('json')
+    def delete(self, trait=None, **kwargs):
+        runbook = self._runbook('baremetal:runbook:update')
+        db = utils.dbapi()
+        if trait is None:
+            db.set_runbook_traits(runbook.id, [])
+        else:
+            # Removing a trait the runbook lacks changes nothing (Ironic).
+            db.remove_runbook_trait(runbook.id, trait)
+        utils.set_status(204)
+
+
 class RunbooksController(rest.RestController):
     # No /detail path: Ironic's runbooks have only ?detail=true.
+
+    @pecan.expose()
+    def _lookup(self, ident, *remainder):
+        if remainder and remainder[0] == 'traits':
+            return RunbookTraitsController(ident), remainder[1:]
+        return None
 
     @pecan.expose('json')
     def get_all(self, **kwargs):
@@ -206,10 +279,15 @@ class RunbooksController(rest.RestController):
         utils.check_body_fields(body, schema.CREATE_FIELDS,
                                 runbook_view.FIELDS, 'runbook')
         utils.validate(_CREATE_VALIDATOR, body, string_booleans=True)
+        _check_name(body['name'])
         values = _normalize(dict(body))
         if values.get('uuid') is None:
             values.pop('uuid', None)
         values['steps'] = _normalize_steps(values['steps'])
+        if not utils.allowed(versions.RUNBOOK_TRAITS):
+            # Used by the trait its name is, as before 1.112; from 1.112
+            # traits are added through /traits.
+            values['traits'] = [values['name']]
         _create_owner(ctx, values)
         runbook = utils.dbapi().create_runbook(values)
         utils.set_status(201)
@@ -231,12 +309,14 @@ class RunbooksController(rest.RestController):
         before = {'name': runbook.name, 'extra': runbook.extra or {},
                   'steps': _step_docs(runbook),
                   'disable_ramdisk': runbook.disable_ramdisk,
-                  'public': runbook.public, 'owner': runbook.owner}
+                  'public': runbook.public, 'owner': runbook.owner,
+                  'description': runbook.description}
         after = patching.apply(before, patch)
         changes = patching.changes(before, after, DEFAULTS)
         for name, value in changes.items():
             utils.validate(_FIELD_VALIDATORS[name], {name: value},
                            string_booleans=True)
+        _check_name(changes.get('name'))
         values = _normalize(changes)
         if 'public' in values:
             # Made public (or private again): the runbook is the
@@ -274,7 +354,23 @@ def steps_for_node(node, event, ident):
                 'state to any of %s' % ', '.join(RUNBOOK_EVENTS),
             field='runbook')
     runbook = authorized_runbook(ident, 'baremetal:runbook:use')
-    if runbook.name not in {t.trait for t in node.traits}:
+    node_traits = {t.trait for t in node.traits}
+    if utils.allowed(versions.RUNBOOK_TRAITS):
+        # 1.112: one of the runbook's traits on the node.
+        runbook_traits = sorted(t.trait for t in runbook.traits)
+        if not runbook_traits:
+            raise exception.InvalidParameterValue(
+                err='Runbook %s has no traits configured. Please ask an '
+                    'administrator to add traits to the runbook.'
+                % runbook.uuid, field='runbook')
+        if not node_traits & set(runbook_traits):
+            raise exception.InvalidParameterValue(
+                err='This runbook has not been approved for use on this '
+                    'node %s. The node does not have any of the runbook\'s '
+                    'traits %s. Please ask an administrator to add a '
+                    'matching trait to your node.'
+                    % (node.uuid, runbook_traits), field='runbook')
+    elif runbook.name not in node_traits:
         raise exception.InvalidParameterValue(
             err='This runbook has not been approved for use on this node '
                 '%s. Please ask an administrator to add it to your node '

@@ -131,6 +131,10 @@ class TestNodesNewer(base.BaseBaremetalLikeTest):
                 list)
             driver = self.client.show_driver('fake-hardware')
             self.assertIn('default_firmware_interface', driver)
+        with self.client.microversion('1.114'):
+            for component in self.client.list_node_firmware(
+                    node['uuid'])['firmware']:
+                self.assertIn('serial_number', component)
         with self.client.microversion('1.85'):
             self.assertRaises(lib_exc.NotFound,
                               self.client.list_node_firmware, node['uuid'])
@@ -279,3 +283,14 @@ class TestNodesNewer(base.BaseBaremetalLikeTest):
         one = self.client.show_node_history_event(broken['uuid'],
                                                   history[0]['uuid'])
         self.assertEqual(history[0]['event'], one['event'])
+        # 1.113 and 1.115: the project and the node's states of the event.
+        with self.client.microversion('1.115'):
+            one = self.client.show_node_history_event(broken['uuid'],
+                                                      history[0]['uuid'])
+            self.assertIn('project', one)
+            self.assertIn('state', one)
+            self.assertIn('duration_seconds', one)
+        with self.client.microversion('1.112'):
+            one = self.client.show_node_history_event(broken['uuid'],
+                                                      history[0]['uuid'])
+            self.assertNotIn('project', one)

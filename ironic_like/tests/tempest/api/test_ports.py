@@ -108,6 +108,14 @@ class TestPorts(base.BaseBaremetalLikeTest):
                 description_contains='tor-9', node=node['uuid'])
             self.assertEqual([port['uuid']],
                              [p['uuid'] for p in found['ports']])
+        with self.client.microversion('1.111'):
+            self.assertIs(True, self.client.show_port(port['uuid'])[
+                'available_for_dynamic_portgroup'])
+            updated = self.client.update_port(port['uuid'], [
+                {'op': 'replace',
+                 'path': '/available_for_dynamic_portgroup',
+                 'value': False}])
+            self.assertIs(False, updated['available_for_dynamic_portgroup'])
         with self.client.microversion('1.99'):
             self.assertNotIn('vendor', self.client.show_port(port['uuid']))
         with self.client.microversion('1.98'):

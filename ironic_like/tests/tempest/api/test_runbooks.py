@@ -71,3 +71,33 @@ class TestRunbooks(base.BaseBaremetalLikeTest):
                                              runbook=name)
         done = self.wait_for_provision_state(node['uuid'], 'manageable')
         self.assertIsNone(done['last_error'])
+
+    @decorators.idempotent_id('2e9c4a7f-1b36-4d58-9f02-8c3e5a1d7b64')
+    def test_runbook_traits(self):
+        trait = self._name()
+        with self.client.microversion('1.112'):
+            runbook = self.create_runbook(
+                name=data_utils.rand_name('tempest-rb').lower(),
+                steps=STEPS, description='tempest runbook')
+            self.assertEqual([], runbook['traits'])
+            self.client.add_runbook_trait(runbook['uuid'], trait)
+            self.assertEqual([trait], self.client.list_runbook_traits(
+                runbook['uuid'])['traits'])
+            node = self.create_node()
+            self.client.set_node_provision_state(node['uuid'], 'manage')
+            self.wait_for_provision_state(node['uuid'], 'manageable')
+            self.assertRaises(lib_exc.BadRequest,
+                              self.client.set_node_provision_state,
+                              node['uuid'], 'clean',
+                              runbook=runbook['uuid'])
+            self.client.add_node_trait(node['uuid'], trait)
+            self.client.set_node_provision_state(node['uuid'], 'clean',
+                                                 runbook=runbook['uuid'])
+            self.wait_for_provision_state(node['uuid'], 'manageable')
+            self.client.remove_runbook_trait(runbook['uuid'], trait)
+            self.assertEqual([], self.client.list_runbook_traits(
+                runbook['uuid'])['traits'])
+        with self.client.microversion('1.111'):
+            self.assertRaises(lib_exc.NotFound,
+                              self.client.list_runbook_traits,
+                              runbook['uuid'])

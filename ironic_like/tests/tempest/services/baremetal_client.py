@@ -317,6 +317,18 @@ class BaremetalLikeClient(rest_client.RestClient):
     def delete_runbook(self, ident):
         return self._delete('runbooks', ident)
 
+    def list_runbook_traits(self, ident):
+        return self._get('runbooks', ident, 'traits')
+
+    def add_runbook_trait(self, ident, trait):
+        resp, _body = self.put(self._url('runbooks', ident, 'traits',
+                                         trait), None)
+        self.expected_success(204, resp.status)
+        return resp
+
+    def remove_runbook_trait(self, ident, trait):
+        return self._delete('runbooks', ident, 'traits', trait)
+
     # -- chassis -----------------------------------------------------------
 
     def list_chassis(self, detail=False, **params):

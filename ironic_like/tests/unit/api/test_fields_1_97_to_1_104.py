@@ -1,11 +1,15 @@
-"""Ironic 1.97 to 1.104: port description, vendor and category; patch
+"""Ironic 1.97 to 1.115: port description, vendor and category; patch
 keys with "~" or "/"; the conductor_groups filter of ports and port
 groups; port group physical_network (its ports follow it) and category;
 node instance_name."""
 
+import datetime
+
+from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
 from ironic_like.common import states
+from ironic_like.conductor import node_history
 from ironic_like.tests.unit.api import base
 
 MAC = '52:54:00:00:00:%02x'
@@ -293,3 +297,85 @@ class TestNodeHealth(base.APITestCase):
         r = self.patch('/v1/nodes/n1', _replace('/health', 'OK'),
                        version='1.109', status=400)
         self.assertFault(r, 400, 'health')
+
+
+class TestDynamicPortgroupFields(base.APITestCase):
+    """1.111: a port's available_for_dynamic_portgroup (true unless
+    said), a port group's read-only dynamic_portgroup."""
+
+    with_conductor = True
+
+    def test_fields(self):
+        node = self.create_node(name='n1')
+        doc = self.post('/v1/ports', {'node_uuid': node.uuid,
+                                      'address': MAC % 1},
+                        version='1.111').json
+        self.assertIs(True, doc['available_for_dynamic_portgroup'])
+        url = '/v1/ports/%s' % doc['uuid']
+        doc = self.patch(url, _replace('/available_for_dynamic_portgroup',
+                                       False), version='1.111').json
+        self.assertIs(False, doc['available_for_dynamic_portgroup'])
+        doc = self.patch(url, [{'op': 'remove', 'path':
+                                '/available_for_dynamic_portgroup'}],
+                         version='1.111').json
+        self.assertIs(True, doc['available_for_dynamic_portgroup'])
+        self.assertNotIn('available_for_dynamic_portgroup',
+                         self.get(url, version='1.110').json)
+        group = self.post('/v1/portgroups', {'node_uuid': node.uuid},
+                          version='1.111').json
+        self.assertIs(False, group['dynamic_portgroup'])
+        r = self.patch('/v1/portgroups/%s' % group['uuid'],
+                       _replace('/dynamic_portgroup', True),
+                       version='1.111', status=400)
+        self.assertFault(r, 400, 'dynamic_portgroup')
+
+
+class TestHistoryAndFirmwareFields(base.APITestCase):
+    """1.113 and 1.115: a history event's project, states and duration;
+    1.114: a firmware component's vendor, model and serial number."""
+
+    def test_history_fields(self):
+        node = self.create_node(name='n1', provision_state=states.AVAILABLE)
+        self.db.record_node_history({
+            'node_id': node.id, 'event': 'x', 'event_type': 'power',
+            'severity': 'ERROR', 'project': 'p1', 'state': 'available',
+            'target_provision_state': None, 'duration_seconds': 42})
+        url = '/v1/nodes/n1/history?detail=True'
+        event = self.get(url, version='1.115').json['history'][0]
+        self.assertEqual(('p1', 'available', None, 42),
+                         (event['project'], event['state'],
+                          event['target_provision_state'],
+                          event['duration_seconds']))
+        event = self.get(url, version='1.113').json['history'][0]
+        self.assertEqual('p1', event['project'])
+        self.assertNotIn('duration_seconds', event)
+        event = self.get(url, version='1.112').json['history'][0]
+        self.assertNotIn('project', event)
+
+    def test_history_records_states(self):
+        node = self.create_node(
+            name='n1', provision_state=states.DEPLOYWAIT,
+            target_provision_state=states.ACTIVE,
+            provision_updated_at=timeutils.utcnow() - datetime.timedelta(
+                seconds=30))
+        node_history.record(node, 'it happened', 'deployment')
+        event = self.db.get_node_history_list(node.id)[0]
+        self.assertEqual((states.DEPLOYWAIT, states.ACTIVE),
+                         (event.state, event.target_provision_state))
+        self.assertGreaterEqual(event.duration_seconds, 30)
+
+    def test_firmware_fields(self):
+        node = self.create_node(name='n1')
+        self.db.sync_firmware_components(node.id, [
+            {'component': 'bmc', 'current_version': '1.0',
+             'model': 'iDRAC 9'}])
+        url = '/v1/nodes/n1/firmware'
+        bmc = self.get(url, version='1.114').json['firmware'][0]
+        self.assertEqual(('iDRAC 9', None, None),
+                         (bmc['model'], bmc['vendor'],
+                          bmc['serial_number']))
+        self.assertNotIn('model', self.get(url, version='1.113').json[
+            'firmware'][0])
+        self.get(url + '?fields=model', version='1.113', status=400)
+        doc = self.get(url + '?fields=model', version='1.114').json
+        self.assertEqual('iDRAC 9', doc['firmware'][0]['model'])

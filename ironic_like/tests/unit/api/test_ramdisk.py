@@ -474,6 +474,6 @@ class TestPublicRoutes(RamdiskTestCase):
 class TestVersionConstants(base.APITestCase):
 
     def test_max_version(self):
-        self.assertEqual((1, 110), versions.MAX_VERSION)
+        self.assertEqual((1, 115), versions.MAX_VERSION)
         self.assertEqual('agent_secret_token', agent_token.TOKEN_KEY)
         self.assertEqual(300, CONF.agent.heartbeat_timeout)

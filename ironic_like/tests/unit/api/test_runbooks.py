@@ -313,3 +313,77 @@ class TestBounds(RunbookBase):
                  'priority': 2 ** 31}]}, version=V, status=400)
         self.assertFault(r, 400, 'steps')
         self.assertEqual([], self.db.get_runbook_list())
+
+
+class TestRunbookTraits(RunbookBase):
+    """1.112: runbook traits, description, names that are not traits."""
+
+    with_conductor = True
+    V112 = '1.112'
+
+    def test_traits_subresource(self):
+        doc = self.post(URL, {'name': 'firmware-upgrade', 'steps': STEPS,
+                              'description': 'BIOS and BMC'},
+                        version=self.V112).json
+        self.assertEqual(([], 'BIOS and BMC'),
+                         (doc['traits'], doc['description']))
+        url = URL + '/firmware-upgrade/traits'
+        self.put(url, {'traits': ['CUSTOM_B', 'CUSTOM_A']},
+                 version=self.V112, status=204)
+        self.assertEqual({'traits': ['CUSTOM_A', 'CUSTOM_B']},
+                         self.get(url, version=self.V112).json)
+        r = self.put(url + '/CUSTOM_C', version=self.V112, status=204)
+        self.assertTrue(r.location.endswith(
+            '/runbooks/firmware-upgrade/traits/CUSTOM_C'))
+        self.delete(url + '/CUSTOM_A', version=self.V112)
+        self.delete(url + '/CUSTOM_NONE', version=self.V112)
+        self.assertEqual(['CUSTOM_B', 'CUSTOM_C'], self.get(
+            url, version=self.V112).json['traits'])
+        r = self.put(url + '/lower', version=self.V112, status=400)
+        self.assertFault(r, 400, 'trait')
+        r = self.put(url, {'traits': ['bad']}, version=self.V112,
+                     status=400)
+        self.assertFault(r, 400, 'traits')
+        self.delete(url, version=self.V112)
+        self.assertEqual([], self.get(url, version=self.V112).json['traits'])
+        self.get(url, version='1.111', status=404)
+        # Traits are not set on create (the sub-resource does it).
+        r = self.post(URL, {'name': 'x', 'steps': STEPS,
+                            'traits': ['CUSTOM_X']}, version=self.V112,
+                      status=400)
+        self.assertFault(r, 400, 'traits')
+
+    def test_names_and_versions(self):
+        r = self.post(URL, {'name': 'not-a-trait', 'steps': STEPS},
+                      version='1.111', status=400)
+        self.assertFault(r, 400, 'name')
+        r = self.post(URL, {'name': 'CUSTOM_X', 'steps': STEPS,
+                            'description': 'd'}, version='1.111',
+                      status=406)
+        self.assertFault(r, 406, 'description')
+        # Below 1.112 a runbook is approved for the trait it is named.
+        doc = self.post(URL, {'name': 'CUSTOM_OLD', 'steps': STEPS},
+                        version='1.111').json
+        self.assertNotIn('traits', doc)
+        self.assertEqual(['CUSTOM_OLD'], self.get(
+            URL + '/CUSTOM_OLD', version=self.V112).json['traits'])
+
+    def test_use_with_traits(self):
+        runbook = self.create('bios-reset')
+        node = self.create_node(provision_state=states.MANAGEABLE)
+        self.db.set_node_traits(node.id, ['CUSTOM_RACK7'])
+        url = '/v1/nodes/%s/states/provision' % node.uuid
+        r = self.put(url, {'target': 'clean', 'runbook': 'bios-reset'},
+                     version=self.V112, status=400)
+        self.assertFault(r, 400, 'no traits configured')
+        self.db.set_runbook_traits(runbook.id, ['CUSTOM_OTHER'])
+        r = self.put(url, {'target': 'clean', 'runbook': 'bios-reset'},
+                     version=self.V112, status=400)
+        self.assertFault(r, 400, 'CUSTOM_OTHER')
+        self.db.set_runbook_traits(runbook.id, ['CUSTOM_OTHER',
+                                                'CUSTOM_RACK7'])
+        with mock.patch.object(rpcapi.ConductorAPI,
+                               'do_provisioning_action') as call:
+            self.put(url, {'target': 'clean', 'runbook': 'bios-reset'},
+                     version=self.V112)
+        self.assertEqual(2, len(call.call_args[0][3]['clean_steps']))

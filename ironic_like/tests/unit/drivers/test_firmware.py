@@ -18,10 +18,13 @@ class TestFakeAndNoFirmware(test_redfish._SushyTest):
 
     def test_fake_versions(self):
         task = _task()
-        task.node.driver_info = {'fake_bios_version': '2.1'}
+        task.node.driver_info = {'fake_bios_version': '2.1',
+                                 'fake_bmc_model': 'FakeBMC 1'}
+        none = {'vendor': None, 'model': None, 'serial_number': None}
         self.assertEqual(
-            [{'component': 'bios', 'current_version': '2.1'},
-             {'component': 'bmc', 'current_version': '1.0.0'}],
+            [dict(none, component='bios', current_version='2.1'),
+             dict(none, component='bmc', current_version='1.0.0',
+                  model='FakeBMC 1')],
             fake.FakeFirmware().get_components(task))
 
     def test_no_firmware_refuses(self):
@@ -42,10 +45,13 @@ class TestRedfishFirmware(test_redfish._SushyTest):
 
     def test_bios_and_bmc(self):
         self.system.bios_version = 'U46 v1.20'
-        self.system.managers = [mock.Mock(firmware_version='iLO 5 2.72')]
+        self.system.managers = [mock.Mock(firmware_version='iLO 5 2.72',
+                                          model='iLO 5')]
+        # API 1.114: the BMC's model too.
         self.assertEqual(
             [{'component': 'bios', 'current_version': 'U46 v1.20'},
-             {'component': 'bmc', 'current_version': 'iLO 5 2.72'}],
+             {'component': 'bmc', 'current_version': 'iLO 5 2.72',
+              'model': 'iLO 5'}],
             self.iface.get_components(_task()))
 
     def test_bios_only(self):
