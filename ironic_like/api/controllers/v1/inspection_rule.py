@@ -37,15 +37,7 @@ _FIELD_VALIDATORS = {name: validation.make_validator(body)
 
 
 def _available():
-    """404 for GET, 405 for the other methods, below 1.96 (Ironic's)."""
-    if utils.allowed(versions.INSPECTION_RULES):
-        return
-    if pecan.request.method == 'GET':
-        raise exception.NotFound()
-    raise exception.MethodNotAllowed(
-        'Method %s is not allowed on %s below API version %s.'
-        % (pecan.request.method, pecan.request.path,
-           versions.to_string(versions.INSPECTION_RULES)))
+    utils.unavailable_below(versions.INSPECTION_RULES)
 
 
 def _authorize(rule):

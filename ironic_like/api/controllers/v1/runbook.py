@@ -64,15 +64,7 @@ def _check_name(name):
 
 
 def _available():
-    """404 for GET, 405 for the other methods, below 1.92 (Ironic's)."""
-    if utils.allowed(versions.RUNBOOKS):
-        return
-    if pecan.request.method == 'GET':
-        raise exception.NotFound()
-    raise exception.MethodNotAllowed(
-        'Method %s is not allowed on %s below API version %s.'
-        % (pecan.request.method, pecan.request.path,
-           versions.to_string(versions.RUNBOOKS)))
+    utils.unavailable_below(versions.RUNBOOKS)
 
 
 def get_runbook(ident):

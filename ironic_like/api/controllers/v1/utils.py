@@ -40,6 +40,20 @@ def hide_below(feature):
         raise exception.NotFound()
 
 
+def unavailable_below(feature):
+    """Below ``feature``, a collection Ironic added later answers 404 to
+    GET and 405 to the other methods, as Ironic's do (runbooks,
+    inspection rules)."""
+    if allowed(feature):
+        return
+    if pecan.request.method == 'GET':
+        raise exception.NotFound()
+    raise exception.MethodNotAllowed(
+        'Method %s is not allowed on %s below API version %s.'
+        % (pecan.request.method, pecan.request.path,
+           versions.to_string(feature)))
+
+
 def require_ident(ident):
     """MethodNotAllowed (405) when a method that acts on one resource is
     sent to its collection: pecan calls it without the identifier."""
