@@ -35,6 +35,7 @@ from oslo_log import log
 from oslo_policy import policy
 
 from ironic_like.common import exception
+from ironic_like.common import policy_checks
 from ironic_like.conf import CONF
 
 LOG = log.getLogger(__name__)
@@ -639,6 +640,7 @@ def get_enforcer():
     """The process's Enforcer, with our defaults registered."""
     global _ENFORCER
     if _ENFORCER is None:
+        policy_checks.install()
         enforcer = _Enforcer(cfg.CONF)
         enforcer.register_defaults(list_policies())
         _ENFORCER = enforcer

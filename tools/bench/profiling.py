@@ -8,9 +8,11 @@ import subprocess
 import sys
 
 
-def start(processes, directory, gil=False):
+def start(processes, directory, gil=False, idle=False):
     """One recorder per process of ``processes`` (objects with ``name``
-    and ``pid``); with ``gil``, only the threads holding the GIL."""
+    and ``pid``); with ``gil``, only the threads holding the GIL; with
+    ``idle``, threads waiting too (where the wall time goes: a thread
+    that waits on the database or a lock shows in its stack)."""
     spy = shutil.which('py-spy') or os.path.join(
         os.path.dirname(sys.executable), 'py-spy')
     if not os.path.exists(spy):
@@ -19,7 +21,8 @@ def start(processes, directory, gil=False):
     return [subprocess.Popen(
         [spy, 'record', '--pid', str(proc.pid), '--format', 'raw',
          '--rate', '200', '--subprocesses', '--nonblocking'] +
-        (['--gil'] if gil else []) + [
+        (['--gil'] if gil else []) +
+        (['--idle', '--threads'] if idle else []) + [
          '--output', os.path.join(directory, '%s.txt' % proc.name)],
         stdout=subprocess.DEVNULL,
         stderr=open(os.path.join(directory, '%s.err' % proc.name), 'wb'))

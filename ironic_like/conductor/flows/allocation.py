@@ -15,6 +15,12 @@ An allocation that cannot be served is marked `error` by the task that
 found out, with last_error saying why; the revert of the first task marks
 the rest of the batch only if a task failed unexpectedly. Atom names are
 fixed: they are a persisted schema.
+
+Each reservation picks its best-fit node and takes it in one transaction
+(db reserve_best_fit_node: a locking read that skips the rows other
+reservations hold), so concurrent allocations, on this conductor or
+another, never try a node another one took: no candidate list goes stale
+and no reservation transaction fails (issue 14).
 """
 
 import random
@@ -22,12 +28,12 @@ import threading
 import time
 
 from oslo_log import log
-from taskflow import engines
 from taskflow.patterns import linear_flow
 from taskflow import task
 
 from ironic_like.common import exception
 from ironic_like.common import states
+from ironic_like.conductor.flows import engine_loader
 from ironic_like.conductor.flows import failures
 from ironic_like.db import api as db_api
 
@@ -37,6 +43,8 @@ LOG = log.getLogger(__name__)
 ALLOCATION_IDS = 'allocation_ids'
 CONDUCTOR = 'conductor'
 REQUESTS = 'allocation_requests'
+# {allocation id: [the id of the node named as the allocation]}, for the
+# allocations named after a node (API 1.79): that node is tried first.
 CANDIDATES = 'candidates'
 NODE_UUIDS = 'node_uuids'
 
@@ -45,14 +53,10 @@ MARK_ERROR_ON_REVERT = 'allocation-mark-error-on-revert'
 FIND_CANDIDATES = 'allocation-find-candidates'
 RESERVE_NODE = 'allocation-reserve-node'
 
-
-# Nodes fetched per try: enough to get past the nodes concurrent
-# allocations are taking, few enough that the query costs the same at any
-# fleet size.
-CANDIDATE_BATCH = 16
-# How many batches of candidates the reserve step tries for one
-# allocation, and the most it waits between two (randomised, so that
-# competing allocations spread out) when all it tried were locked.
+# How many times the reserve step looks for a node for one allocation,
+# and the most it waits between two looks (randomised, so that competing
+# allocations spread out), while every matching free node is locked by
+# other work.
 RESERVE_PASSES = 50
 RESERVE_PASS_DELAY = 0.05
 
@@ -85,21 +89,11 @@ class MarkErrorOnRevert(task.Task):
                               allocation_id)
 
 
-def _candidates(db, request):
-    # Best fit first (the database orders them; within the best, from a
-    # random point), and, as Ironic (API 1.79), the node named as the
-    # allocation before all when it matches and is free: tried in this
-    # order.
-    return db.allocation_candidates(
-        request['resource_class'], request['traits'],
-        request['candidate_nodes'], request['owner'], limit=CANDIDATE_BATCH,
-        name=request.get('name') or None)
-
-
 class FindCandidates(task.Task):
-    """The requests of the batch's allocations still `allocating` and a
-    first batch of free matching nodes for each; those with none fail
-    here, with the reason."""
+    """The requests of the batch's allocations still `allocating`, and for
+    those named after a node, that node: as Ironic (API 1.79), it is tried
+    first. The best fit of the others is picked as it is taken
+    (ReserveNode), not read ahead."""
 
     def __init__(self):
         super().__init__(name=FIND_CANDIDATES,
@@ -107,45 +101,40 @@ class FindCandidates(task.Task):
 
     def execute(self, allocation_ids, conductor):
         db = db_api.get_instance()
-        pending = []
-        candidates = {}
-        hopeless = []
-        # The whole batch's reads in one transaction; the failures are
-        # written after it.
+        # The whole batch's reads in one transaction.
         with db.read_together():
-            for request in db.get_allocation_requests(allocation_ids):
-                if request['state'] != states.ALLOCATING:
-                    continue
-                ids = _candidates(db, request)
-                if not ids:
-                    hopeless.append((request, db.explain_no_candidates(
-                        request['resource_class'], request['traits'],
-                        request['candidate_nodes'], request['owner'])))
-                    continue
-                pending.append(request)
-                # Store keys are strings: the store must stay JSON.
-                candidates[str(request['id'])] = ids
-        for request, reason in hopeless:
-            _fail(db, request, conductor, reason)
-        return pending, candidates
+            requests = [r for r in db.get_allocation_requests(allocation_ids)
+                        if r['state'] == states.ALLOCATING]
+            named = db.node_ids_by_name(r.get('name') for r in requests)
+        # Store keys are strings: the store must stay JSON.
+        candidates = {str(r['id']): [named[r['name']]] for r in requests
+                      if r.get('name') in named}
+        return requests, candidates
 
 
-def _reserve(db, request, conductor, candidate_ids):
-    """A node for one allocation; AllocationFailed if none is left."""
+def _reserve(db, request, conductor, named_ids):
+    """A node for one allocation: the node named as it if that one is free
+    and matches, else the best fit. AllocationFailed if none is left."""
+    for node_id in named_ids:
+        node_uuid = db.reserve_node_for_allocation(
+            request['id'], node_id, conductor, request=request)
+        if node_uuid is not None:
+            return node_uuid
     for attempt in range(RESERVE_PASSES):
-        for node_id in candidate_ids:
-            node_uuid = db.reserve_node_for_allocation(
-                request['id'], node_id, conductor, request=request)
-            if node_uuid is not None:
-                return node_uuid
-        # Every node tried was won by another allocation or is locked by
-        # other work: look again.
-        candidate_ids = _candidates(db, request)
-        if not candidate_ids:
+        node_uuid = db.reserve_best_fit_node(request['id'], conductor,
+                                             request)
+        if node_uuid is not None:
+            return node_uuid
+        # No matching node is free and unlocked now. One that is only
+        # locked (by a conductor's work, or a reservation in flight that
+        # may yet roll back) is worth waiting for; with none, say why.
+        if not db.allocation_candidates(
+                request['resource_class'], request['traits'],
+                request['candidate_nodes'], request['owner'], limit=1):
             raise exception.AllocationFailed(
-                uuid=request['uuid'],
-                error='every matching node was taken by other allocations '
-                      'meanwhile')
+                uuid=request['uuid'], error=db.explain_no_candidates(
+                    request['resource_class'], request['traits'],
+                    request['candidate_nodes'], request['owner']))
         time.sleep(RESERVE_PASS_DELAY * random.random())
     raise exception.AllocationFailed(
         uuid=request['uuid'],
@@ -167,7 +156,7 @@ class ReserveNode(task.Task):
         for request in allocation_requests:
             try:
                 node_uuid = _reserve(db, request, conductor,
-                                     candidates[str(request['id'])])
+                                     candidates.get(str(request['id']), []))
             except exception.AllocationFailed as e:
                 _fail(db, request, conductor, exception.safe_message(e))
                 continue
@@ -205,8 +194,8 @@ def run(allocation_ids, conductor):
     """Run the flow over a batch to its end; errors are recorded on the
     allocations, never raised."""
     try:
-        engines.run(_thread_flow(), engine='serial',
-                    store={ALLOCATION_IDS: list(allocation_ids),
-                           CONDUCTOR: conductor})
+        engine_loader.run(_thread_flow(),
+                          store={ALLOCATION_IDS: list(allocation_ids),
+                                 CONDUCTOR: conductor})
     except Exception:
         LOG.exception('Allocations %s: unexpected failure', allocation_ids)

@@ -20,9 +20,9 @@ import contextlib
 
 from oslo_log import log
 from oslo_utils import uuidutils
-from taskflow import engines
 from taskflow.persistence import models as tf_models
 
+from ironic_like.conductor.flows import engine_loader
 from ironic_like.db.sqlalchemy import flow_backend
 
 LOG = log.getLogger(__name__)
@@ -91,9 +91,10 @@ def _load_engine(task, name, detail, book):
     # The node's id goes into the saved store on every run: a conductor
     # that died right after recording the flow may not have saved it yet
     # (and injecting it twice is harmless).
-    engine = engines.load(_FACTORIES[name](), store={NODE_ID: task.node.id},
-                          flow_detail=detail, book=book,
-                          backend=flow_backend.backend(), engine='serial')
+    engine = engine_loader.load(_FACTORIES[name](),
+                                store={NODE_ID: task.node.id},
+                                flow_detail=detail, book=book,
+                                backend=flow_backend.backend())
     engine.storage.inject({NODE_TASK: task}, transient=True)
     return engine
 

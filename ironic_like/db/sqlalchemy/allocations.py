@@ -8,7 +8,6 @@ the node (still free, unlocked, still matching) and the allocation (still
 ours: compare-and-swap on conductor_affinity).
 """
 
-import random
 
 from oslo_db import exception as db_exc
 from oslo_utils import timeutils
@@ -79,6 +78,18 @@ def _free_node_conditions(resource_class, traits, owner=None):
     return conditions
 
 
+def _candidates_query(query, resource_class, traits, candidate_uuids,
+                      owner):
+    """``query`` (a select from nodes) narrowed to the nodes that may take
+    an allocation of this request now."""
+    n = models.Node
+    query = query.where(*_free_node_conditions(resource_class, traits,
+                                               owner))
+    if candidate_uuids:
+        query = query.where(n.uuid.in_(list(candidate_uuids)))
+    return query
+
+
 def _refuse_instance_uuid(session, allocation_uuid):
     holder = session.execute(sa.select(models.Node.uuid).where(
         models.Node.instance_uuid == allocation_uuid)).first()
@@ -91,42 +102,19 @@ def _refuse_instance_uuid(session, allocation_uuid):
                                        node=holder[0])
 
 
-def _best_fit(session, query, limit):
-    """Up to ``limit`` ids of the nodes ``query`` selects, best fit first.
+def _best_fit_first(query):
+    """``query`` ordered best fit first: the fewest traits, then the
+    lowest id.
 
-    The best fit is the node with the fewest traits: every candidate has
-    those asked, so the fewest in all is the fewest beyond them, and a
-    request without traits leaves the trait nodes to the requests that
-    need them. Among nodes with as many traits, the ids are read from a
-    random point of the id order (wrapping around), so concurrent
-    allocations start on different nodes. Each query walks the
-    nodes_candidate_idx index (class, state, free, trait count) from its
-    start and stops at ``limit`` rows: the cost does not grow with the
-    number of free nodes.
+    Every candidate has the traits asked, so the fewest in all is the
+    fewest beyond them, and a request without traits leaves the trait
+    nodes to the requests that need them. The order is that of the
+    nodes_candidate_idx index (class, state, free, trait count, and the
+    primary key InnoDB appends), so a LIMIT stops after that many rows:
+    the cost does not grow with the number of free nodes.
     """
     n = models.Node
-    fewest = session.execute(
-        query.with_only_columns(sa.func.min(n.trait_count))).scalar()
-    if fewest is None:
-        return []
-    low, high = session.execute(
-        sa.select(sa.func.min(n.id), sa.func.max(n.id))).first()
-    pivot = random.randint(low, high)
-    tier = query.where(n.trait_count == fewest)
-    ids = list(session.execute(
-        tier.where(n.id >= pivot).order_by(n.id).limit(limit)).scalars())
-    if len(ids) < limit:
-        ids += session.execute(
-            tier.where(n.id < pivot).order_by(n.id)
-            .limit(limit - len(ids))).scalars()
-    if len(ids) < limit:
-        # Too few of the best fit for a batch: the next best after them,
-        # in order, so a taken best fit is replaced by the next best.
-        ids += session.execute(
-            query.where(n.trait_count > fewest)
-            .order_by(n.trait_count, n.id)
-            .limit(limit - len(ids))).scalars()
-    return ids
+    return query.order_by(n.trait_count, n.id)
 
 
 class AllocationsMixin(object):
@@ -364,19 +352,17 @@ class AllocationsMixin(object):
     def allocation_candidates(self, resource_class, traits=(),
                               candidate_uuids=None, owner=None, limit=None,
                               name=None):
-        """IDs of nodes that could take an allocation right now.
+        """IDs of nodes that could take an allocation right now (locked
+        ones included: a lock ends).
 
-        With ``limit``, at most that many, best fit first (_best_fit):
-        the fewest traits, then a random point of the id order. With
-        ``name``, the free matching node of that name comes first: an
-        allocation tries the node named as itself first (API 1.79).
-        One read transaction.
+        With ``limit``, at most that many, best fit first
+        (_best_fit_first). With ``name``, the free matching node of that
+        name comes first: an allocation tries the node named as itself
+        first (API 1.79). One read transaction.
         """
         n = models.Node
-        query = sa.select(n.id).where(
-            *_free_node_conditions(resource_class, traits, owner))
-        if candidate_uuids:
-            query = query.where(n.uuid.in_(list(candidate_uuids)))
+        query = _candidates_query(sa.select(n.id), resource_class, traits,
+                                  candidate_uuids, owner)
         with _sa_api()._reader() as session:
             if not limit:
                 return [row[0] for row in session.execute(query)]
@@ -389,10 +375,23 @@ class AllocationsMixin(object):
                 if named is not None:
                     named = session.execute(
                         query.where(n.id == named)).scalar()
-            ids = _best_fit(session, query, limit)
+            ids = list(session.execute(
+                _best_fit_first(query).limit(limit)).scalars())
         if named is not None:
             ids = [named] + [i for i in ids if i != named][:limit - 1]
         return ids
+
+    def node_ids_by_name(self, names):
+        """{name: node id} of the nodes called by one of ``names``: one
+        query for a batch of allocations, most of which are named after
+        no node."""
+        names = sorted(set(name for name in names if name))
+        if not names:
+            return {}
+        n = models.Node
+        with _sa_api()._reader() as session:
+            return dict(session.execute(
+                sa.select(n.name, n.id).where(n.name.in_(names))).all())
 
     def explain_no_candidates(self, resource_class, traits=(),
                               candidate_uuids=None, owner=None):
@@ -432,23 +431,91 @@ class AllocationsMixin(object):
         :param request: the allocation's get_allocation_request(), if the
             caller has it already.
         Returns the node's uuid, or None when the node is no longer free,
-        locked or no longer matching (try the next one). Raises
+        locked or no longer matching (try another one). Raises
         AllocationTakenOver when the allocation stopped being ours.
         """
-        a = models.Allocation
-        n = models.Node
         if request is None:
             request = self.get_allocation_request(allocation_id)
+        n = models.Node
+        query = _candidates_query(
+            sa.select(n.id, n.uuid, n.instance_info),
+            request['resource_class'], request['traits'], None,
+            request['owner']).where(n.id == node_id,
+                                    n.reservation.is_(None))
+
+        def pick(session):
+            return session.execute(
+                query.with_for_update(skip_locked=True)).first()
+
+        return self._take_node(allocation_id, conductor, request, pick)
+
+    def reserve_best_fit_node(self, allocation_id, conductor, request):
+        """Pick the best-fit node for the allocation and give it, in ONE
+        transaction: a free, unlocked matching node with the fewest
+        traits (the lowest id among them).
+
+        The fewest traits are read first; the pick among those nodes is
+        then a locking read that skips the rows other transactions hold
+        (FOR UPDATE SKIP LOCKED on MariaDB and PostgreSQL): concurrent
+        reservations take different nodes, none fails on a node another
+        one took first, and none waits for another. Skipping never goes
+        past the best fit: with every best-fit node held by reservations
+        in flight, the answer is None and the caller looks again. SQLite
+        has one writer at a time, so there the reads and the write cannot
+        interleave with another reservation at all.
+
+        Returns the node's uuid, or None when no best-fit node is free and
+        unlocked now. Raises AllocationTakenOver when the allocation
+        stopped being ours.
+        """
+        n = models.Node
+        free = _candidates_query(
+            sa.select(n.id, n.uuid, n.instance_info),
+            request['resource_class'], request['traits'],
+            request['candidate_nodes'], request['owner']).where(
+                n.reservation.is_(None))
+
+        def pick(session):
+            fewest = session.execute(free.with_only_columns(
+                sa.func.min(n.trait_count))).scalar()
+            if fewest is None:
+                return None
+            return session.execute(
+                free.where(n.trait_count == fewest).order_by(n.id).limit(1)
+                .with_for_update(skip_locked=True)).first()
+
+        return self._take_node(allocation_id, conductor, request, pick)
+
+    def _take_node(self, allocation_id, conductor, request, pick):
+        """The node ``pick(session)`` reads (a row of id, uuid and
+        instance_info, or None) becomes the allocation's, in one
+        transaction with the allocation's move to `active`; see
+        reserve_node_for_allocation for the answers. The pick locks the
+        row it reads, so instance_info is not changed under it."""
+        a = models.Allocation
+        n = models.Node
         traits = request['traits']
         try:
             with _sa_api()._writer() as session:
+                row = pick(session)
+                if row is None:
+                    return None
+                node_id, node_uuid, info = row
+                values = {'instance_uuid': request['uuid'],
+                          'allocation_id': allocation_id}
+                if traits:
+                    # As Ironic: the traits asked go to instance_info.
+                    info = dict(info or {})
+                    info['traits'] = sorted(traits)
+                    values['instance_info'] = info
+                # The conditions again, for SQLite, where the read locks
+                # nothing (there, the process's writers take turns).
                 taken = session.execute(
                     sa.update(n)
                     .where(n.id == node_id, n.reservation.is_(None),
                            *_free_node_conditions(request['resource_class'],
                                                   traits, request['owner']))
-                    .values(instance_uuid=request['uuid'],
-                            allocation_id=allocation_id)
+                    .values(**values)
                     .execution_options(synchronize_session=False)).rowcount
                 if taken != 1:
                     return None
@@ -462,16 +529,6 @@ class AllocationsMixin(object):
                     .execution_options(synchronize_session=False)).rowcount
                 if won != 1:
                     raise _TakenOver()
-                node_uuid, info = session.execute(
-                    sa.select(n.uuid, n.instance_info)
-                    .where(n.id == node_id)).first()
-                if traits:
-                    info = dict(info or {})
-                    info['traits'] = sorted(traits)
-                    session.execute(
-                        sa.update(n).where(n.id == node_id)
-                        .values(instance_info=info)
-                        .execution_options(synchronize_session=False))
                 return node_uuid
         except _TakenOver:
             current = self.get_allocation_by_id(allocation_id)
@@ -479,5 +536,5 @@ class AllocationsMixin(object):
                 uuid=current.uuid, conductor=current.conductor_affinity)
         except (db_exc.DBDuplicateEntry, db_exc.DBDeadlock):
             # Another allocation won this node in a race the conditions
-            # could not see yet; the next candidate will do.
+            # could not see yet; another node will do.
             return None

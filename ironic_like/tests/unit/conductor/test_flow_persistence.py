@@ -100,7 +100,7 @@ class TestPersistence(base.TestCase):
         with locks.acquire(self.context, self.node.id) as task:
             self.assertRaises(Crash, persistence.run, task, 'test-resume')
         self.useFixture(fixtures.MockPatchObject(
-            persistence.engines, 'load',
+            persistence.engine_loader, 'load',
             side_effect=AttributeError("'NoneType' object has no "
                                        "attribute 'keys'")))
         with locks.acquire(self.context, self.node.id) as task:
@@ -111,7 +111,7 @@ class TestPersistence(base.TestCase):
 
     def test_flow_that_cannot_start_leaves_nothing(self):
         self.useFixture(fixtures.MockPatchObject(
-            persistence.engines, 'load', side_effect=RuntimeError('x')))
+            persistence.engine_loader, 'load', side_effect=RuntimeError('x')))
         with locks.acquire(self.context, self.node.id) as task:
             self.assertFalse(persistence.run(task, 'test-resume'))
         self.assertIsNone(persistence.recorded(

@@ -1,0 +1,162 @@
+"""A reservation picks its best-fit node and takes it in one
+transaction, so concurrent reservations never fail on a node another one
+took (issue 14); the node named as the allocation is tried first."""
+
+import threading
+from unittest import mock
+
+from ironic_like.common import exception
+from ironic_like.common import states
+from ironic_like.conductor.flows import allocation as flow
+from ironic_like.tests import base
+from ironic_like.tests.unit.allocations import utils
+
+
+class ReserveBestFitTestCase(base.TestCase):
+
+    def _stored(self, count, **values):
+        values.setdefault('resource_class', 'baremetal')
+        values.update(state=states.ALLOCATING, conductor_affinity='me')
+        return [self.db.create_allocation(dict(values)).id
+                for _ in range(count)]
+
+    def _request(self, allocation_id):
+        return self.db.get_allocation_request(allocation_id)
+
+    def test_best_fit_taken_with_traits_in_instance_info(self):
+        utils.make_free_node(self.db, traits=['CUSTOM_A', 'CUSTOM_B'])
+        fit = utils.make_free_node(self.db, traits=['CUSTOM_A'],
+                                   instance_info={'kept': 1})
+        utils.make_free_node(self.db)
+        allocation_id, = self._stored(1, traits=['CUSTOM_A'])
+        self.assertEqual(fit.uuid, self.db.reserve_best_fit_node(
+            allocation_id, 'me', self._request(allocation_id)))
+        node = self.db.get_node_by_id(fit.id)
+        self.assertEqual(allocation_id, node.allocation_id)
+        self.assertEqual({'kept': 1, 'traits': ['CUSTOM_A']},
+                         node.instance_info)
+        allocation = self.db.get_allocation_by_id(allocation_id)
+        self.assertEqual(states.ALLOCATION_ACTIVE, allocation.state)
+        self.assertEqual(fit.id, allocation.node_id)
+
+    def test_locked_and_taken_nodes_are_passed_over(self):
+        locked = utils.make_free_node(self.db)
+        taken = utils.make_free_node(self.db)
+        free = utils.make_free_node(self.db)
+        self.db.reserve_node('somebody-else', locked.id)
+        first, second = self._stored(2)
+        self.assertEqual(taken.uuid, self.db.reserve_best_fit_node(
+            first, 'me', self._request(first)))
+        self.assertEqual(free.uuid, self.db.reserve_best_fit_node(
+            second, 'me', self._request(second)))
+        third, = self._stored(1)
+        self.assertIsNone(self.db.reserve_best_fit_node(
+            third, 'me', self._request(third)))
+
+    def test_candidate_nodes_and_owner_respected(self):
+        utils.make_free_node(self.db, owner='p1')
+        mine = utils.make_free_node(self.db, owner='p2')
+        allocation_id, = self._stored(1, owner='p2')
+        self.assertEqual(mine.uuid, self.db.reserve_best_fit_node(
+            allocation_id, 'me', self._request(allocation_id)))
+        listed = utils.make_free_node(self.db)
+        utils.make_free_node(self.db)
+        other_id, = self._stored(1, candidate_nodes=[listed.uuid])
+        self.assertEqual(listed.uuid, self.db.reserve_best_fit_node(
+            other_id, 'me', self._request(other_id)))
+
+    def test_taken_over_allocation_takes_nothing(self):
+        node = utils.make_free_node(self.db)
+        allocation_id, = self._stored(1)
+        request = self._request(allocation_id)
+        self.assertRaises(exception.AllocationTakenOver,
+                          self.db.reserve_best_fit_node, allocation_id,
+                          'another-conductor', request)
+        self.assertIsNone(self.db.get_node_by_id(node.id).allocation_id)
+
+    def test_concurrent_reservations_take_distinct_nodes(self):
+        nodes = {utils.make_free_node(self.db).id for _ in range(6)}
+        ids = self._stored(6)
+        requests = {i: self._request(i) for i in ids}
+        won = []
+        errors = []
+
+        def reserve(allocation_id):
+            try:
+                won.append(self.db.reserve_best_fit_node(
+                    allocation_id, 'me', requests[allocation_id]))
+            except Exception as e:
+                errors.append(e)
+
+        threads = [threading.Thread(target=reserve, args=(i,))
+                   for i in ids]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        self.assertEqual([], errors)
+        self.assertEqual(6, len(set(won)))
+        self.assertNotIn(None, won)
+        self.assertEqual(nodes, {self.db.get_allocation_by_id(i).node_id
+                                 for i in ids})
+
+
+class FindAndReserveTestCase(base.TestCase):
+
+    def _stored(self, count, **values):
+        values.setdefault('resource_class', 'baremetal')
+        values.update(state=states.ALLOCATING, conductor_affinity='me')
+        return [self.db.create_allocation(dict(values)).id
+                for _ in range(count)]
+
+    def test_named_node_is_the_candidate(self):
+        utils.make_free_node(self.db, name='spare')
+        named = utils.make_free_node(self.db, name='compute-1')
+        plain = self._stored(2)
+        by_name = self._stored(1, name='compute-1')
+        pending, candidates = flow.FindCandidates().execute(
+            plain + by_name, 'me')
+        self.assertEqual(plain + by_name, [r['id'] for r in pending])
+        self.assertEqual({str(by_name[0]): [named.id]}, candidates)
+
+    def test_finished_allocations_are_left_out(self):
+        utils.make_free_node(self.db)
+        done, = self._stored(1)
+        self.db.fail_allocation(done, 'me', 'x')
+        pending, candidates = flow.FindCandidates().execute([done], 'me')
+        self.assertEqual(([], {}), (pending, candidates))
+
+    def test_named_node_not_free_falls_back_to_best_fit(self):
+        named = utils.make_free_node(self.db, name='compute-2')
+        other = utils.make_free_node(self.db)
+        self.db.reserve_node('somebody-else', named.id)
+        allocation_id, = self._stored(1, name='compute-2')
+        flow.run([allocation_id], 'me')
+        self.assertEqual(other.id,
+                         self.db.get_allocation_by_id(allocation_id).node_id)
+
+    def test_none_matching_fails_with_the_reason(self):
+        utils.make_free_node(self.db, resource_class='other')
+        allocation_id, = self._stored(1)
+        with mock.patch.object(flow, 'RESERVE_PASSES', 1):
+            flow.run([allocation_id], 'me')
+        allocation = self.db.get_allocation_by_id(allocation_id)
+        self.assertEqual(states.ALLOCATION_ERROR, allocation.state)
+        self.assertIn('no node has resource class baremetal',
+                      allocation.last_error)
+
+    def test_batch_ends_active_on_distinct_nodes(self):
+        for _ in range(5):
+            utils.make_free_node(self.db)
+        ids = self._stored(5)
+        flow.run(ids, 'me')
+        nodes = [self.db.get_allocation_by_id(i).node_id for i in ids]
+        self.assertEqual(5, len(set(nodes)))
+        self.assertNotIn(None, nodes)
+
+    def test_node_ids_by_name(self):
+        node = utils.make_free_node(self.db, name='n-1')
+        utils.make_free_node(self.db, name='n-2')
+        self.assertEqual({'n-1': node.id},
+                         self.db.node_ids_by_name(['n-1', None, '', 'x']))
+        self.assertEqual({}, self.db.node_ids_by_name([None]))
