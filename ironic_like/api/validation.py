@@ -154,8 +154,21 @@ def _describe(error, instance):
     if not path:
         return None, 'Invalid request body: %s' % _reason(error)
     field = str(path[0])
+    reason = _reason(error)
+    if len(path) > 1:
+        # Inside the field (an item of a list, a key of an object): say
+        # where, or the message would not name the attribute at fault
+        # (clean_steps[0].execute_on_child_nodes).
+        reason = '%s: %s' % (_location(path), reason)
     return field, (errors.FIELD_PREFIX % field + 'Value: %s. %s'
-                   % (_short(error.instance), _reason(error)))
+                   % (_short(error.instance), reason))
+
+
+def _location(path):
+    text = str(path[0])
+    for part in list(path)[1:]:
+        text += '[%d]' % part if isinstance(part, int) else '.%s' % part
+    return _cut(text)
 
 
 # -- nesting ---------------------------------------------------------------

@@ -7,7 +7,8 @@ A child node (a DPU, a smart NIC) usually draws power from its parent:
 
 Neither applies to a child whose driver_info says
 ``has_dedicated_power_supply`` (Ironic's parameter). The other node's
-lock is taken once, without waiting: a locked parent or child fails the
+lock is taken once, without waiting (a parent already on is left alone,
+without its lock): a locked parent or child fails the
 power action with a message naming it, as Ironic's ParentNodeLocked and
 ChildNodeLocked do, rather than powering half of the machine.
 """
@@ -50,6 +51,13 @@ def _power_on_parent(task, timeout):
         LOG.warning('Node %s: its parent %s does not exist; powering it on '
                     'alone', task.node.uuid, task.node.parent_node)
         return
+    # Read first without its lock, as Ironic does: a parent that is on
+    # (the usual case) needs nothing, and one whose cleaning or servicing
+    # runs this child's power step holds its own lock meanwhile.
+    with locks.acquire(task.context, parent.id, shared=True,
+                       purpose='read parent node power') as shared:
+        if shared.driver.power.get_power_state(shared) == states.POWER_ON:
+            return
     with _locked(task, parent, 'parent', 'power on parent node') as pt:
         _set_power(pt, states.POWER_ON, timeout)
 

@@ -56,27 +56,39 @@ def _not_started(task, error, target):
                                     '%s' % (target, error)})
 
 
-def _do_power_change(task, target, timeout):
+def node_power_action(task, target, timeout=None):
+    """Change the power of ``task.node`` (locked) to ``target`` (a
+    states.POWER_TARGETS key) and record the state it reached; raises
+    when it fails. The one way power is changed on request, by the API
+    or by a power step of cleaning or servicing, so that both refuse to
+    power off a node with disable_power_off, couple a child's power to
+    its parent's, and drop the agent a power change takes away."""
+    node_steps.refuse_power_off(task.node, target)
     power = task.driver.power
     if target != states.POWER_ON:
         # Its agent (if any) is gone: a ramdisk booted again looks its
         # node up and must be handed a new token (as Ironic's
         # node_power_action wipes it).
         agent_info.wipe_agent_token(task)
+    if target in (states.REBOOT, states.SOFT_REBOOT):
+        power.reboot(task, timeout=timeout)
+    else:
+        # A child's parent on first, a parent's children off first.
+        child_nodes.before_power_change(
+            task, states.POWER_TARGETS[target], timeout)
+        power.set_power_state(task, states.POWER_TARGETS[target],
+                              timeout=timeout)
+    new_state = power.get_power_state(task)
+    task.update_node({'power_state': new_state,
+                      'target_power_state': None})
+    LOG.info('Node %s is now %s (by %s)', task.node.uuid, new_state,
+             task.purpose)
+    return new_state
+
+
+def _do_power_change(task, target, timeout):
     try:
-        if target in (states.REBOOT, states.SOFT_REBOOT):
-            power.reboot(task, timeout=timeout)
-        else:
-            # A child's parent on first, a parent's children off first.
-            child_nodes.before_power_change(
-                task, states.POWER_TARGETS[target], timeout)
-            power.set_power_state(task, states.POWER_TARGETS[target],
-                                  timeout=timeout)
-        new_state = power.get_power_state(task)
-        task.update_node({'power_state': new_state,
-                          'target_power_state': None})
-        LOG.info('Node %s is now %s (by %s)', task.node.uuid, new_state,
-                 task.purpose)
+        node_power_action(task, target, timeout)
     except Exception as e:
         if task.lock_lost:
             return  # the node's new owner carries on

@@ -9,10 +9,12 @@ from oslo_log import log
 
 from ironic_like.common import exception
 from ironic_like.common import states
+from ironic_like.common import step_names
 from ironic_like.conductor import bios
 from ironic_like.conductor import firmware
 from ironic_like.conductor.flows import deploy
 from ironic_like.conductor.flows import node_steps
+from ironic_like.conductor.flows import reserved_steps
 from ironic_like.conductor.flows import runner
 from ironic_like.conductor import inspection
 from ironic_like.conductor import locks
@@ -58,7 +60,10 @@ def do_provisioning_action(context, executor, node_id, event, params):
             aborted = node.provision_state
             _move(task, 'abort', last_error='Aborted by request.')
             if aborted in states.HOLD_STATES:
-                node_steps.set_info(task, **{AFTER_HOLD: None})
+                # NO_RAMDISK too: left over, it would send a later hold's
+                # "unhold" down the path without the agent.
+                node_steps.set_info(task, **{AFTER_HOLD: None,
+                                             servicing.NO_RAMDISK: None})
             if aborted == states.SERVICEFAIL:
                 # Back to active: the instance boots again.
                 task.spawn_after(executor, servicing.boot_instance_again)
@@ -99,11 +104,8 @@ def do_provisioning_action(context, executor, node_id, event, params):
             # API to show.
             deploy.deploy_steps(task, _runs_flows(task),
                                 (params or {}).get('deploy_steps'))
-        if event == 'clean' and (params or {}).get('disable_ramdisk'):
-            _check_no_ramdisk_steps(params.get('clean_steps') or [])
-        if event == 'service' and (params or {}).get('disable_ramdisk'):
-            _check_no_ramdisk_steps(params.get('service_steps') or [],
-                                    'Service', 'service_steps')
+        if event in ('clean', 'service'):
+            _check_steps(node, event, params or {})
         if event == 'inspect':
             # A node that cannot be inspected is refused (400), not
             # failed in the background.
@@ -169,14 +171,26 @@ def _verify(task, params):
     _move(task, 'done')
 
 
-def _check_no_ramdisk_steps(steps, kind='Clean', field='clean_steps'):
+def _check_steps(node, event, params):
+    """The steps of a manual cleaning or a servicing, refused (400)
+    before the node moves: what no node can run, and with
+    disable_ramdisk what needs the agent."""
+    field = '%s_steps' % event
+    steps = params.get(field) or []
+    no_ramdisk = bool(params.get('disable_ramdisk'))
+    reserved_steps.check_request(node, steps, field, no_ramdisk)
+    if no_ramdisk:
+        _check_no_ramdisk_steps(steps, event.capitalize(), field)
+
+
+def _check_no_ramdisk_steps(steps, kind, field):
     """Manual cleaning (API 1.70) or servicing (1.108) with
-    disable_ramdisk boots no agent: every clean or service step here is
-    the agent's (runner.start_clean, start_service), so none can run, as
-    Ironic refuses a step that needs the ramdisk. A service "hold" needs
-    none: the node waits for "unhold" where it is."""
+    disable_ramdisk boots no agent: every clean or service step but the
+    conductor's own (a "hold", a "wait", a power step, a step on child
+    nodes) is the agent's (runner.start_clean, start_service), so none
+    can run, as Ironic refuses a step that needs the ramdisk."""
     for step in steps:
-        if kind == 'Service' and node_steps.is_hold(step):
+        if step_names.run_by_conductor(step):
             continue
         raise exception.InvalidParameterValue(
             err='%s step %s.%s requires the agent ramdisk, which '
@@ -185,36 +199,49 @@ def _check_no_ramdisk_steps(steps, kind='Clean', field='clean_steps'):
             field=field)
 
 
+def _without_agent(params, steps):
+    """Manual cleaning without the agent: asked for (disable_ramdisk),
+    or every step is the conductor's, so that booting the ramdisk is
+    not needed (as Ironic skips it then)."""
+    return bool(params.get('disable_ramdisk')) or \
+        step_names.all_run_by_conductor(steps)
+
+
 def _clean(task, params):
-    automated = task.node.target_provision_state != states.MANAGEABLE
-    if not automated and params.get('disable_ramdisk'):
-        # Nothing to run without the ramdisk (checked before the node
-        # moved): manual cleaning ends where it began.
-        LOG.info('Node %s: manual cleaning without the ramdisk, no steps',
-                 task.node.uuid)
-        task.update_node({'provision_state': states.MANAGEABLE,
-                          'target_provision_state': None})
-        return
-    if automated and node_flags.skip_automated_clean(task.node):
+    manual = task.node.target_provision_state == states.MANAGEABLE
+    requested = params.get('clean_steps')
+    if not manual and node_flags.skip_automated_clean(task.node):
         LOG.info('Node %s: automated cleaning is off; not cleaned',
                  task.node.uuid)
         node_flags.finish_cleaning(task)
         return
-    if _runs_flows(task):
+    if _runs_flows(task) and not (manual and
+                                  _without_agent(params, requested)):
         try:
-            runner.start_clean(task, params.get('clean_steps'))
+            runner.start_clean(task, requested)
         except Exception as e:
             _fail(task, e, 'Cleaning')
         return
     # Up to the first "hold" step (API 1.85); the rest after unhold.
-    steps, after_hold = node_steps.split_at_hold(params.get('clean_steps'))
+    steps, after_hold = node_steps.split_at_hold(requested)
     try:
-        result = task.driver.deploy.clean(task, steps)
+        if steps is None:
+            # Automated cleaning: the driver's own steps.
+            result = task.driver.deploy.clean(task, None)
+        else:
+            # No agent here: the conductor runs its steps, the deploy
+            # interface without node flows (fake) the others.
+            result = reserved_steps.run_without_agent(
+                task, steps,
+                None if _runs_flows(task) else task.driver.deploy.clean)
     except Exception as e:
         _fail(task, e, 'Cleaning')
         return
     if after_hold is not None and result != states.CLEANWAIT:
-        node_steps.set_info(task, **{AFTER_HOLD: after_hold})
+        # Nothing heartbeats: "unhold" carries on at once, without the
+        # agent (servicing.NO_RAMDISK), as the steps before it ran.
+        node_steps.set_info(task, **{AFTER_HOLD: after_hold,
+                                     servicing.NO_RAMDISK: True})
         _move(task, 'hold', keep_target=True)
         return
     if result == states.CLEANWAIT:
@@ -240,7 +267,7 @@ def _after_hold(task, params):
         servicing.start(task, {'service_steps': steps,
                                'disable_ramdisk': no_ramdisk})
     else:
-        _clean(task, {'clean_steps': steps})
+        _clean(task, {'clean_steps': steps, 'disable_ramdisk': no_ramdisk})
 
 
 def _deploy(task, params):

@@ -2,25 +2,29 @@
 
 With the agent deploy the work is the service flows
 (conductor/flows/service.py): the agent's ramdisk boots, runs the steps,
-and the instance boots again. An interface without node flows (the fake
-deploy) has no agent to run them: its steps are accepted and the node is
-back in active at once, holding at a "hold" step as the flows do; so is
-servicing with disable_ramdisk (API 1.108), whose steps may only be
-"hold" ones.
+and the instance boots again. Without an agent the conductor runs the
+steps that are its own (flows/reserved_steps.py: power steps, "wait",
+steps on child nodes) and holds at a "hold" step, and the node is back
+in active: so with an interface without node flows (the fake deploy,
+whose other steps nothing runs), with disable_ramdisk (API 1.108, which
+takes only the conductor's steps), and when every step is the
+conductor's (no ramdisk is needed, as Ironic decides).
 """
 
 from oslo_log import log
 
 from ironic_like.common import exception
+from ironic_like.common import step_names
 from ironic_like.conductor.flows import node_steps
+from ironic_like.conductor.flows import reserved_steps
 from ironic_like.conductor.flows import runner
 from ironic_like.drivers import base as drivers_base
 
 LOG = log.getLogger(__name__)
 
 # driver_internal_info: the manual clean or service steps after a "hold"
-# of an interface without node flows (API 1.85), and whether servicing
-# runs without the ramdisk (1.108), for when it carries on after "unhold".
+# run without the agent (API 1.85), and that they run without it, for
+# when the work carries on after "unhold".
 AFTER_HOLD = 'steps_after_hold'
 NO_RAMDISK = 'service_without_ramdisk'
 
@@ -29,10 +33,9 @@ def start(task, params):
     """In the provisioning worker, which holds the lock; the node is
     "servicing"."""
     steps = params.get('service_steps') or []
-    # disable_ramdisk (API 1.108): no agent boots; only "hold" steps were
-    # accepted (provisioning checked them), run as without node flows.
-    if drivers_base.runs_flows(task.driver.deploy) and \
-            not params.get('disable_ramdisk'):
+    no_ramdisk = bool(params.get('disable_ramdisk')) or \
+        step_names.all_run_by_conductor(steps)
+    if drivers_base.runs_flows(task.driver.deploy) and not no_ramdisk:
         try:
             runner.start_service(task, steps)
         except Exception as e:
@@ -40,12 +43,17 @@ def start(task, params):
                                  % exception.safe_message(e))
         return
     before, after_hold = node_steps.split_at_hold(steps)
-    LOG.info('Node %s: service steps %s (nothing to run without an agent)',
-             task.node.uuid, ', '.join(s['step'] for s in before) or '-')
+    try:
+        reserved_steps.run_without_agent(task, before)
+    except Exception as e:
+        node_steps.fail_node(task, 'Servicing failed: %s'
+                             % exception.safe_message(e))
+        return
     if after_hold is not None:
-        node_steps.set_info(task, **{
-            AFTER_HOLD: after_hold,
-            NO_RAMDISK: True if params.get('disable_ramdisk') else None})
+        # Nothing heartbeats: "unhold" carries on at once, without the
+        # agent.
+        node_steps.set_info(task, **{AFTER_HOLD: after_hold,
+                                     NO_RAMDISK: True})
         node_steps.move(task, 'hold')
         return
     node_steps.move(task, 'done', keep_target=False, target=None)

@@ -150,6 +150,15 @@ opts = [
                mutable=True,
                help='History events younger than this many days are kept '
                     'whatever node_history_max_entries says.'),
+    # Ironic's name, default and bounds (conductor/flows/reserved_steps).
+    cfg.IntOpt('max_conductor_wait_step_seconds',
+               default=30, min=0, max=1800,
+               mutable=True,
+               help='The longest pause a "wait" clean or service step may '
+                    'ask for with its "seconds" argument; a longer one '
+                    'waits this long (with a warning in the node\'s '
+                    'history). The pause holds a conductor worker thread '
+                    'and the node\'s lock.'),
 ]
 
 

@@ -107,6 +107,9 @@ POWER_BODY = {
     'additionalProperties': False,
 }
 
+# The most child nodes one step's limit_child_node_execution may list.
+MAX_CHILD_LIMIT = 1000
+
 CLEAN_STEP = {
     'type': 'object',
     'properties': {
@@ -114,6 +117,12 @@ CLEAN_STEP = {
         'step': {'type': 'string', 'minLength': 1, 'maxLength': 255},
         'args': {'type': 'object'},
         'priority': {'type': 'integer'},
+        # Ironic's: run the step on the node's child nodes (all, or those
+        # listed), not on it (api/controllers/v1/node_step_checks.py).
+        'execute_on_child_nodes': {'type': 'boolean'},
+        'limit_child_node_execution': {
+            'type': 'array', 'maxItems': MAX_CHILD_LIMIT,
+            'items': {'type': 'string', 'format': 'uuid'}},
     },
     'required': ['interface', 'step'],
     'additionalProperties': False,

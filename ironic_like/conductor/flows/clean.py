@@ -11,6 +11,10 @@
     then, per step, clean-next-step:
                          clean-fail-on-revert -> clean-execute-step
                          -> clean-await-step
+    or, for a step the conductor runs itself (reserved_steps.py: hold,
+    wait, power_on, power_off, reboot, steps on child nodes),
+    clean-conductor-step:
+                         clean-fail-on-revert -> clean-run-conductor-step
     (a heartbeat that finds the last step done) clean-finish:
                          clean-fail-on-revert -> clean-power-off
                          -> clean-done
@@ -18,7 +22,8 @@
 Automated cleaning (after tear-down, or "provide") runs the agent's steps
 with a priority above 0 ([deploy]erase_devices_priority overrides the
 erase step's); manual cleaning ("clean" with clean_steps) runs exactly the
-steps asked for, which the agent must offer, and returns to manageable.
+steps asked for, which the agent must offer unless the conductor runs
+them, and returns to manageable.
 Steps, their order and the next one to run live in driver_internal_info,
 so any conductor can carry on.
 """
@@ -34,10 +39,12 @@ from ironic_like.accelerators import os_acc
 from ironic_like.common import agent_info
 from ironic_like.common import exception
 from ironic_like.common import states
+from ironic_like.common import step_names
 from ironic_like.conductor import node_flags
 from ironic_like.conductor.flows import deploy
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import persistence
+from ironic_like.conductor.flows import reserved_steps
 from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
 from ironic_like.drivers.modules import agent_client
@@ -48,6 +55,7 @@ TEARDOWN = 'teardown'
 BOOT_RAMDISK = 'clean-boot-ramdisk'
 START_STEPS = 'clean-start-steps'
 NEXT_STEP = 'clean-next-step'
+CONDUCTOR_STEP = 'clean-conductor-step'
 FINISH = 'clean-finish'
 
 # Atom names: fixed, a persisted schema (a resumed flow finds its
@@ -63,6 +71,7 @@ GET_STEPS = 'clean-get-steps'
 CLEAN_ACCELERATORS = 'clean-accelerators'
 EXECUTE_STEP = 'clean-execute-step'
 AWAIT_STEP = 'clean-await-step'
+RUN_CONDUCTOR_STEP = 'clean-run-conductor-step'
 POWER_OFF = 'clean-power-off'
 DONE = 'clean-done'
 
@@ -80,6 +89,9 @@ INDEX = 'clean_step_index'
 GET_CLEAN_STEPS = 'clean.get_clean_steps'
 EXECUTE_CLEAN_STEP = 'clean.execute_clean_step'
 ERASE_STEP = 'erase_devices'
+
+STEP_LIST = reserved_steps.StepList('clean', 'Cleaning', STEPS, INDEX,
+                                    PHASE_NEXT_STEP, states.CLEANING)
 
 
 def agent_steps(result, key='clean_steps'):
@@ -111,7 +123,7 @@ def automated_steps(offered):
 def manual_steps(offered, requested, node_uuid, field='clean_steps'):
     """The ``requested`` steps (manual cleaning's, or servicing's:
     ``field``) as they will run; each must be one the agent ``offered``,
-    or "hold"."""
+    or one the conductor runs itself."""
     names = {s['step'] for s in offered}
     chosen = []
     for step in requested:
@@ -120,6 +132,13 @@ def manual_steps(offered, requested, node_uuid, field='clean_steps'):
             chosen.append({'step': node_steps.HOLD_STEP,
                            'interface': step.get('interface', 'deploy'),
                            'args': {}})
+            continue
+        if step_names.run_by_conductor(step):
+            # Not the agent's to offer: kept as asked, with the options
+            # that send it to the child nodes.
+            chosen.append(dict(step, interface=step.get('interface',
+                                                        'deploy'),
+                               args=step.get('args') or {}))
             continue
         if step.get('step') not in names:
             raise exception.InvalidParameterValue(
@@ -232,7 +251,8 @@ def start_agent_step(task, command, step, version_key):
 
 class ExecuteStep(node_steps.NodeTaskBase):
     """Start the current step on the agent (asynchronous), or put the
-    node on hold at a "hold" step."""
+    node on hold at a "hold" step (a flow recorded before the conductor's
+    steps had their own flow)."""
 
     def execute(self, task):
         info = task.node.driver_internal_info or {}
@@ -295,6 +315,13 @@ def next_step_flow():
     return flow
 
 
+def conductor_step_flow():
+    flow = linear_flow.Flow(CONDUCTOR_STEP)
+    flow.add(_fail_first(),
+             reserved_steps.RunStep(RUN_CONDUCTOR_STEP, STEP_LIST))
+    return flow
+
+
 def finish_flow():
     flow = linear_flow.Flow(FINISH)
     flow.add(_fail_first(),
@@ -303,14 +330,9 @@ def finish_flow():
     return flow
 
 
-def steps_left(node):
-    info = node.driver_internal_info or {}
-    steps = info.get(STEPS) or []
-    return info.get(INDEX, 0) < len(steps)
-
-
 persistence.register(TEARDOWN, teardown_flow)
 persistence.register(BOOT_RAMDISK, boot_ramdisk_flow)
 persistence.register(START_STEPS, start_steps_flow)
 persistence.register(NEXT_STEP, next_step_flow)
+persistence.register(CONDUCTOR_STEP, conductor_step_flow)
 persistence.register(FINISH, finish_flow)

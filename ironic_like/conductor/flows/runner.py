@@ -16,11 +16,13 @@ from oslo_utils import timeutils
 from ironic_like.common import agent_info
 from ironic_like.common import exception
 from ironic_like.common import states
+from ironic_like.common import step_names
 from ironic_like.conductor import node_flags
 from ironic_like.conductor.flows import clean
 from ironic_like.conductor.flows import deploy
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import persistence
+from ironic_like.conductor.flows import reserved_steps
 from ironic_like.conductor.flows import service
 from ironic_like.drivers.modules import agent_client
 
@@ -51,13 +53,14 @@ def _follow_up(task, finished):
             node_flags.finish_cleaning(task)
             return None
         return clean.BOOT_RAMDISK
-    if finished == clean.START_STEPS and \
+    # A conductor step that did not make the node wait (or hold, or
+    # fail) is followed at once by the next step.
+    if finished in (clean.START_STEPS, clean.CONDUCTOR_STEP) and \
             node.provision_state == states.CLEANING:
-        return clean.NEXT_STEP if clean.steps_left(node) else clean.FINISH
-    if finished == service.START_STEPS and \
+        return reserved_steps.next_flow(node, clean)
+    if finished in (service.START_STEPS, service.CONDUCTOR_STEP) and \
             node.provision_state == states.SERVICING:
-        return (service.NEXT_STEP if service.steps_left(node)
-                else service.FINISH)
+        return reserved_steps.next_flow(node, service)
     return None
 
 
@@ -170,7 +173,7 @@ def start_clean(task, steps=None):
     if steps is not None:
         for step in steps:
             if step.get('interface', 'deploy') != 'deploy' and \
-                    not node_steps.is_hold(step):
+                    not step_names.run_by_conductor(step):
                 raise exception.InvalidParameterValue(
                     'Clean step "%s": the agent runs steps of the '
                     '"deploy" interface only.' % step.get('step'),
@@ -252,7 +255,7 @@ def _steps_restart_point(node, flows, requested):
     if flows.STEPS in info:
         if phase == flows.PHASE_STEP_RUNNING and info.get(agent_info.COMMAND):
             return WAIT_AGAIN
-        return flows.NEXT_STEP if flows.steps_left(node) else flows.FINISH
+        return reserved_steps.next_flow(node, flows)
     if phase == flows.PHASE_GET_STEPS:
         return flows.START_STEPS
     if requested and flows.REQUESTED not in info:
@@ -329,13 +332,11 @@ def on_heartbeat(task):
     elif phase == clean.PHASE_GET_STEPS:
         _start(task, clean.START_STEPS)
     elif phase == clean.PHASE_NEXT_STEP:
-        _start(task, clean.NEXT_STEP if clean.steps_left(node)
-               else clean.FINISH)
+        _start(task, reserved_steps.next_flow(node, clean))
     elif phase == service.PHASE_GET_STEPS:
         _start(task, service.START_STEPS)
     elif phase == service.PHASE_NEXT_STEP:
-        _start(task, service.NEXT_STEP if service.steps_left(node)
-               else service.FINISH)
+        _start(task, reserved_steps.next_flow(node, service))
     elif phase == deploy.PHASE_RUN_STEPS:
         _start(task, deploy.FINISH)
     elif phase in (deploy.PHASE_IMAGE_RUNNING, clean.PHASE_STEP_RUNNING,
@@ -398,8 +399,7 @@ def _act_on_command(task, phase):
     else:
         node_steps.set_info(task, **{flows.INDEX: index + 1,
                                      agent_info.COMMAND: None})
-        _resume_with(task, flows.NEXT_STEP if flows.steps_left(task.node)
-                     else flows.FINISH)
+        _resume_with(task, reserved_steps.next_flow(task.node, flows))
 
 
 def unhold(task):

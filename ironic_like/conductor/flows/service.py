@@ -9,12 +9,17 @@ phase, as cleaning's:
     then, per step, service-next-step:
                           service-fail-on-revert -> service-execute-step
                           -> service-await-step
+    or, for a step the conductor runs itself (reserved_steps.py),
+    service-conductor-step:
+                          service-fail-on-revert
+                          -> service-run-conductor-step
     (a heartbeat that finds the last step done) service-finish:
                           service-fail-on-revert -> service-boot-from-disk
                           -> service-reboot-to-instance -> service-done
 
 The steps are exactly those asked for (service_steps), which the agent
-must offer (service.get_service_steps), or "hold" (API 1.85's pause).
+must offer (service.get_service_steps), or the conductor's own: "hold"
+(API 1.85's pause), "wait", the power steps, steps on child nodes.
 A failure ends in "service failed", the node powered off; "abort" from
 there boots the instance again.
 """
@@ -27,11 +32,13 @@ from ironic_like.conductor.flows import clean
 from ironic_like.conductor.flows import deploy
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import persistence
+from ironic_like.conductor.flows import reserved_steps
 from ironic_like.drivers.modules import agent_client
 
 BOOT_RAMDISK = 'service-boot-ramdisk'
 START_STEPS = 'service-start-steps'
 NEXT_STEP = 'service-next-step'
+CONDUCTOR_STEP = 'service-conductor-step'
 FINISH = 'service-finish'
 
 # Atom names: fixed, a persisted schema.
@@ -42,6 +49,7 @@ AWAIT_AGENT = 'service-await-agent'
 GET_STEPS = 'service-get-steps'
 EXECUTE_STEP = 'service-execute-step'
 AWAIT_STEP = 'service-await-step'
+RUN_CONDUCTOR_STEP = 'service-run-conductor-step'
 BOOT_FROM_DISK = 'service-boot-from-disk'
 REBOOT_TO_INSTANCE = 'service-reboot-to-instance'
 DONE = 'service-done'
@@ -61,10 +69,8 @@ GET_SERVICE_STEPS = 'service.get_service_steps'
 EXECUTE_SERVICE_STEP = 'service.execute_service_step'
 _OPERATION = 'Servicing'
 
-
-def steps_left(node):
-    info = node.driver_internal_info or {}
-    return (info.get(INDEX) or 0) < len(info.get(STEPS) or [])
+STEP_LIST = reserved_steps.StepList('service', _OPERATION, STEPS, INDEX,
+                                    PHASE_NEXT_STEP, states.SERVICING)
 
 
 class GetSteps(node_steps.NodeTaskBase):
@@ -133,6 +139,13 @@ def next_step_flow():
     return flow
 
 
+def conductor_step_flow():
+    flow = linear_flow.Flow(CONDUCTOR_STEP)
+    flow.add(_fail_first(),
+             reserved_steps.RunStep(RUN_CONDUCTOR_STEP, STEP_LIST))
+    return flow
+
+
 def finish_flow():
     flow = linear_flow.Flow(FINISH)
     flow.add(_fail_first(),
@@ -145,4 +158,5 @@ def finish_flow():
 persistence.register(BOOT_RAMDISK, boot_ramdisk_flow)
 persistence.register(START_STEPS, start_steps_flow)
 persistence.register(NEXT_STEP, next_step_flow)
+persistence.register(CONDUCTOR_STEP, conductor_step_flow)
 persistence.register(FINISH, finish_flow)

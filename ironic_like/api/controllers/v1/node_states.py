@@ -7,6 +7,7 @@ from pecan import rest
 
 from ironic_like.api.controllers.v1 import deploy_template
 from ironic_like.api.controllers.v1 import node_boot_mode
+from ironic_like.api.controllers.v1 import node_step_checks
 from ironic_like.api.controllers.v1 import runbook as runbook_api
 from ironic_like.api.controllers.v1 import utils
 from ironic_like.api import links
@@ -203,6 +204,11 @@ class NodeStatesController(rest.RestController):
         else:
             service_steps = _service_steps(body.get('service_steps'),
                                            event, node)
+        for steps, field in ((clean_steps, 'clean_steps'),
+                             (service_steps, 'service_steps')):
+            # The conductor's own steps (reserved names, steps on child
+            # nodes), given or a runbook's.
+            node_step_checks.check_steps(node, steps, field)
         deploy_steps = _deploy_steps(body.get('deploy_steps'), event)
         disable_ramdisk = _disable_ramdisk(
             True if runbook_no_ramdisk else body.get('disable_ramdisk'),

@@ -1,0 +1,298 @@
+"""The steps of manual cleaning and servicing (and so of runbooks) that
+the conductor runs itself, as Ironic does: the reserved step names
+``power_on``, ``power_off``, ``reboot`` and ``wait`` (``hold`` too: see
+node_steps.hold), whatever interface they name, and any step sent to the
+node's child nodes (``execute_on_child_nodes``, common/step_names.py).
+No driver step or agent command runs for them.
+
+With the agent (the flows of clean.py and service.py), the runner starts
+the flow of the next step through next_flow(): a conductor step gets its
+own flow (``clean-conductor-step``, ``service-conductor-step``), whose
+RunStep runs it and moves the index on. The chain then carries on at
+once, except when the node must wait for its agent's next heartbeat: a
+"wait" without seconds, or an agent step next while the agent is gone (a
+power_off or reboot took it away; the agent booted again looks up and
+heartbeats, and that heartbeat starts the step).
+
+Without the agent (a deploy interface without node flows, disable_ramdisk,
+or steps that are all the conductor's), run_without_agent() runs them in
+the provisioning worker.
+"""
+
+import collections
+import time
+
+from oslo_log import log
+from oslo_utils import timeutils
+
+from ironic_like.common import agent_info
+from ironic_like.common import exception
+from ironic_like.common import states
+from ironic_like.common import step_names
+from ironic_like.conductor.flows import node_steps
+from ironic_like.conductor import locks
+from ironic_like.conductor import node_history
+from ironic_like.conductor import power
+from ironic_like.conf import CONF
+
+LOG = log.getLogger(__name__)
+
+# Where a flow kind keeps its steps: ``kind`` 'clean' or 'service',
+# ``operation`` as last_error names it, the driver_internal_info keys of
+# the list and of the next step's index, the agent phase that has the
+# next heartbeat start the next step, and the state the steps run in.
+StepList = collections.namedtuple(
+    'StepList', 'kind operation steps_key index_key phase_next state')
+
+
+def next_flow(node, flows):
+    """The flow that runs the next step of ``node``'s cleaning or
+    servicing (``flows``: the clean or service flow module): its finish
+    when no step is left, the conductor-step flow for a step of the
+    conductor's, else the agent step's."""
+    info = node.driver_internal_info or {}
+    steps = info.get(flows.STEPS) or []
+    index = info.get(flows.INDEX) or 0
+    if index >= len(steps):
+        return flows.FINISH
+    if step_names.run_by_conductor(steps[index]):
+        return flows.CONDUCTOR_STEP
+    return flows.NEXT_STEP
+
+
+class RunStep(node_steps.NodeTaskBase):
+    """Run the conductor step at the node's step index, then move the
+    index on. The index is the progress: a flow resumed on another
+    conductor runs the step at it, the one interrupted (run again) or,
+    when that one had ended, the next one if it is the conductor's too;
+    otherwise it does nothing, and the runner picks the flow of the step
+    at the index."""
+
+    def __init__(self, name, step_list):
+        super().__init__(name)
+        self.step_list = step_list
+
+    def execute(self, task):
+        keys = self.step_list
+        node = task.node
+        info = node.driver_internal_info or {}
+        steps = info.get(keys.steps_key) or []
+        index = info.get(keys.index_key) or 0
+        if node.provision_state != keys.state or index >= len(steps) \
+                or not step_names.run_by_conductor(steps[index]):
+            return
+        step = steps[index]
+        if node_steps.is_hold(step):
+            node_steps.hold(task, keys.index_key, index)
+            return
+        try:
+            done = run_step(task, step)
+        except Exception as e:
+            # Failed as a failed agent step is: the node ends in its
+            # failure state, powered off, the step named in last_error.
+            node_steps.fail_node(task, '%s failed at %s step %s: %s' % (
+                keys.operation, keys.kind, step.get('step'),
+                exception.safe_message(e)))
+            return
+        wait = not done or _agent_needed(task.node, steps, index + 1)
+        _advance(task, keys, index, wait)
+
+
+def _agent_needed(node, steps, index):
+    """The step at ``index`` is the agent's, and the agent's URL is gone
+    (a power_off or reboot took it): wait for the agent booted again."""
+    return (index < len(steps)
+            and not step_names.run_by_conductor(steps[index])
+            and not (node.driver_internal_info or {}).get(
+                agent_info.AGENT_URL))
+
+
+def _advance(task, keys, index, wait):
+    """Move the step index past ``index``; with ``wait``, the node waits
+    for its agent's next heartbeat, which starts the next step (as after
+    "unhold"; the [agent] timeouts apply meanwhile). One write, so that
+    a take-over never finds the index moved without the wait."""
+    node = task.node
+    info = dict(node.driver_internal_info or {})
+    info[keys.index_key] = index + 1
+    info.pop(agent_info.COMMAND, None)
+    values = {'driver_internal_info': info}
+    if wait:
+        info[agent_info.PHASE] = keys.phase_next
+        info[agent_info.PHASE_STARTED] = timeutils.utcnow().isoformat()
+        values['provision_state'] = states.next_state(
+            node.provision_state, 'wait')
+        LOG.info('Node %s waits for its agent\'s next heartbeat to carry '
+                 'on', node.uuid)
+    task.update_node(values)
+
+
+def run_step(task, step):
+    """Run a step of the conductor's other than "hold" on ``task.node``
+    (or its children). True when done; False for a "wait" without
+    seconds, which ends with the agent's next heartbeat (the caller
+    makes the node wait for it). Raises when the step fails."""
+    if step_names.on_children(step):
+        _on_children(task, step)
+        return True
+    name = step.get('step')
+    if name in step_names.POWER_STEPS:
+        _power(task, step_names.POWER_STEPS[name])
+        return True
+    if name == step_names.WAIT:
+        seconds = step_names.wait_seconds(step)
+        if seconds is None:
+            return False
+        _pause(task, seconds)
+        return True
+    # The API and the conductor's request checks let nothing else here.
+    raise exception.InvalidParameterValue(
+        err='Step "%s" is not one the conductor runs.' % name)
+
+
+def _power(task, target):
+    """A power step on ``task.node`` through the power action the API's
+    power changes use (disable_power_off, parent and child coupling, the
+    agent token dropped)."""
+    node_steps.refuse_power_off(task.node, target)
+    current = task.driver.power.get_power_state(task)
+    if target != states.REBOOT and current == target:
+        # Nothing to change, as Ironic skips it; a node found off has no
+        # agent all the same.
+        if target == states.POWER_OFF:
+            agent_info.wipe_agent_token(task)
+        LOG.info('Node %s is %s already', task.node.uuid, current)
+        return
+    if target == states.POWER_ON:
+        # What boots now gets a new token from its lookup (the agent of
+        # a node powered off outside our power actions kept its own).
+        agent_info.wipe_agent_token(task)
+    power.node_power_action(task, target)
+
+
+def _on_children(task, step):
+    """Run ``step`` on each child node of ``task.node`` (those of
+    limit_child_node_execution only, when it lists some), one after
+    another under its own lock, as Ironic does. A child that stopped
+    being one since the request is skipped; no child at all is nothing
+    to do."""
+    limit = set(step_names.child_limit(step))
+    children = [child for child in task.db.get_node_list(
+        filters={'parent_node': task.node.uuid}, sort_key='id',
+        columns=['id', 'uuid']) if not limit or child.uuid in limit]
+    name = step.get('step')
+    target = step_names.POWER_STEPS.get(name)
+    if target is None:
+        raise exception.InvalidParameterValue(
+            err='Step "%s" cannot run on child nodes.' % name)
+    if not children:
+        LOG.info('Node %s: no child node to run step %s on',
+                 task.node.uuid, name)
+        return
+    for child in children:
+        LOG.info('Node %s: running step %s on its child node %s',
+                 task.node.uuid, name, child.uuid)
+        try:
+            with locks.acquire(task.context, child.id,
+                               purpose='power step %s of parent node %s'
+                               % (name, task.node.uuid)) as child_task:
+                _power(child_task, target)
+        except Exception as e:
+            raise exception.IronicLikeException(
+                'child node %s: %s' % (child.uuid,
+                                       exception.safe_message(e)))
+
+
+def _pause(task, seconds):
+    """A "wait" with seconds pauses the work here, in the worker holding
+    the node's lock, as Ironic's conductor sleeps; bounded by
+    [conductor]max_conductor_wait_step_seconds, since the thread and the
+    lock are held meanwhile."""
+    limit = CONF.conductor.max_conductor_wait_step_seconds
+    if seconds > limit:
+        warning = ('A wait of %d seconds was requested, more than '
+                   '[conductor]max_conductor_wait_step_seconds; waiting %d '
+                   'seconds.' % (seconds, limit))
+        LOG.warning('Node %s: %s', task.node.uuid, warning)
+        node_history.record(task.node, warning,
+                            node_history.event_type(task.purpose,
+                                                    task.node),
+                            node_history.WARNING, task.context)
+        seconds = limit
+    LOG.info('Node %s: waiting %d seconds (a "wait" step)',
+             task.node.uuid, seconds)
+    _sleep(seconds)
+
+
+def _sleep(seconds):
+    # Apart, so that tests need not wait.
+    time.sleep(seconds)
+
+
+def run_without_agent(task, steps, run_others=None):
+    """Run ``steps`` (none of them "hold": the caller splits at it) in
+    order, in the worker, for a node whose agent does not run them: the
+    conductor's steps here; runs of the others handed to
+    ``run_others(task, steps)`` (the fake deploy interface's clean()),
+    or, without it, skipped (nothing runs them). Returns the last
+    run_others() result (states.CLEANWAIT: the rest on a callback);
+    raises when a step fails."""
+    result = None
+    others = []
+    for position, step in enumerate(steps or ()):
+        if not step_names.run_by_conductor(step):
+            others.append(step)
+            continue
+        if others:
+            _run_others(task, others, run_others, last=False)
+            others = []
+        try:
+            done = run_step(task, step)
+        except Exception as e:
+            # The caller's last_error then names the step.
+            raise exception.IronicLikeException('step %s: %s' % (
+                step.get('step'), exception.safe_message(e)))
+        if not done:
+            # A "wait" for a heartbeat nothing here sends: over at once.
+            LOG.info('Node %s: no agent heartbeats; "wait" step %d is over',
+                     task.node.uuid, position)
+    if others:
+        result = _run_others(task, others, run_others, last=True)
+    return result
+
+
+def _run_others(task, steps, run_others, last):
+    if run_others is None:
+        LOG.info('Node %s: steps %s (nothing to run them without an '
+                 'agent)', task.node.uuid,
+                 ', '.join(s.get('step') for s in steps))
+        return None
+    result = run_others(task, steps)
+    if result is not None and not last:
+        # A driver that finishes on a callback cannot be followed by the
+        # conductor's steps here.
+        raise exception.InvalidParameterValue(
+            err='Steps %s end on a callback, and the conductor\'s steps '
+                'after them cannot wait for it.'
+                % ', '.join(s.get('step') for s in steps))
+    return result
+
+
+def check_request(node, steps, field, no_ramdisk):
+    """The conductor's checks of the steps of a manual cleaning or
+    servicing (``field``), before the node moves: for RPC callers other
+    than our API, which checks the same. ``no_ramdisk``: disable_ramdisk
+    was asked for."""
+    for step in steps or ():
+        step_names.check(step, field)
+        # Refused now rather than failing the node later (Ironic fails
+        # the step when it runs).
+        if step.get('step') == step_names.POWER_OFF and \
+                not step_names.on_children(step):
+            node_steps.refuse_power_off(node, states.POWER_OFF)
+        if no_ramdisk and step.get('step') == step_names.WAIT and \
+                step_names.wait_seconds(step) is None:
+            raise exception.InvalidParameterValue(
+                err='A "wait" step without %s waits for the agent\'s next '
+                    'heartbeat; disable_ramdisk boots no agent.'
+                    % step_names.SECONDS, field=field)
