@@ -327,7 +327,8 @@ def run_heartbeats(args, client, cluster, lab, memory):
     meter = cpu_usage.CpuMeter(
         {label: pids[0] for label, pids in
          process_table(cluster, lab, memory.files).items()}).start()
-    profilers = (profiling.start(cluster.processes, args.profile)
+    profilers = (profiling.start(cluster.processes, args.profile,
+                                 gil=args.profile_gil)
                  if args.profile else [])
     try:
         figures = measure_heartbeats(client, lab, args.heartbeat_seconds,
@@ -386,6 +387,9 @@ def main(argv=None):
                         help='Record the API and the conductors with py-spy '
                              'during the heartbeat measurement, one file '
                              'of folded stacks per process in DIR.')
+    parser.add_argument('--profile-gil', action='store_true',
+                        help='With --profile: only the threads holding the '
+                             'GIL, i.e. where the CPU goes.')
     parser.add_argument('--heartbeats-only', action='store_true',
                         help='Skip the manage/provide/deploy/undeploy '
                              'stages: enrol, then measure heartbeats.')

@@ -18,6 +18,7 @@ from oslo_utils import timeutils
 from oslo_utils import uuidutils
 import sqlalchemy as sa
 from sqlalchemy import event
+from sqlalchemy import orm
 
 from ironic_like.common import exception
 from ironic_like.conf import CONF
@@ -372,6 +373,16 @@ def _check_holder(node, holder):
                                      holder=node.reservation or 'free')
 
 
+def read_one_node(session, *where):
+    """The node ``where`` selects, or None, with its traits in the same
+    query (a LEFT OUTER JOIN) rather than a second SELECT: one node is
+    read on every hot path (node locks, heartbeats, the API's look-ups),
+    and the relationship's own loading (selectin) suits lists."""
+    return session.scalars(
+        sa.select(models.Node).options(orm.joinedload(models.Node.traits))
+        .where(*where)).unique().first()
+
+
 class Connection(accelerators.AcceleratorsMixin,
                  accelerator_views.AcceleratorViewsMixin,
                  allocations.AllocationsMixin,
@@ -444,8 +455,7 @@ class Connection(accelerators.AcceleratorsMixin,
 
     def _get_node(self, column, value, ident):
         with _reader() as session:
-            node = session.scalars(
-                sa.select(models.Node).where(column == value)).first()
+            node = read_one_node(session, column == value)
         if node is None:
             raise exception.NodeNotFound(node=ident)
         return node
@@ -465,6 +475,22 @@ class Connection(accelerators.AcceleratorsMixin,
         if uuidutils.is_uuid_like(ident):
             return self.get_node_by_uuid(ident)
         return self.get_node_by_name(ident)
+
+    def get_node_route(self, column, value):
+        """What routing a call about a node needs, without loading the
+        node: a row of id, uuid, name, driver and conductor_group, by
+        ``column`` ('uuid' or 'name') equal to ``value``. The API's
+        heartbeat path: a whole node (sixty columns, its JSON fields
+        decoded, its traits) was half of the API's time per heartbeat
+        (issue 14, py-spy)."""
+        n = models.Node
+        with _reader() as session:
+            row = session.execute(
+                sa.select(n.id, n.uuid, n.name, n.driver, n.conductor_group)
+                .where(getattr(n, column) == value)).first()
+        if row is None:
+            raise exception.NodeNotFound(node=value)
+        return row
 
     def get_node_list(self, filters=None, limit=None, marker=None,
                       sort_key=None, sort_dir=None, columns=None):

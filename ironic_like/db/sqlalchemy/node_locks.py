@@ -45,8 +45,8 @@ class NodeLocksMixin(object):
                        models.Node.reservation.is_(None))
                 .values(reservation=tag)
                 .execution_options(synchronize_session=False)).rowcount
-            node = session.scalars(sa.select(models.Node).where(
-                models.Node.id == node_id)).first()
+            node = _sa_api().read_one_node(session,
+                                           models.Node.id == node_id)
         if node is None:
             raise exception.NodeNotFound(node=node_id)
         if count != 1:

@@ -324,7 +324,9 @@ def _check_strings(body, names):
 def _send_heartbeat(node_ident, callback_url, agent_version=None,
                     token=None, agent_status=None,
                     agent_status_message=None, agent_verify_ca=None):
-    node = utils.get_node(node_ident)
+    # The conductor reads the node, checks the token and records: the API
+    # only needs to know where to send it.
+    node = utils.get_node_route(node_ident)
     utils.rpcapi().heartbeat(
         agent_context(), node, callback_url, agent_version=agent_version,
         agent_token=token, agent_status=agent_status,

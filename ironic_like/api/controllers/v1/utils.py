@@ -363,6 +363,20 @@ def get_node(ident):
     raise exception.InvalidUUID(uuid=ident)
 
 
+def get_node_route(ident):
+    """As get_node(), but only what routing a call about the node needs
+    (id, uuid, name, driver, conductor_group): for calls the conductor
+    reads the node for anyway, such as heartbeats."""
+    db = dbapi()
+    if uuidutils.is_uuid_like(ident):
+        return db.get_node_route('uuid', ident)
+    if allowed(versions.NODE_NAME):
+        if not validation.is_logical_name(ident):
+            raise exception.InvalidUuidOrName(name=ident)
+        return by_name(lambda name: db.get_node_route('name', name), ident)
+    raise exception.InvalidUUID(uuid=ident)
+
+
 def authorize_hiding(rule, read_rule, target, not_found):
     """Apply ``rule`` to ``target``. A user who may not even read the
     resource (``read_rule``) gets ``not_found`` (404), not 403, so the

@@ -7,6 +7,7 @@ from oslo_utils import uuidutils
 import sqlalchemy as sa
 
 from ironic_like.common import exception
+from ironic_like.db.sqlalchemy import api as sa_api
 from ironic_like.tests import base
 from ironic_like.tests.unit.db import utils
 
@@ -26,6 +27,36 @@ class TestNodeCreateGet(base.TestCase):
         stored = self.db.get_node_by_id(node.id)
         self.assertEqual(['CUSTOM_A', 'CUSTOM_B'],
                          [t.trait for t in stored.traits])
+
+    def test_one_node_read_in_one_query_with_ordered_traits(self):
+        node = utils.create_test_node(traits=['CUSTOM_B', 'CUSTOM_A'])
+        statements = []
+        engine = sa_api.get_engine()
+
+        def record(conn, cursor, statement, *args):
+            statements.append(statement)
+        sa.event.listen(engine, 'before_cursor_execute', record)
+        try:
+            stored = self.db.get_node_by_id(node.id)
+        finally:
+            sa.event.remove(engine, 'before_cursor_execute', record)
+        selects = [s for s in statements if s.lstrip().startswith('SELECT')]
+        self.assertEqual(1, len(selects), selects)
+        self.assertEqual(['CUSTOM_A', 'CUSTOM_B'],
+                         [t.trait for t in stored.traits])
+        bare = utils.create_test_node()
+        self.assertEqual([], self.db.get_node_by_id(bare.id).traits)
+
+    def test_route_by_uuid_and_name(self):
+        node = utils.create_test_node(name='route-me', conductor_group='g1')
+        for column, value in (('uuid', node.uuid), ('name', 'route-me')):
+            route = self.db.get_node_route(column, value)
+            self.assertEqual(
+                (node.id, node.uuid, 'route-me', node.driver, 'g1'),
+                (route.id, route.uuid, route.name, route.driver,
+                 route.conductor_group))
+        self.assertRaises(exception.NodeNotFound, self.db.get_node_route,
+                          'name', 'nobody')
 
     def test_uuid_generated_when_missing(self):
         node = self.db.create_node({'driver': utils.FAKE_HW})
