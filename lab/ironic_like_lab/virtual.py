@@ -426,6 +426,9 @@ class VirtualAgent(object):
                 'options': dict(self.options),
                 'counters': dict(self.counters),
                 'last_heartbeat_status': self.last_heartbeat_status,
+                # The latest MAX_EVENTS_KEPT, e.g. which answers the
+                # heartbeats that failed got.
+                'events': list(self.events),
                 'last_lookup_status': self.last_lookup_status,
                 'last_report_status': self.last_report_status,
                 'records': json.loads(json.dumps(self.records)),

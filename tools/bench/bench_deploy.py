@@ -43,6 +43,7 @@ Figures are printed, never asserted. Every wait is bounded
 the database dropped.
 """
 
+import collections
 import concurrent.futures
 import json
 import os
@@ -279,15 +280,18 @@ def measure_heartbeats(client, lab, seconds, heartbeat_timeout):
 
 
 def heartbeat_errors(client, lab):
-    """(heartbeats refused or failed, the last status of each agent that
-    had some: an HTTP code or the client's error)."""
+    """(heartbeats refused or failed, {answer: count} of those still in
+    the agents' event logs: an HTTP code or the client's error)."""
     def errors(system):
         doc = sim_get(client, lab, '/control/agents/%s' % system['uuid'])
-        return (doc.get('counters', {}).get('heartbeat_errors', 0),
-                doc.get('last_heartbeat_status'))
+        answers = [line.split('heartbeat answered ', 1)[1][:80]
+                   for line in doc.get('events', [])
+                   if 'heartbeat answered ' in line]
+        return doc.get('counters', {}).get('heartbeat_errors', 0), answers
     found = concurrently(errors, lab.systems)
-    return (sum(count for count, _status in found),
-            sorted({str(status) for count, status in found if count}))
+    answers = collections.Counter(
+        answer for _count, seen in found for answer in seen)
+    return sum(count for count, _seen in found), dict(answers)
 
 
 def run_heartbeats(args, client, cluster, lab, memory):
@@ -501,8 +505,9 @@ def summary(args, stages, heartbeats, memory):
                h['backlog_first'], h['backlog_last'], h['backlog_max'],
                h['errors'], h['maintenance'], h['states']))
         if h['error_statuses']:
-            log('  last status of the agents with heartbeat errors: %s'
-                % ', '.join(h['error_statuses']))
+            log('  answers of the failed heartbeats (agents\' logs): %s'
+                % ', '.join('%s x%d' % item for item in sorted(
+                    h['error_statuses'].items())))
         log('  CPU seconds during the heartbeats: %s'
             % cpu_usage.format_seconds(h['cpu_seconds']))
     memory.report()
