@@ -12,13 +12,17 @@ from ironic_like.tests import base
 from ironic_like.tests.unit.allocations import utils
 
 
+def _stored(db, count, **values):
+    """``count`` allocations of this conductor ('me'), `allocating`."""
+    values.setdefault('resource_class', 'baremetal')
+    values.update(state=states.ALLOCATING, conductor_affinity='me')
+    return [db.create_allocation(dict(values)).id for _ in range(count)]
+
+
 class ReserveBestFitTestCase(base.TestCase):
 
     def _stored(self, count, **values):
-        values.setdefault('resource_class', 'baremetal')
-        values.update(state=states.ALLOCATING, conductor_affinity='me')
-        return [self.db.create_allocation(dict(values)).id
-                for _ in range(count)]
+        return _stored(self.db, count, **values)
 
     def _request(self, allocation_id):
         return self.db.get_allocation_request(allocation_id)
@@ -104,10 +108,7 @@ class ReserveBestFitTestCase(base.TestCase):
 class FindAndReserveTestCase(base.TestCase):
 
     def _stored(self, count, **values):
-        values.setdefault('resource_class', 'baremetal')
-        values.update(state=states.ALLOCATING, conductor_affinity='me')
-        return [self.db.create_allocation(dict(values)).id
-                for _ in range(count)]
+        return _stored(self.db, count, **values)
 
     def test_named_node_is_the_candidate(self):
         utils.make_free_node(self.db, name='spare')
