@@ -415,6 +415,9 @@ ROUTES = (
            'patch)', body=common_schema.JSON_PATCH,
            patch_fields=inspection_rule_schema.FIELD_BODIES,
            since=versions.INSPECTION_RULES),
+    _route('DELETE', '/v1/inspection_rules', 'Delete all inspection '
+           'rules (the built-in ones stay)', status=204,
+           since=versions.INSPECTION_RULES),
     _route('DELETE', INSPECTION_RULE, 'Delete an inspection rule',
            status=204, since=versions.INSPECTION_RULES),
     # -- runbooks

@@ -468,7 +468,9 @@ _API_RULES = [
     _op('baremetal:inspection_rule:update', _SYSTEM_ADMIN,
         'Change an inspection rule.', [('PATCH', _INSPECTION_RULE)]),
     _op('baremetal:inspection_rule:delete', _SYSTEM_ADMIN,
-        'Delete an inspection rule.', [('DELETE', _INSPECTION_RULE)]),
+        'Delete an inspection rule, or all the stored ones (DELETE on '
+        'the collection, as Ironic).',
+        [('DELETE', '/inspection_rules'), ('DELETE', _INSPECTION_RULE)]),
     # Runbooks (1.92): Ironic's rules. A project's runbooks are its own;
     # public ones (system-owned) may be read and used by every project.
     _op('baremetal:runbook:get', _RUNBOOK_READER,

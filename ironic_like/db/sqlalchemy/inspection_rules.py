@@ -89,3 +89,14 @@ class InspectionRulesMixin(object):
                 .execution_options(synchronize_session=False)).rowcount
         if count != 1:
             raise exception.InspectionRuleNotFound(rule=rule_id)
+
+    def destroy_all_inspection_rules(self):
+        """Delete every stored rule in one statement; the number deleted.
+
+        The built-in rules ([inspection_rules]built_in_rules) live in a
+        file, not here, so they stay, as Ironic's bulk delete keeps them.
+        """
+        with _sa_api()._writer() as session:
+            return session.execute(
+                sa.delete(models.InspectionRule)
+                .execution_options(synchronize_session=False)).rowcount

@@ -3,11 +3,14 @@
 Rules are plain data the API writes itself; conductors read them at each
 inspection (conductor/inspection_rules.py), with the built-in rules of
 [inspection_rules]built_in_rules. A rule is named by its UUID only.
+DELETE on the collection removes every stored rule (Ironic's "Delete All
+Inspection Rules", 1.96); the built-in ones, read from their file, stay.
 
 The body's shape is checked by JSON schema; each condition's and
 action's arguments by the rules engine, which names the faulty one.
 """
 
+from oslo_log import log
 from oslo_utils import uuidutils
 import pecan
 from pecan import rest
@@ -25,6 +28,8 @@ from ironic_like.common import exception
 from ironic_like.common.inspection_rules import validation as rule_checks
 from ironic_like.common import policy
 from ironic_like.db.sqlalchemy import inspection_rules as rules_db
+
+LOG = log.getLogger(__name__)
 
 LIST_PARAMS = utils.PAGING_PARAMS + ('fields', 'detail', 'phase')
 DEFAULTS = {'description': None, 'priority': 0, 'sensitive': False,
@@ -152,9 +157,18 @@ class InspectionRulesController(rest.RestController):
     @pecan.expose('json')
     def delete(self, ident=None, **kwargs):
         _available()
-        utils.require_ident(ident)
         utils.query()
+        # One policy for one rule and for all of them, as Ironic's.
         _authorize('baremetal:inspection_rule:delete')
-        rule = _get_rule(ident)
-        utils.dbapi().destroy_inspection_rule(rule.id)
+        if ident is None:
+            _delete_all()
+        else:
+            rule = _get_rule(ident)
+            utils.dbapi().destroy_inspection_rule(rule.id)
         utils.set_status(204)
+
+
+def _delete_all():
+    count = utils.dbapi().destroy_all_inspection_rules()
+    # Logged: a single request may remove every rule operators wrote.
+    LOG.info('Deleted all stored inspection rules (%d)', count)

@@ -40,6 +40,7 @@ NODE_UUID = '1be26c0b-03f2-4d2d-ae87-c02d7f33c123'
 PORT_UUID = '2be26c0b-03f2-4d2d-ae87-c02d7f33c124'
 ALLOCATION_UUID = '3be26c0b-03f2-4d2d-ae87-c02d7f33c125'
 CHASSIS_UUID = '4be26c0b-03f2-4d2d-ae87-c02d7f33c126'
+RULE_UUID = '5be26c0b-03f2-4d2d-ae87-c02d7f33c127'
 NODE_NAME = 'fuzz-node'
 TRAIT = 'CUSTOM_FUZZ'
 TEMPLATE_NAME = 'fuzz-template'
@@ -54,6 +55,7 @@ PATH_PARAMETERS = {
     'port_uuid': PORT_UUID,
     'allocation_ident': ALLOCATION_UUID,
     'chassis_uuid': CHASSIS_UUID,
+    'rule_id': RULE_UUID,
     'hostname': 'test-conductor',
     'driver_name': 'fake-hardware',
     'trait': TRAIT,
@@ -78,6 +80,9 @@ def _snapshot(db):
                          for a in db.get_allocation_list())
     chassis = sorted((c.uuid, str(c.updated_at))
                      for c in db.get_chassis_list())
+    # (A refused DELETE of the collection must leave every rule.)
+    rules = sorted((r.uuid, str(r.updated_at))
+                   for r in db.get_inspection_rule_list())
     templates = sorted((t.name, str(t.updated_at))
                        for t in db.list_boot_templates())
     sessions = sorted((s.name, str(s.updated_at), s.status)
@@ -92,7 +97,7 @@ def _snapshot(db):
     configurations = sorted((c.name, str(c.updated_at), c.status)
                             for c in db.list_hostos_configurations())
     return {'nodes': nodes, 'ports': ports, 'allocations': allocations,
-            'chassis': chassis,
+            'chassis': chassis, 'inspection_rules': rules,
             'boot_templates': templates, 'boot_sessions': sessions,
             'boot_components': components,
             'boot_options': db.get_boot_options(),
@@ -152,6 +157,13 @@ class FuzzTestBase(base.APITestCase):
             db.get_chassis_by_uuid(CHASSIS_UUID)
         except Exception:
             db.create_chassis({'uuid': CHASSIS_UUID})
+        try:
+            db.get_inspection_rule_by_uuid(RULE_UUID)
+        except Exception:
+            db.create_inspection_rule({
+                'uuid': RULE_UUID, 'priority': 0, 'phase': 'main',
+                'sensitive': False, 'conditions': [],
+                'actions': [{'op': 'log', 'args': {'msg': 'fuzz'}}]})
         try:
             db.get_allocation_by_uuid(ALLOCATION_UUID)
         except Exception:

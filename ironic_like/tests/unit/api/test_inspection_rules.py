@@ -140,6 +140,40 @@ class TestCrud(RuleBase):
         self.assertIn('inspection_rules', self.get('/v1', version=V).json)
 
 
+class TestDeleteAll(RuleBase):
+    """DELETE /v1/inspection_rules: every stored rule (Ironic's "Delete
+    All Inspection Rules")."""
+
+    def test_deletes_every_stored_rule(self):
+        kept = [self.create(), self.create(sensitive=True, priority=9),
+                self.create(phase='other', description='x')]
+        r = self.delete(URL, version=V)
+        self.assertEqual(b'', r.body)
+        self.assertEqual([], self.get(URL, version=V)
+                         .json['inspection_rules'])
+        for rule in kept:
+            self.get(URL + '/' + rule.uuid, version=V, status=404)
+        # Nothing left: still 204.
+        self.delete(URL, version=V)
+
+    def test_refused_requests_delete_nothing(self):
+        rule = self.create()
+        r = self.delete(URL + '?confirm=true', version=V, status=400)
+        self.assertFault(r, 400, 'confirm')
+        self.delete(URL, version='1.95', status=405)
+        self.assertEqual([rule.uuid], [r.uuid for r in
+                                       self.db.get_inspection_rule_list()])
+
+    def test_one_rule_still_by_uuid(self):
+        a, b = self.create(), self.create()
+        self.delete(URL + '/' + a.uuid, version=V)
+        self.assertEqual([b.uuid], [r.uuid for r in
+                                    self.db.get_inspection_rule_list()])
+        r = self.delete(URL + '/not-a-uuid', version=V, status=400)
+        self.assertFault(r, 400, 'not-a-uuid')
+        self.delete(URL + '/' + a.uuid, version=V, status=404)
+
+
 class TestPolicy(test_auth.KeystoneTestCase):
 
     def test_readers_read_admins_write(self):
@@ -158,6 +192,20 @@ class TestPolicy(test_auth.KeystoneTestCase):
         self.delete(url, headers=reader, version=V, status=403)
         self.delete(url, headers=self.system('admin,member,reader'),
                     version=V)
+
+    def test_delete_all_by_system_admins_only(self):
+        rule = self.db.create_inspection_rule({
+            'actions': ACTIONS, 'conditions': [], 'priority': 0,
+            'phase': 'main', 'sensitive': False})
+        for headers in (self.system('member,reader'),
+                        self.project('admin,member,reader')):
+            r = self.delete(URL, headers=headers, version=V, status=403)
+            self.assertFault(r, 403, 'baremetal:inspection_rule:delete')
+        self.assertEqual([rule.uuid], [r.uuid for r in
+                                       self.db.get_inspection_rule_list()])
+        self.delete(URL, headers=self.system('admin,member,reader'),
+                    version=V)
+        self.assertEqual([], self.db.get_inspection_rule_list())
 
 
 class TestPriorityString(RuleBase):

@@ -81,6 +81,21 @@ class TestInspectionRules(base.InspectionTestCase):
         self.assertEqual([], [t.trait for t in node.traits])
         self.assertEqual('fake-hardware', node.driver)
 
+    def test_built_in_rules_outlive_deleting_all(self):
+        # DELETE /v1/inspection_rules removes the stored rules only.
+        path = os.path.join(self.useFixture(fixtures.TempDir()).path,
+                            'rules.yaml')
+        with open(path, 'w') as f:
+            f.write('- actions:\n'
+                    '  - op: add-trait\n'
+                    '    args: {name: CUSTOM_BUILTIN}\n')
+        self.config(built_in_rules=path, group='inspection_rules')
+        self.db.create_inspection_rule(_rule(
+            [{'op': 'add-trait', 'args': {'name': 'CUSTOM_STORED'}}]))
+        self.db.destroy_all_inspection_rules()
+        node = self._inspect()
+        self.assertEqual(['CUSTOM_BUILTIN'], [t.trait for t in node.traits])
+
     def test_built_in_rules_file(self):
         path = os.path.join(self.useFixture(fixtures.TempDir()).path,
                             'rules.yaml')

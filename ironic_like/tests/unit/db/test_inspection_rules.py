@@ -56,3 +56,10 @@ class TestInspectionRules(base.TestCase):
         self.assertRaises(exception.InvalidParameterValue,
                           self.db.get_inspection_rule_list,
                           marker=uuidutils.generate_uuid())
+
+    def test_destroy_all(self):
+        self._create()
+        self._create(phase='other', sensitive=True)
+        self.assertEqual(2, self.db.destroy_all_inspection_rules())
+        self.assertEqual([], self.db.get_inspection_rule_list())
+        self.assertEqual(0, self.db.destroy_all_inspection_rules())
