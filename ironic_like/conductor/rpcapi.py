@@ -304,27 +304,6 @@ class ConductorAPI(object):
                                node_id=node.id, inventory=inventory,
                                plugin_data=plugin_data)
 
-    def heartbeat_to_lock_holder(self, context, node, callback_url,
-                                 agent_version=None, agent_token=None,
-                                 agent_status=None,
-                                 agent_status_message=None):
-        """A heartbeat for a node an alive conductor has locked
-        (``node.reservation``: a step of its runs), cast to that
-        conductor, which replays it when it releases the lock: the API
-        answers the agent at once instead of waiting for a conductor to
-        find the node locked. False, and nothing sent, when the holder is
-        not an alive conductor answering lately (a lock left by a dead
-        one waits for a take-over: call heartbeat() instead)."""
-        holder = node.reservation
-        if (not holder or holder not in self.ring.hosts
-                or holder in self._silent_hosts()):
-            return False
-        return self.forward_heartbeat(
-            context, holder, node.id, callback_url,
-            agent_version=agent_version, agent_token=agent_token,
-            agent_status=agent_status,
-            agent_status_message=agent_status_message)
-
     def forward_heartbeat(self, context, host, node_id, callback_url,
                           agent_version=None, agent_token=None,
                           agent_status=None, agent_status_message=None,

@@ -478,17 +478,15 @@ class Connection(accelerators.AcceleratorsMixin,
 
     def get_node_route(self, column, value):
         """What routing a call about a node needs, without loading the
-        node: a row of id, uuid, name, driver, conductor_group,
-        reservation (the lock holder) and driver_internal_info (the agent
-        token is there), by ``column`` ('uuid' or 'name') equal to
-        ``value``. The API's heartbeat path: a whole node (sixty columns,
-        its JSON fields decoded, its traits) was half of the API's time
-        per heartbeat (issue 14, py-spy)."""
+        node: a row of id, uuid, name, driver and conductor_group, by
+        ``column`` ('uuid' or 'name') equal to ``value``. The API's
+        heartbeat path: a whole node (sixty columns, its JSON fields
+        decoded, its traits) was half of the API's time per heartbeat
+        (issue 14, py-spy)."""
         n = models.Node
         with _reader() as session:
             row = session.execute(
-                sa.select(n.id, n.uuid, n.name, n.driver, n.conductor_group,
-                          n.reservation, n.driver_internal_info)
+                sa.select(n.id, n.uuid, n.name, n.driver, n.conductor_group)
                 .where(getattr(n, column) == value)).first()
         if row is None:
             raise exception.NodeNotFound(node=value)

@@ -327,22 +327,7 @@ def _send_heartbeat(node_ident, callback_url, agent_version=None,
     # The conductor reads the node, checks the token and records: the API
     # only needs to know where to send it.
     node = utils.get_node_route(node_ident)
-    rpcapi = utils.rpcapi()
-    if node.reservation and agent_verify_ca is None:
-        # Locked: a conductor's step runs, so the heartbeat cannot be
-        # recorded now. Its holder replays it when it releases the lock;
-        # the agent need not wait for a conductor to find that out. A
-        # wrong token is still refused here (401), as the conductor would.
-        if not agent_token.is_valid(node.driver_internal_info, token):
-            raise exception.AgentTokenInvalid(node=node.uuid)
-        if rpcapi.heartbeat_to_lock_holder(
-                agent_context(), node, callback_url,
-                agent_version=agent_version, agent_token=token,
-                agent_status=agent_status,
-                agent_status_message=agent_status_message):
-            utils.set_status(202)
-            return
-    rpcapi.heartbeat(
+    utils.rpcapi().heartbeat(
         agent_context(), node, callback_url, agent_version=agent_version,
         agent_token=token, agent_status=agent_status,
         agent_status_message=agent_status_message,

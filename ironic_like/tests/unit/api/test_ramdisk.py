@@ -3,7 +3,6 @@ form (GET /v1/lookup, POST /v1/heartbeat/{node}) and the seed's vendor
 passthru form, through the real in-process conductor."""
 
 import json
-from unittest import mock
 
 from oslo_utils import uuidutils
 
@@ -14,7 +13,6 @@ from ironic_like.common import states
 from ironic_like.conf import CONF
 from ironic_like.tests.unit.api import base
 from ironic_like.tests.unit import accelerator_samples as samples
-from ironic_like.tests import utils as test_utils
 
 MAC = '52:54:00:12:34:56'
 OTHER_MAC = '52:54:00:ab:cd:ef'
@@ -289,47 +287,6 @@ class TestHeartbeat(RamdiskTestCase):
         self.db.update_node(self.node.id, {'reservation': 'busy-host'})
         self.heartbeat({'callback_url': URL, 'agent_token': 'nope'},
                        status=401)
-
-    def test_locked_by_live_conductor_cast_and_replayed(self):
-        # The in-process conductor holds the lock (a step of its runs):
-        # the API answers without calling it, the conductor replays the
-        # heartbeat when it releases the lock.
-        from ironic_like.conductor import agent_heartbeat
-        from ironic_like.conductor import rpcapi
-        self.db.update_node(self.node.id, {'reservation': CONF.host})
-        with mock.patch.object(rpcapi.ConductorAPI, 'heartbeat') as call, \
-                mock.patch.object(agent_heartbeat, '_replay_missed',
-                                  wraps=agent_heartbeat._replay_missed):
-            self.heartbeat({'callback_url': URL, 'agent_token': TOKEN})
-            call.assert_not_called()
-        self.assertNothingRecorded()
-        test_utils.wait_for(
-            lambda: self.node.id in agent_heartbeat._MISSED, 10,
-            message='the holder did not keep the heartbeat')
-        self.assertTrue(self.db.release_node(CONF.host, self.node.id))
-        agent_heartbeat._replay_missed(self.node.id)
-        test_utils.wait_for(
-            lambda: _info(self.db_node()).get('agent_url') == URL, 10,
-            message='the heartbeat was not replayed')
-
-    def test_locked_by_live_conductor_wrong_token_refused(self):
-        from ironic_like.conductor import rpcapi
-        self.db.update_node(self.node.id, {'reservation': CONF.host})
-        with mock.patch.object(rpcapi.ConductorAPI,
-                               'forward_heartbeat') as cast:
-            self.heartbeat({'callback_url': URL, 'agent_token': 'nope'},
-                           status=401)
-        cast.assert_not_called()
-
-    def test_locked_by_unknown_holder_goes_to_the_owner(self):
-        from ironic_like.conductor import rpcapi
-        # Not an alive conductor: the node's owner is asked, as before.
-        self.db.update_node(self.node.id, {'reservation': 'busy-host'})
-        with mock.patch.object(rpcapi.ConductorAPI, 'heartbeat',
-                               autospec=True, return_value=False) as call:
-            self.heartbeat({'callback_url': URL, 'agent_token': TOKEN})
-        self.assertEqual(1, call.call_count)
-        self.assertNothingRecorded()
 
     def test_unknown_node(self):
         self.heartbeat({'callback_url': URL, 'agent_token': TOKEN},
