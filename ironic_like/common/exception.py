@@ -461,6 +461,12 @@ class DeployTemplateDuplicateName(Conflict):
     msg_fmt = 'A deploy template with name %(name)s already exists.'
 
 
+class HardwareInspectionFailure(IronicLikeException):
+    # Ironic's name and text: an out-of-band inspection could not read
+    # or use what the BMC reports.
+    msg_fmt = 'Failed to inspect hardware. Reason: %(error)s'
+
+
 class InspectionRulesFailed(IronicLikeException):
     # An inspection rule failed the inspection (its "fail" action, or an
     # operation that could not run): the message says which and why.

@@ -17,7 +17,9 @@ inspected by Ironic:
 * ports follow [inspector]add_ports: ``all`` NICs with a MAC address,
   the ``active`` ones (with an IP address), the ``pxe`` one (the NIC the
   node booted from, boot.pxe_interface; the active ones when the agent
-  does not say), or none (``disabled``).
+  does not say), or none (``disabled``). An inventory read from the BMC
+  (out-of-band inspection) has neither IP addresses nor a boot NIC:
+  see ports_to_add().
 """
 
 from oslo_utils import netutils
@@ -186,13 +188,25 @@ def nics(inventory):
     return found
 
 
-def ports_to_add(inventory, add_ports, existing=()):
+def _bmc_inventory_error(reason):
+    return exception.HardwareInspectionFailure(error=reason)
+
+
+def ports_to_add(inventory, add_ports, existing=(), from_bmc=False):
     """The ports inspection creates: a list of {'address', 'pxe_enabled'}
     for the NICs ``add_ports`` selects that are not among ``existing``
     MAC addresses (those ports are kept as they are).
 
+    ``from_bmc``: the inventory was read from the node's BMC (out-of-band
+    inspection), which knows neither the NICs' IP addresses nor the NIC
+    the node boots from. As Ironic's validate-interfaces hook then,
+    ``pxe`` selects every NIC, and an inventory without a NIC with a
+    valid MAC address, or ``active`` (no NIC has a known IP address),
+    fails the inspection.
+
     :raises: InvalidParameterValue for an unknown ``add_ports`` or an
-        inventory without an interfaces list.
+        inventory without an interfaces list; HardwareInspectionFailure
+        for the failures of ``from_bmc`` above.
     """
     if add_ports not in ADD_PORTS_CHOICES:
         raise exception.InvalidParameterValue(
@@ -203,12 +217,23 @@ def ports_to_add(inventory, add_ports, existing=()):
         raise _bad('it is not a mapping')
     found = nics(inventory)
     boot_mac = pxe_mac(inventory)
+    if from_bmc and not found:
+        raise _bmc_inventory_error(
+            'the BMC reports no network interface with a valid MAC '
+            'address')
+    if from_bmc and add_ports == inspector_opts.ADD_PORTS_ACTIVE:
+        raise _bmc_inventory_error(
+            'no network interface matches [inspector]add_ports = active: '
+            'the BMC does not know the NICs\' IP addresses')
     if add_ports == inspector_opts.ADD_PORTS_DISABLED:
         chosen = []
     elif add_ports == inspector_opts.ADD_PORTS_ALL:
         chosen = [mac for mac, _active in found]
     elif add_ports == inspector_opts.ADD_PORTS_PXE and boot_mac:
         chosen = [mac for mac, _active in found if mac == boot_mac]
+    elif from_bmc:
+        # pxe, the boot NIC unknown: any NIC may be it.
+        chosen = [mac for mac, _active in found]
     else:
         # active, or pxe from an agent that does not name its boot NIC.
         chosen = [mac for mac, active in found if active]

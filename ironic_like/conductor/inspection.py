@@ -8,8 +8,13 @@ With the ``agent`` inspect interface the work is the inspection flows
 it here), which starts reading and recording the inventory. A node that
 waits longer than [conductor]inspect_wait_timeout fails (checked with the
 other agent timeouts, agent_timeouts.py). Any other inspect interface is
-called (``inspect_hardware(task)``, returning the state to go to) as
-Ironic calls it.
+called (``inspect_hardware(task)``) as Ironic calls it, in the worker:
+it returns the state to go to, or, out-of-band (``redfish``: the BMC is
+read), what it found (drivers.base.InspectedHardware), which is recorded
+as an agent's inventory is (flows/inspect.record(): properties, ports,
+inspection rules, the inventory kept) before the node goes back to
+"manageable". Its failure ends in "inspect failed" with last_error; the
+node's power is left alone (nothing was booted), as Ironic does.
 
 An agent may also post its inventory itself (API 1.84,
 POST /v1/continue_inspection, as ironic-python-agent does when given an
@@ -64,15 +69,46 @@ def start(task, params=None):
         return
     try:
         result = iface.inspect_hardware(task)
+        if isinstance(result, drivers_base.InspectedHardware):
+            _record_out_of_band(task, result)
+            result = states.MANAGEABLE
+    except exception.IronicLikeException as e:
+        _fail(task, 'Inspection failed: %s' % exception.safe_message(e))
+        return
     except Exception as e:
-        node_steps.fail_node(task, 'Inspection failed: %s'
-                             % exception.safe_message(e))
+        LOG.exception('Node %s: inspection failed', task.node.uuid)
+        _fail(task, 'Inspection failed: unexpected exception of type %s: '
+                    '%s' % (type(e).__name__, e))
         return
     if result == states.INSPECTWAIT:
         node_steps.move(task, 'wait')
         return
+    if result != states.MANAGEABLE:
+        _fail(task, 'Inspection failed: the inspect interface returned '
+                    'the unexpected state %s.' % result)
+        return
     task.update_node({'inspection_finished_at': timeutils.utcnow()})
     node_steps.move(task, 'done', keep_target=False, target=None)
+
+
+def _record_out_of_band(task, found):
+    created = inspect_flows.record(task, found.inventory, found.plugin_data,
+                                   found.properties, from_bmc=True)
+    props = task.node.properties or {}
+    LOG.info('Node %s inspected out-of-band: %s; ports added: %s',
+             task.node.uuid, {k: props.get(k) for k in (
+                 'cpus', 'cpu_arch', 'memory_mb', 'local_gb')},
+             ', '.join(created) or '-')
+
+
+def _fail(task, message):
+    """An inspection without flows failed: "inspect failed" with
+    ``message``; nothing when the lock was lost (the node is another
+    conductor's now)."""
+    if task.lock_lost:
+        return
+    LOG.warning('Node %s: %s', task.node.uuid, message)
+    node_steps.move(task, 'fail', last_error=message)
 
 
 def _back_to_wait(task, error):

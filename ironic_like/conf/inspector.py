@@ -1,7 +1,8 @@
-"""Options of in-band inspection through the agent, in the groups where
-Ironic has them (so that an ironic.conf carries over): [inspector] for
-what inspection records, [conductor]inspect_wait_timeout for how long a
-node may wait for its agent."""
+"""Options of inspection, in-band through the agent and out-of-band
+through the BMC, in the groups where Ironic has them (so that an
+ironic.conf carries over): [inspector] for what inspection records,
+[conductor]inspect_wait_timeout for how long a node may wait for its
+agent."""
 
 from oslo_config import cfg
 
@@ -22,10 +23,15 @@ opts = [
                                       'address'),
                    (ADD_PORTS_PXE, 'a port for the NIC the node booted '
                                    'from (the NICs with an IP address '
-                                   'when the agent does not say which)'),
+                                   'when the agent does not say which; '
+                                   'every NIC out-of-band)'),
                    (ADD_PORTS_DISABLED, 'no ports')],
                help='Which of the NICs found by inspection get a port. '
-                    'Ports that exist are always kept.'),
+                    'Ports that exist are always kept. Out-of-band '
+                    'inspection (the "redfish" inspect interface) knows '
+                    'neither the NICs\' IP addresses nor the NIC the node '
+                    'boots from: "pxe" then adds every NIC, and "active" '
+                    'fails the inspection, as in Ironic.'),
 ]
 
 conductor_opts = [
@@ -50,10 +56,11 @@ inventory_opts = [
                                         'served by GET /v1/nodes/{node}/'
                                         'inventory (API 1.81)'),
                    (INVENTORY_NONE, 'not kept: that GET answers 404')],
-               help='Where the inventory an agent gives at inspection is '
-                    'kept, with what inspection made of it (plugin '
-                    'data). Each inspection replaces the node\'s; it is '
-                    'deleted with the node.'),
+               help='Where the inventory an agent gives at inspection '
+                    '(or the one out-of-band inspection reads from the '
+                    'BMC) is kept, with what inspection made of it '
+                    '(plugin data). Each inspection replaces the node\'s; '
+                    'it is deleted with the node.'),
 ]
 
 

@@ -238,10 +238,32 @@ class ConsoleInterface(BaseInterface):
         raise unsupported(task, 'console')
 
 
+class InspectedHardware(object):
+    """What an out-of-band inspect interface read from the node's BMC,
+    returned by its inspect_hardware() for the conductor to record as it
+    records an agent's inventory (properties, ports, inspection rules,
+    the inventory kept): conductor/inspection.py.
+
+    ``inventory``: ironic-python-agent's inventory format, as far as the
+    BMC tells (``interfaces`` without IP addresses, no ``boot``
+    ``pxe_interface``); ``properties``: the node's properties with what
+    inspection found (the whole new dict); ``plugin_data``: anything
+    else, kept with the inventory.
+    """
+
+    def __init__(self, inventory, properties, plugin_data=None):
+        self.inventory = inventory
+        self.properties = properties
+        self.plugin_data = dict(plugin_data or {})
+
+
 class InspectInterface(BaseInterface):
 
     def inspect_hardware(self, task):
-        """Inspect the node; return the provision state to go to."""
+        """Inspect the node: return the provision state to go to (an
+        interface that does the work itself), or an InspectedHardware
+        (an out-of-band one: the conductor records it, the node ends
+        "manageable")."""
         raise unsupported(task, 'inspect')
 
 

@@ -1,6 +1,6 @@
-"""redfish: power, boot device, NMI and BIOS settings through a Redfish
-BMC (sushy), the deploy ramdisk booted over the network (iPXE) and driven
-by its agent."""
+"""redfish: power, boot device, NMI, BIOS settings and out-of-band
+inspection through a Redfish BMC (sushy), the deploy ramdisk booted over
+the network (iPXE) and driven by its agent."""
 
 from ironic_like.drivers import base
 
@@ -14,9 +14,10 @@ class RedfishHardware(base.HardwareType):
     # [DEFAULT]enabled_bios_interfaces), else no-bios.
     supported_bios_interfaces = ('redfish', 'no-bios')
     supported_firmware_interfaces = ('redfish', 'no-firmware')
-    # In-band inspection through the agent by default, as the deploy
-    # (no out-of-band Redfish inspection here yet).
-    supported_inspect_interfaces = ('agent', 'no-inspect')
+    # Ironic's order: out-of-band inspection through the BMC first (the
+    # default once enabled in [DEFAULT]enabled_inspect_interfaces), else
+    # in-band through the agent.
+    supported_inspect_interfaces = ('redfish', 'agent', 'no-inspect')
     # Rescue through the agent once enabled
     # ([DEFAULT]enabled_rescue_interfaces); no-rescue stays the default.
     supported_rescue_interfaces = ('no-rescue', 'agent')

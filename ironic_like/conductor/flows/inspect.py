@@ -9,7 +9,9 @@
 Booting the ramdisk and waiting for the agent are cleaning's tasks
 (node_steps); the inventory is read with the agent command accelerator
 discovery uses, turned into properties and ports by common/inspection.py,
-and its accelerators are recorded by discovery's own path.
+and its accelerators are recorded by discovery's own path. What is
+recorded, and how (record()), is shared with out-of-band inspection
+(conductor/inspection.py).
 """
 
 from oslo_log import log
@@ -49,15 +51,12 @@ PHASE_INVENTORY = 'inspect-inventory'
 POSTED = 'inspection_data_posted'
 
 
-def _create_ports(task, inventory):
-    """Ports for the NICs [inspector]add_ports selects; existing ones are
-    kept, a MAC another node's port holds is skipped (logged)."""
+def _create_ports(task, new_ports):
+    """Create ``new_ports`` (inspection.ports_to_add()); a MAC another
+    node's port holds is skipped (logged)."""
     node = task.node
-    existing = [p.address for p in task.db.get_ports_by_node_id(node.id)]
     created = []
-    for values in inspection.ports_to_add(inventory,
-                                          CONF.inspector.add_ports,
-                                          existing):
+    for values in new_ports:
         try:
             task.db.create_port(dict(values, node_id=node.id))
         except exception.MACAlreadyExists:
@@ -96,6 +95,34 @@ def _inventory(task):
     return inventory, {}
 
 
+def record(task, inventory, plugin_data, props, from_bmc=False):
+    """Record what an inspection found on ``task.node`` (locked), in-band
+    or out-of-band (conductor/inspection.py): its properties ``props``,
+    ports for the new NICs [inspector]add_ports selects (existing ones
+    kept), the inspection rules (API 1.96), which see and may change what
+    was recorded, then the inventory kept as [inventory]data_backend
+    says, with what inspection made of it in ``plugin_data`` (changed in
+    place). Returns the MAC addresses of the ports created.
+
+    ``from_bmc``: the inventory was read from the BMC (see
+    inspection.ports_to_add()); its port errors are raised before
+    anything is written. A failing rule raises InspectionRulesFailed,
+    the properties and ports recorded.
+    """
+    node = task.node
+    existing = [p.address for p in task.db.get_ports_by_node_id(node.id)]
+    new_ports = inspection.ports_to_add(inventory, CONF.inspector.add_ports,
+                                        existing, from_bmc=from_bmc)
+    task.update_node({'properties': props})
+    created = _create_ports(task, new_ports)
+    inspection_rules.apply(task, inventory, plugin_data)
+    if CONF.inventory.data_backend == inspector_conf.INVENTORY_DATABASE:
+        # Served by GET /v1/nodes/{node}/inventory (API 1.81).
+        plugin_data.update(properties=props, added_ports=created)
+        task.db.save_node_inventory(node.id, inventory, plugin_data)
+    return created
+
+
 class ProcessInventory(node_steps.NodeTaskBase):
     """Read the agent's inventory and record what it says: properties,
     ports, accelerators."""
@@ -104,17 +131,9 @@ class ProcessInventory(node_steps.NodeTaskBase):
         node = task.node
         inventory, plugin_data = _inventory(task)
         props = check_inventory(task, inventory)
-        task.update_node({'properties': props})
-        created = _create_ports(task, inventory)
-        # The rules see (and may change) what inspection recorded; a
-        # failing rule fails the inspection (API 1.96).
-        inspection_rules.apply(task, inventory, plugin_data)
-        if CONF.inventory.data_backend == inspector_conf.INVENTORY_DATABASE:
-            # Served by GET /v1/nodes/{node}/inventory (API 1.81); what
-            # inspection made of it joins the agent's plugin data.
-            plugin_data.update(properties=props, added_ports=created)
-            task.db.save_node_inventory(node.id, inventory, plugin_data)
-        elif (node.driver_internal_info or {}).get(POSTED):
+        created = record(task, inventory, plugin_data, props)
+        if (CONF.inventory.data_backend != inspector_conf.INVENTORY_DATABASE
+                and (node.driver_internal_info or {}).get(POSTED)):
             task.db.destroy_node_inventory(node.id)
         node_steps.set_info(task, **{POSTED: None})
         try:

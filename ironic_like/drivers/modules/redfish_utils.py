@@ -231,6 +231,12 @@ def _connect(info):
 _CACHE = ConnectionCache()
 
 
+def drop_connection(info):
+    """Forget the node's cached connection: the next call reconnects
+    (after a connection error: the BMC may have restarted)."""
+    _CACHE.drop(info)
+
+
 def describe(info):
     """The node's system and BMC, for messages (the password of the
     address, if it has one, masked)."""

@@ -101,14 +101,18 @@ class SushyEmulator(fixtures.Fixture):
     """sushy-tools' emulator (FakeDriver) on a free loopback port."""
 
     def __init__(self, systems, power_delay=0, log_dir=None,
-                 notification_url=None):
+                 notification_url=None, extra_config=None):
         """``notification_url``: notify this URL instead of the fixture's
-        listener (which then receives nothing)."""
+        listener (which then receives nothing). ``extra_config``: more
+        emulator settings (e.g. ``SUSHY_EMULATOR_STORAGE``,
+        ``SUSHY_EMULATOR_DRIVES``, ``SUSHY_EMULATOR_VOLUMES``: the
+        storage of the systems, by their UUID)."""
         super().__init__()
         self.systems = systems
         self.power_delay = power_delay
         self.log_dir = log_dir
         self.notification_url = notification_url
+        self.extra_config = dict(extra_config or {})
         self.process = None
 
     def _setUp(self):
@@ -133,6 +137,11 @@ class SushyEmulator(fixtures.Fixture):
         redfish_emulator.write_config(
             config, self.systems, state_dir,
             self.notification_url or self.listener.url)
+        if self.extra_config:
+            # The config file is Python: repr() of each value.
+            with open(config, 'a') as f:
+                for name, value in sorted(self.extra_config.items()):
+                    f.write('%s = %r\n' % (name, value))
         argv = [sys.executable, '-m', redfish_emulator.__name__,
                 '--power-delay', str(self.power_delay),
                 '--config', config, '-i', '127.0.0.1',

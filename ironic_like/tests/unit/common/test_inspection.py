@@ -157,3 +157,48 @@ class PortsTestCase(base.TestCase):
                           _inventory(interfaces={'eth0': {}})):
             self.assertRaises(exception.InvalidParameterValue,
                               inspection.ports_to_add, inventory, 'all')
+
+
+class BMCPortsTestCase(base.TestCase):
+    """An inventory read from the BMC (out-of-band inspection): no IP
+    addresses, no boot NIC."""
+
+    INVENTORY = {'interfaces': [
+        {'name': 'NIC.1', 'mac_address': BOOT_MAC, 'speed_mbps': 25000},
+        {'name': 'NIC.2', 'mac_address': IDLE_MAC.upper()},
+        {'name': 'NIC.3', 'mac_address': 'not-a-mac'}]}
+
+    def _ports(self, add_ports, inventory=None, existing=()):
+        return inspection.ports_to_add(inventory or self.INVENTORY,
+                                       add_ports, existing, from_bmc=True)
+
+    def test_pxe_and_all_take_every_nic(self):
+        for add_ports in ('pxe', 'all'):
+            self.assertEqual(
+                [{'address': BOOT_MAC, 'pxe_enabled': True},
+                 {'address': IDLE_MAC, 'pxe_enabled': True}],
+                self._ports(add_ports))
+        # A boot NIC named (an interface that knows it): that one only.
+        inventory = dict(self.INVENTORY, boot={'pxe_interface': IDLE_MAC})
+        self.assertEqual([{'address': IDLE_MAC, 'pxe_enabled': True}],
+                         self._ports('pxe', inventory))
+
+    def test_existing_kept_and_disabled(self):
+        self.assertEqual([IDLE_MAC], [p['address'] for p in self._ports(
+            'pxe', existing=[BOOT_MAC.upper()])])
+        self.assertEqual([], self._ports('disabled'))
+
+    def test_active_fails(self):
+        e = self.assertRaises(exception.HardwareInspectionFailure,
+                              self._ports, 'active')
+        self.assertIn('add_ports = active', str(e))
+
+    def test_no_valid_nic_fails(self):
+        for interfaces in ([], [{'name': 'x', 'mac_address': None}]):
+            e = self.assertRaises(exception.HardwareInspectionFailure,
+                                  self._ports, 'disabled',
+                                  {'interfaces': interfaces})
+            self.assertIn('no network interface', str(e))
+        # In-band, the agent's inventory without NICs adds nothing.
+        self.assertEqual([], inspection.ports_to_add({'interfaces': []},
+                                                     'pxe'))
