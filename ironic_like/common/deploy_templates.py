@@ -20,6 +20,7 @@ priority), so that the conductor and the tests share them.
 
 from ironic_like.common.accelerators import traits as acc_traits
 from ironic_like.common import exception
+from ironic_like.common import step_names
 
 # driver_internal_info: the ordered steps of the current (or last)
 # deploy, and the index of the next template step to run.
@@ -73,9 +74,16 @@ def matching_templates(node, templates):
 
 def _as_dict(step):
     if isinstance(step, dict):
-        return {'interface': step['interface'], 'step': step['step'],
-                'args': dict(step.get('args') or {}),
-                'priority': int(step.get('priority') or 0)}
+        doc = {'interface': step['interface'], 'step': step['step'],
+               'args': dict(step.get('args') or {}),
+               'priority': int(step.get('priority') or 0)}
+        # A request's deploy step may go to the node's child nodes
+        # (step_names): kept, or the conductor would run it on the
+        # parent itself. A template step (a row) has no such options.
+        for option in step_names.CHILD_OPTIONS:
+            if step.get(option) is not None:
+                doc[option] = step[option]
+        return doc
     return {'interface': step.interface, 'step': step.step,
             'args': dict(step.args or {}), 'priority': int(step.priority)}
 

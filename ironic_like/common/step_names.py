@@ -1,12 +1,13 @@
-"""The steps of manual cleaning and servicing that the conductor runs
-itself, whatever interface they name (Ironic's reserved step names), and
-the step options that send a step to the node's child nodes (Ironic's
-``execute_on_child_nodes`` and ``limit_child_node_execution``).
+"""The steps of manual cleaning, servicing and deploys that the conductor
+runs itself, whatever interface they name (Ironic's reserved step
+names), and the step options that send a step to the node's child nodes
+(Ironic's ``execute_on_child_nodes`` and ``limit_child_node_execution``).
 
 Here, below the API and the conductor, because both apply these rules:
 the API before it asks the conductor (with errors naming the option at
-fault), the conductor again for its other RPC callers, and the step
-flows to choose who runs a step (conductor/flows/reserved_steps.py).
+fault), the conductor again for its other RPC callers, the deploy
+template API when a template is written, and the step flows to choose
+who runs a step (conductor/flows/reserved_steps.py).
 """
 
 import uuid
@@ -29,6 +30,7 @@ RESERVED = frozenset(POWER_STEPS) | {HOLD, WAIT}
 
 ON_CHILDREN = 'execute_on_child_nodes'
 LIMIT_CHILDREN = 'limit_child_node_execution'
+CHILD_OPTIONS = (ON_CHILDREN, LIMIT_CHILDREN)
 # The argument of "wait": how long to pause (without it: until the
 # agent's next heartbeat).
 SECONDS = 'seconds'
@@ -79,8 +81,9 @@ def _invalid(field, message):
 
 def check(step, field):
     """InvalidParameterValue (400) naming the option at fault when
-    ``step`` (one of the request's ``field``, clean_steps or
-    service_steps) asks what no node could do."""
+    ``step`` (one of the request's ``field``: clean_steps, service_steps,
+    deploy_steps, or a deploy template's steps) asks what no node could
+    do."""
     name = step.get('step')
     eocn = step.get(ON_CHILDREN)
     limit = step.get(LIMIT_CHILDREN)

@@ -7,6 +7,7 @@ returns; the driver work runs in a worker thread holding the node lock.
 
 from oslo_log import log
 
+from ironic_like.common import deploy_templates
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.common import step_names
@@ -256,8 +257,8 @@ def _clean(task, params):
 
 
 def _after_hold(task, params):
-    """Manual cleaning or servicing by an interface without node flows,
-    released from its hold: the steps after the hold."""
+    """Manual cleaning, servicing or a deploy by an interface without
+    node flows, released from its hold: the steps after the hold."""
     info = task.node.driver_internal_info or {}
     steps = info.get(AFTER_HOLD) or []
     no_ramdisk = bool(info.get(servicing.NO_RAMDISK))
@@ -266,6 +267,8 @@ def _after_hold(task, params):
     if task.node.provision_state == states.SERVICING:
         servicing.start(task, {'service_steps': steps,
                                'disable_ramdisk': no_ramdisk})
+    elif task.node.provision_state == states.DEPLOYING:
+        _deploy_steps_then_boot(task, steps)
     else:
         _clean(task, {'clean_steps': steps, 'disable_ramdisk': no_ramdisk})
 
@@ -283,6 +286,32 @@ def _deploy(task, params):
         if result == states.DEPLOYWAIT:
             _move(task, 'wait', keep_target=True)
             return
+    except Exception as e:
+        _fail(task, e, 'Deploy')
+        return
+    _deploy_steps_then_boot(task, (task.node.driver_internal_info or {})
+                            .get(deploy_templates.STEPS))
+
+
+def _deploy_steps_then_boot(task, steps):
+    """The rest of a deploy by an interface without node flows (fake),
+    which has no agent: the conductor's deploy steps (reserved names,
+    steps on child nodes) in their order, where the agent deploy runs
+    them (after the image is written, before the instance boots), up to
+    a "hold"; then the instance is powered on. Nothing runs the other
+    steps (as before)."""
+    before, after_hold = node_steps.split_at_hold(steps)
+    try:
+        reserved_steps.run_without_agent(task, before)
+    except Exception as e:
+        _fail(task, e, 'Deploy')
+        return
+    if after_hold is not None:
+        # Nothing heartbeats: "unhold" carries on at once (_after_hold).
+        node_steps.set_info(task, **{AFTER_HOLD: after_hold})
+        _move(task, 'hold', keep_target=True)
+        return
+    try:
         task.driver.power.set_power_state(task, states.POWER_ON)
         task.update_node({'power_state': states.POWER_ON})
     except Exception as e:

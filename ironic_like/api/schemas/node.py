@@ -142,6 +142,9 @@ PROVISION_BODY = {
         # whose errors name it as Ironic's do.
         'rescue_password': {'type': ['string', 'null'], 'maxLength': 255},
         # 1.69: steps of this deploy (merged over its templates' steps).
+        # Ironic's deploy step schema: no execute_on_child_nodes nor
+        # limit_child_node_execution (400), although its conductor runs
+        # them in a deploy; so does ours (conductor/flows/deploy.py).
         'deploy_steps': {'type': ['array', 'null'],
                          'items': deploy_template.STEP,
                          'maxItems': deploy_template.MAX_STEPS},

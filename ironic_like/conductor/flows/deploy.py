@@ -11,11 +11,16 @@ agent between them hold no thread):
         deploy-fail-on-revert -> deploy-run-steps -> deploy-boot-from-disk
         -> deploy-reboot-to-instance -> deploy-done
 
-deploy-run-steps runs the steps the deploy's templates add (see
-common/deploy_templates.py, recorded when the deploy was accepted): the
-agent's through deploy.execute_deploy_step, the others through the
+deploy-run-steps runs the steps the deploy's templates and request add
+(see common/deploy_templates.py, recorded when the deploy was
+accepted): the agent's through deploy.execute_deploy_step, the
+conductor's own (reserved step names, steps on child nodes) through
+reserved_steps.run_listed as cleaning runs them, the others through the
 node's interfaces. The built-in steps (write_image...) stay the fixed
-atoms above.
+atoms above. A "hold", a "wait" for the next heartbeat, or an agent step
+after a power_off or reboot took the agent away, ends the flow there:
+the node holds or waits (phase deploy-run-steps), and the next heartbeat
+starts deploy-finish again at the step reached.
 
 Any failure ends in "deploy failed", the node powered off and last_error
 naming the step (see node_steps.FailOnRevert).
@@ -35,8 +40,10 @@ from ironic_like.common import agent_info
 from ironic_like.common import deploy_templates
 from ironic_like.common import exception
 from ironic_like.common import states
+from ironic_like.common import step_names
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import persistence
+from ironic_like.conductor.flows import reserved_steps
 from ironic_like.conductor import management
 from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
@@ -94,6 +101,23 @@ BUILT_IN_STEPS = (
 )
 # Seconds between two looks at a running agent deploy step.
 STEP_POLL_INTERVAL = 1.0
+
+
+def _agent_deploy_step(step):
+    """Whether the agent runs ``step`` of a deploy: a "deploy" step that
+    is neither a built-in one (the flows' atoms) nor the conductor's;
+    steps of the other interfaces run here."""
+    return (step['interface'] == 'deploy'
+            and not deploy_templates.is_builtin(step, BUILT_IN_STEPS)
+            and not step_names.run_by_conductor(step))
+
+
+# The deploy's steps for reserved_steps (which cleaning and servicing
+# share): where they are kept, the phase whose heartbeat carries on
+# after a "wait" or a reboot, and which ones need the agent.
+STEP_LIST = reserved_steps.StepList(
+    'deploy', _OPERATION, deploy_templates.STEPS, deploy_templates.INDEX,
+    PHASE_RUN_STEPS, states.DEPLOYING, _agent_deploy_step)
 
 
 def image_info(node):
@@ -162,12 +186,22 @@ def deploy_steps(task, runs_flows=True, user_steps=None):
     """Check the deploy's requested traits and record its ordered steps
     in driver_internal_info (the API shows them; deploy-run-steps runs
     the templates' ones). InvalidParameterValue (400) when a requested
-    trait is not the node's or two matched templates name one step."""
+    trait is not the node's, two matched templates name one step, or a
+    step of the conductor's asks what no node can do (PowerOffDisabled,
+    409, for a power_off of a node that may not be powered off)."""
     node = task.node
     deploy_templates.check_instance_traits(node)
     names = deploy_templates.requested_traits(node)
     templates = deploy_templates.matching_templates(
         node, db_api.get_instance().get_deploy_templates_by_names(names))
+    # The rules of the conductor's steps, as for cleaning, before the
+    # node moves: our API checked the request's steps already, and the
+    # template API its steps; templates written before these rules, and
+    # other RPC callers, are caught here.
+    reserved_steps.check_request(
+        node, deploy_templates.template_steps(templates),
+        'instance_info/traits')
+    reserved_steps.check_request(node, user_steps, 'deploy_steps')
     builtin = BUILT_IN_STEPS if runs_flows else ()
     steps = deploy_templates.ordered_steps(templates, builtin, user_steps)
     for step in builtin:
@@ -311,15 +345,20 @@ def _run_interface_step(task, step):
 
 
 class RunSteps(node_steps.NodeTaskBase):
-    """Run the templates' deploy steps recorded for this deploy, in their
-    order, once the image is written and while the agent still runs.
-    The index of the next step is recorded after each one, so a resumed
-    flow carries on after the last finished step."""
+    """Run the templates' and the request's deploy steps recorded for
+    this deploy, in their order, once the image is written and while the
+    agent still runs. The index of the next step is recorded after each
+    one, so a resumed flow carries on after the last finished step."""
 
     def execute(self, task):
         # Imported here: clean imports this module (tear-down uses the
         # accelerator helpers above).
         from ironic_like.conductor.flows import clean
+        if task.node.provision_state != states.DEPLOYING:
+            # Resumed after the node was put on hold or to wait (its
+            # conductor died before the flow's end was recorded): the
+            # heartbeat after "unhold" or the wait carries on instead.
+            return
         info = task.node.driver_internal_info or {}
         steps = info.get(deploy_templates.STEPS) or []
         start = info.get(deploy_templates.INDEX) or 0
@@ -327,10 +366,22 @@ class RunSteps(node_steps.NodeTaskBase):
             step = steps[index]
             if deploy_templates.is_builtin(step, BUILT_IN_STEPS):
                 continue
-            if node_steps.is_hold(step):
-                # The rest of this flow does nothing: "unhold" and the
-                # next heartbeat run it again from the next step.
-                node_steps.hold(task, deploy_templates.INDEX, index)
+            if step_names.run_by_conductor(step):
+                # "hold", "wait", the power steps, steps on child nodes:
+                # run as cleaning runs them (reserved_steps). When the
+                # node now holds or waits, the rest of this flow does
+                # nothing; "unhold" or the wait's heartbeat starts it
+                # again at the next step. A failure (StepFailed, naming
+                # the step) reverts the flow, which fails the node.
+                if not reserved_steps.run_listed(task, STEP_LIST, index):
+                    return
+                continue
+            if _agent_deploy_step(step) and \
+                    not reserved_steps.agent_present(task.node):
+                # A power_off or reboot step took the agent away (with
+                # other steps in between): this step waits for the agent
+                # booted again.
+                reserved_steps.wait_for_agent(task, STEP_LIST, index)
                 return
             if step['interface'] == 'deploy':
                 command_id = clean.start_agent_step(
@@ -344,10 +395,11 @@ class RunSteps(node_steps.NodeTaskBase):
 
 class BootFromDisk(node_steps.NodeTaskBase):
     """The ramdisk's work is done: drop its boot configuration and token,
-    and make the disk the persistent boot device."""
+    and make the disk the persistent boot device. Nothing while the
+    node holds or waits for its agent (a deploy step put it there)."""
 
     def execute(self, task):
-        if node_steps.held(task):
+        if _steps_paused(task):
             return
         node_steps.leave_ramdisk(task)
         task.driver.management.set_boot_device(task, 'disk',
@@ -358,11 +410,21 @@ class BootFromDisk(node_steps.NodeTaskBase):
 
 
 class RebootToInstance(node_steps.PowerOn):
-    """Power cycle (or on) into the instance, unless on hold."""
+    """Power cycle (or on) into the instance, unless on hold or waiting
+    for the agent."""
 
     def execute(self, task):
-        if not node_steps.held(task):
+        if not _steps_paused(task):
             super().execute(task)
+
+
+def _steps_paused(task):
+    """A step put the node on hold, or to wait for its agent's next
+    heartbeat (a "wait", or an agent step after a reboot): the rest of
+    the flow does nothing. The unrescue and service flows share these
+    atoms; their nodes never wait in them."""
+    return node_steps.held(task) or \
+        task.node.provision_state in states.WAIT_STATES
 
 
 class Done(node_steps.NodeTaskBase):

@@ -1,9 +1,9 @@
-"""The steps of manual cleaning and servicing (and so of runbooks) that
-the conductor runs itself, as Ironic does: the reserved step names
-``power_on``, ``power_off``, ``reboot`` and ``wait`` (``hold`` too: see
-node_steps.hold), whatever interface they name, and any step sent to the
-node's child nodes (``execute_on_child_nodes``, common/step_names.py).
-No driver step or agent command runs for them.
+"""The steps of manual cleaning, servicing (and so of runbooks) and
+deploys that the conductor runs itself, as Ironic does: the reserved
+step names ``power_on``, ``power_off``, ``reboot`` and ``wait``
+(``hold`` too: see node_steps.hold), whatever interface they name, and
+any step sent to the node's child nodes (``execute_on_child_nodes``,
+common/step_names.py). No driver step or agent command runs for them.
 
 With the agent (the flows of clean.py and service.py), the runner starts
 the flow of the next step through next_flow(): a conductor step gets its
@@ -12,7 +12,10 @@ RunStep runs it and moves the index on. The chain then carries on at
 once, except when the node must wait for its agent's next heartbeat: a
 "wait" without seconds, or an agent step next while the agent is gone (a
 power_off or reboot took it away; the agent booted again looks up and
-heartbeats, and that heartbeat starts the step).
+heartbeats, and that heartbeat starts the step). The agent deploy runs
+its steps in one atom (deploy.py's deploy-run-steps), which calls
+run_listed() for each of the conductor's: the same rules, the same
+waits.
 
 Without the agent (a deploy interface without node flows, disable_ramdisk,
 or steps that are all the conductor's), run_without_agent() runs them in
@@ -37,12 +40,23 @@ from ironic_like.conf import CONF
 
 LOG = log.getLogger(__name__)
 
-# Where a flow kind keeps its steps: ``kind`` 'clean' or 'service',
-# ``operation`` as last_error names it, the driver_internal_info keys of
-# the list and of the next step's index, the agent phase that has the
-# next heartbeat start the next step, and the state the steps run in.
+# Where a flow kind keeps its steps: ``kind`` 'clean', 'service' or
+# 'deploy', ``operation`` as last_error names it, the
+# driver_internal_info keys of the list and of the next step's index,
+# the agent phase that has the next heartbeat start the next step, the
+# state the steps run in, and ``agent_step(step)``: whether the agent
+# runs a step of the list (None: every step but the conductor's, as in
+# cleaning and servicing; a deploy also has steps the node's interfaces
+# run, and built-in ones its flows do).
 StepList = collections.namedtuple(
-    'StepList', 'kind operation steps_key index_key phase_next state')
+    'StepList',
+    'kind operation steps_key index_key phase_next state agent_step',
+    defaults=(None,))
+
+
+class StepFailed(exception.IronicLikeException):
+    """A conductor step failed; the message names it ("<kind> step
+    <name>: <why>")."""
 
 
 def next_flow(node, flows):
@@ -81,40 +95,76 @@ class RunStep(node_steps.NodeTaskBase):
         if node.provision_state != keys.state or index >= len(steps) \
                 or not step_names.run_by_conductor(steps[index]):
             return
-        step = steps[index]
-        if node_steps.is_hold(step):
-            node_steps.hold(task, keys.index_key, index)
-            return
         try:
-            done = run_step(task, step)
-        except Exception as e:
+            run_listed(task, keys, index)
+        except StepFailed as e:
             # Failed as a failed agent step is: the node ends in its
             # failure state, powered off, the step named in last_error.
-            node_steps.fail_node(task, '%s failed at %s step %s: %s' % (
-                keys.operation, keys.kind, step.get('step'),
-                exception.safe_message(e)))
-            return
-        wait = not done or _agent_needed(task.node, steps, index + 1)
-        _advance(task, keys, index, wait)
+            node_steps.fail_node(task, '%s failed at %s' % (
+                keys.operation, exception.safe_message(e)))
 
 
-def _agent_needed(node, steps, index):
+def run_listed(task, keys, index):
+    """Run the conductor's step at ``index`` of the node's list (where
+    ``keys`` says), "hold" included, and move the index past it. Returns
+    whether the next step may start at once: False when the node now
+    holds or waits for its agent's next heartbeat. Raises StepFailed
+    (naming the step) when it fails: the caller fails the node as its
+    work fails (cleaning: fail_node; a deploy: its flow's revert)."""
+    steps = (task.node.driver_internal_info or {}).get(keys.steps_key) \
+        or []
+    step = steps[index]
+    if node_steps.is_hold(step):
+        node_steps.hold(task, keys.index_key, index)
+        return False
+    try:
+        done = run_step(task, step)
+    except Exception as e:
+        raise StepFailed('%s step %s: %s' % (
+            keys.kind, step.get('step'), exception.safe_message(e)))
+    wait = not done or _agent_needed(task.node, keys, steps, index + 1)
+    _advance(task, keys, index + 1, wait)
+    return not wait
+
+
+def is_agent_step(keys, step):
+    """Whether the agent runs ``step`` of ``keys``' list."""
+    if keys.agent_step is not None:
+        return keys.agent_step(step)
+    return not step_names.run_by_conductor(step)
+
+
+def _agent_needed(node, keys, steps, index):
     """The step at ``index`` is the agent's, and the agent's URL is gone
     (a power_off or reboot took it): wait for the agent booted again."""
     return (index < len(steps)
-            and not step_names.run_by_conductor(steps[index])
-            and not (node.driver_internal_info or {}).get(
-                agent_info.AGENT_URL))
+            and is_agent_step(keys, steps[index])
+            and not agent_present(node))
 
 
-def _advance(task, keys, index, wait):
-    """Move the step index past ``index``; with ``wait``, the node waits
+def agent_present(node):
+    """The node's agent is known to run: its heartbeats recorded its URL,
+    which a power_off or reboot step takes away."""
+    return bool((node.driver_internal_info or {}).get(agent_info.AGENT_URL))
+
+
+def wait_for_agent(task, keys, index):
+    """The step at ``index`` is the agent's and the agent is gone: the
+    node waits for the next heartbeat of the agent booted again, which
+    starts that step."""
+    LOG.info('Node %s: %s step %d needs the agent, which is gone (powered '
+             'off or rebooted)', task.node.uuid, keys.kind, index)
+    _advance(task, keys, index, True)
+
+
+def _advance(task, keys, next_index, wait):
+    """Make ``next_index`` the step index; with ``wait``, the node waits
     for its agent's next heartbeat, which starts the next step (as after
     "unhold"; the [agent] timeouts apply meanwhile). One write, so that
     a take-over never finds the index moved without the wait."""
     node = task.node
     info = dict(node.driver_internal_info or {})
-    info[keys.index_key] = index + 1
+    info[keys.index_key] = next_index
     info.pop(agent_info.COMMAND, None)
     values = {'driver_internal_info': info}
     if wait:
@@ -278,11 +328,12 @@ def _run_others(task, steps, run_others, last):
     return result
 
 
-def check_request(node, steps, field, no_ramdisk):
-    """The conductor's checks of the steps of a manual cleaning or
-    servicing (``field``), before the node moves: for RPC callers other
-    than our API, which checks the same. ``no_ramdisk``: disable_ramdisk
-    was asked for."""
+def check_request(node, steps, field, no_ramdisk=False):
+    """The conductor's checks of the steps of a manual cleaning, a
+    servicing or a deploy (``field``), before the node moves: for RPC
+    callers other than our API, which checks the same (and for deploy
+    templates written before these rules). ``no_ramdisk``:
+    disable_ramdisk was asked for."""
     for step in steps or ():
         step_names.check(step, field)
         # Refused now rather than failing the node later (Ironic fails

@@ -236,6 +236,12 @@ def restart_point(node):
             return deploy.WRITE_IMAGE
         if phase == deploy.PHASE_IMAGE_RUNNING:
             return WAIT_AGAIN  # the next heartbeat reads the write's status
+        if phase == deploy.PHASE_RUN_STEPS:
+            # The image is written, and a heartbeat after "unhold", a
+            # "wait" step or a reboot step started the deploy steps
+            # again: they carry on at the recorded step index (writing
+            # the image again would redo the steps before it).
+            return deploy.FINISH
         return deploy.BOOT_RAMDISK
     if state == states.DELETING:
         return clean.TEARDOWN

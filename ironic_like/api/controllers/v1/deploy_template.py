@@ -20,6 +20,7 @@ from ironic_like.api.views import base as view_base
 from ironic_like.api.views import deploy_template as template_view
 from ironic_like.common import exception
 from ironic_like.common import policy
+from ironic_like.common import step_names
 from ironic_like.db.sqlalchemy import deploy_templates as templates_db
 
 LIST_PARAMS = utils.PAGING_PARAMS + ('fields', 'detail')
@@ -65,10 +66,14 @@ def normalize_steps(steps, field='steps', what='A deploy template',
         if key in seen:
             duplicates.append('%s.%s' % key)
         seen.add(key)
-        result.append({'interface': step['interface'],
-                       'step': step['step'],
-                       'args': step.get('args') or {},
-                       rank: int(step[rank])})
+        doc = {'interface': step['interface'], 'step': step['step'],
+               'args': step.get('args') or {}, rank: int(step[rank])}
+        # Only a deploy request's schema lets these options through
+        # (schemas/node.py DEPLOY_STEP): kept for the conductor.
+        for option in step_names.CHILD_OPTIONS:
+            if option in step:
+                doc[option] = step[option]
+        result.append(doc)
     if duplicates:
         raise exception.InvalidParameterValue(
             err='Duplicate %s steps. %s cannot have two %s steps '
@@ -76,6 +81,16 @@ def normalize_steps(steps, field='steps', what='A deploy template',
                 % (kind, what, kind, ', '.join(sorted(set(duplicates)))),
             field=field)
     return result
+
+
+def check_reserved_steps(steps, field='steps'):
+    """The rules of the steps the conductor runs itself (reserved names,
+    common/step_names.py), 400 naming ``field``: a template's "wait"
+    with seconds that are no whole number would fail every deploy using
+    it. The child-node options never get here: Ironic's deploy step
+    schema refuses them in templates (400 naming the option)."""
+    for step in steps:
+        step_names.check(step, field)
 
 
 def _list():
@@ -125,6 +140,7 @@ class DeployTemplatesController(rest.RestController):
         if values.get('uuid') is None:
             values.pop('uuid', None)
         values['steps'] = normalize_steps(values['steps'])
+        check_reserved_steps(values['steps'])
         template = utils.dbapi().create_deploy_template(values)
         utils.set_status(201)
         utils.set_location(links.build_url(
@@ -152,6 +168,7 @@ class DeployTemplatesController(rest.RestController):
         values = _normalize(changes)
         if 'steps' in values:
             values['steps'] = normalize_steps(values['steps'])
+            check_reserved_steps(values['steps'])
         if values:
             template = utils.dbapi().update_deploy_template(template.id,
                                                             values)

@@ -47,9 +47,11 @@ _ABORT_SINCE = {states.INSPECTWAIT: versions.INSPECT_ABORT,
 _CONFIGDRIVE_EVENTS = frozenset(['deploy', 'rebuild'])
 
 
-def _deploy_steps(steps, event):
+def _deploy_steps(steps, event, node):
     """The deploy_steps of a deploy or rebuild (1.69), normalized; None
-    when there are none (an empty list is none, as in Ironic)."""
+    when there are none (an empty list is none, as in Ironic). The
+    conductor's own steps among them (reserved names, steps on child
+    nodes) are checked as clean and service steps are."""
     if not steps:
         return None
     utils.require_version(versions.DEPLOY_STEPS_ARG, '"deploy_steps"')
@@ -58,8 +60,10 @@ def _deploy_steps(steps, event):
             err='"deploy_steps" is only valid when setting target '
                 'provision state to active or rebuild',
             field='deploy_steps')
-    return deploy_template.normalize_steps(steps, 'deploy_steps',
-                                           'A deploy request')
+    steps = deploy_template.normalize_steps(steps, 'deploy_steps',
+                                            'A deploy request')
+    node_step_checks.check_steps(node, steps, 'deploy_steps')
+    return steps
 
 
 def _service_steps(steps, event, node):
@@ -209,7 +213,7 @@ class NodeStatesController(rest.RestController):
             # The conductor's own steps (reserved names, steps on child
             # nodes), given or a runbook's.
             node_step_checks.check_steps(node, steps, field)
-        deploy_steps = _deploy_steps(body.get('deploy_steps'), event)
+        deploy_steps = _deploy_steps(body.get('deploy_steps'), event, node)
         disable_ramdisk = _disable_ramdisk(
             True if runbook_no_ramdisk else body.get('disable_ramdisk'),
             event)

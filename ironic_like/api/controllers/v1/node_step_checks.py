@@ -1,5 +1,6 @@
-"""What the API checks in the steps of a manual cleaning or a servicing
-(given, or a runbook's) before it asks the conductor:
+"""What the API checks in the steps of a manual cleaning, a servicing
+(given, or a runbook's) or a deploy (deploy_steps) before it asks the
+conductor:
 
 - the rules of the steps the conductor runs itself
   (common/step_names.py: reserved step names, ``execute_on_child_nodes``
@@ -21,9 +22,9 @@ _RULE = 'baremetal:node:set_provision_state'
 
 
 def check_steps(node, steps, field):
-    """Check ``steps`` (the request's ``field``, clean_steps or
-    service_steps) for ``node``. The limit lists are normalized to the
-    stored form of UUIDs (lower case, with dashes)."""
+    """Check ``steps`` (the request's ``field``: clean_steps,
+    service_steps or deploy_steps) for ``node``. The limit lists are
+    normalized to the stored form of UUIDs (lower case, with dashes)."""
     for step in steps or ():
         step_names.check(step, field)
         if step_names.on_children(step):

@@ -1,10 +1,14 @@
 """Ironic's reserved step names in manual cleaning (power_on, power_off,
 wait), run by the conductor itself: a fake-hardware node (fake deploy and
 boot interfaces) boots no ramdisk for them and goes back to manageable.
-And the step options for child nodes refused when they make no sense."""
+The same names in a deploy's deploy_steps and deploy templates (with
+hold), run by the conductor after the fake deploy, before the instance
+is powered on. And the step options for child nodes refused when they
+make no sense."""
 
 import time
 
+from tempest.lib.common.utils import data_utils
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 
@@ -71,4 +75,98 @@ class TestReservedSteps(base.BaseBaremetalLikeTest):
                           parent['uuid'], 'clean', clean_steps=steps)
         shown = self.client.show_node(parent['uuid'])
         self.assertEqual('manageable', shown['provision_state'])
+        self.assertIsNone(shown['target_provision_state'])
+
+
+class TestReservedDeploySteps(base.BaseBaremetalLikeTest):
+
+    # 1.85: "unhold" (deploy_steps need 1.69, deploy templates 1.55).
+    min_microversion = '1.85'
+
+    def _wait_for_power(self, uuid, power_state):
+        return self.wait_for(
+            lambda: self.client.show_node(uuid)['power_state'] ==
+            power_state, 'node %s to be %s' % (uuid, power_state))
+
+    def _off_available_node(self):
+        node = self.make_available_node()
+        # Off first: the power_on step then has something to do.
+        self.client.set_node_power_state(node['uuid'], 'power off')
+        self._wait_for_power(node['uuid'], 'power off')
+        return node
+
+    def _create_template(self, **fields):
+        template = self.client.create_deploy_template(**fields)
+        self.addCleanup(self._ignore_not_found,
+                        self.client.delete_deploy_template,
+                        template['uuid'])
+        return template
+
+    @decorators.idempotent_id('5b0d3c55-8a61-4f0e-9d4b-2f61c7a0e3d2')
+    def test_power_wait_and_hold_deploy_steps(self):
+        node = self._off_available_node()
+        steps = [{'interface': 'bios', 'step': 'power_on', 'args': {},
+                  'priority': 90},
+                 {'interface': 'deploy', 'step': 'wait',
+                  'args': {'seconds': WAIT_SECONDS}, 'priority': 80},
+                 {'interface': 'power', 'step': 'power_off', 'args': {},
+                  'priority': 70},
+                 {'interface': 'deploy', 'step': 'hold', 'args': {},
+                  'priority': 60}]
+        started = time.monotonic()
+        self.client.set_node_provision_state(node['uuid'], 'active',
+                                             deploy_steps=steps)
+        held = self.wait_for_provision_state(node['uuid'], 'deploy hold')
+        # On hold only once the steps before it are over: the wait step
+        # took its second, and power_off came after power_on.
+        self.assertGreaterEqual(time.monotonic() - started, WAIT_SECONDS)
+        self.assertEqual('active', held['target_provision_state'])
+        self.assertEqual('power off', held['power_state'])
+        self.assertIsNone(held['last_error'])
+        self.client.set_node_provision_state(node['uuid'], 'unhold')
+        done = self.wait_for_provision_state(node['uuid'], 'active')
+        self.assertIsNone(done['last_error'])
+        self.assertEqual('power on', done['power_state'])
+
+    @decorators.idempotent_id('0e2b8f0e-5c8d-4d8e-a9a4-7d1f3f4b6c11')
+    def test_deploy_template_with_reserved_steps(self):
+        trait = 'CUSTOM_' + data_utils.rand_name('CYCLE').upper().replace(
+            '-', '_')
+        self._create_template(name=trait, steps=[
+            {'interface': 'management', 'step': 'reboot', 'args': {},
+             'priority': 50},
+            {'interface': 'deploy', 'step': 'wait',
+             'args': {'seconds': WAIT_SECONDS}, 'priority': 40}])
+        node = self._off_available_node()
+        self.client.set_node_traits(node['uuid'], [trait])
+        self.client.update_node(node['uuid'], [
+            {'op': 'add', 'path': '/instance_info/traits',
+             'value': [trait]}])
+        started = time.monotonic()
+        self.client.set_node_provision_state(node['uuid'], 'active')
+        done = self.wait_for_provision_state(node['uuid'], 'active')
+        self.assertGreaterEqual(time.monotonic() - started, WAIT_SECONDS)
+        self.assertIsNone(done['last_error'])
+        self.assertEqual('power on', done['power_state'])
+
+    @decorators.attr(type='negative')
+    @decorators.idempotent_id('c7f4e0a2-3b9e-4f57-8f0d-6a2d9e1b5f48')
+    def test_child_node_options_refused(self):
+        # Ironic's deploy template steps have no child-node options.
+        trait = 'CUSTOM_' + data_utils.rand_name('KIDS').upper().replace(
+            '-', '_')
+        self.assertRaises(
+            lib_exc.BadRequest, self.client.create_deploy_template,
+            name=trait, steps=[{'interface': 'power', 'step': 'power_off',
+                                'args': {}, 'priority': 50,
+                                'execute_on_child_nodes': True}])
+        # deploy_steps may send power steps to child nodes, not others.
+        node = self.make_available_node()
+        self.assertRaises(
+            lib_exc.BadRequest, self.client.set_node_provision_state,
+            node['uuid'], 'active', deploy_steps=[
+                {'interface': 'deploy', 'step': 'hold', 'args': {},
+                 'priority': 50, 'execute_on_child_nodes': True}])
+        shown = self.client.show_node(node['uuid'])
+        self.assertEqual('available', shown['provision_state'])
         self.assertIsNone(shown['target_provision_state'])

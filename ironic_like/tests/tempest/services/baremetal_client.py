@@ -300,6 +300,17 @@ class BaremetalLikeClient(rest_client.RestClient):
     def delete_inspection_rule(self, uuid):
         return self._delete('inspection_rules', uuid)
 
+    # -- deploy templates (1.55) -------------------------------------------
+
+    def show_deploy_template(self, ident, **params):
+        return self._get('deploy_templates', ident, **params)
+
+    def create_deploy_template(self, **fields):
+        return self._post(['deploy_templates'], fields)
+
+    def delete_deploy_template(self, ident):
+        return self._delete('deploy_templates', ident)
+
     # -- runbooks (1.92) ---------------------------------------------------
 
     def list_runbooks(self, **params):

@@ -193,6 +193,60 @@ class TestCreate(DeployTemplateBase):
                        'uuid': doc['uuid']}, doc['uuid'], status=409)
 
 
+# Ironic's reserved step names: the conductor runs them during the
+# deploy, whatever interface they name.
+RESERVED = [
+    {'interface': 'power', 'step': 'power_off', 'args': {}, 'priority': 90},
+    {'interface': 'deploy', 'step': 'wait', 'args': {'seconds': '5'},
+     'priority': 80},
+    {'interface': 'management', 'step': 'reboot', 'args': {},
+     'priority': 70},
+    {'interface': 'deploy', 'step': 'hold', 'args': {}, 'priority': 60},
+    {'interface': 'bios', 'step': 'power_on', 'args': {}, 'priority': 50},
+    {'interface': 'deploy', 'step': 'wait', 'args': {}, 'priority': 40}]
+
+
+class TestReservedSteps(DeployTemplateBase):
+
+    def test_reserved_steps_accepted(self):
+        # Two "wait" steps need two interfaces (no two steps of a
+        # template share interface and name).
+        steps = RESERVED[:-1] + [dict(RESERVED[-1], interface='raid')]
+        doc = self.post(URL, {'name': 'CUSTOM_CYCLE', 'steps': steps}).json
+        self.assertEqual(steps, doc['steps'])
+
+    def test_wait_seconds_must_be_whole(self):
+        for seconds in ('soon', -1, 1.5, True):
+            r = self.post(URL, {'name': 'CUSTOM_CYCLE', 'steps': [
+                dict(RESERVED[1], args={'seconds': seconds})]}, status=400)
+            self.assertFault(r, 400, 'field/attribute steps', 'seconds')
+        self.assertEqual([], self.db.get_deploy_template_list())
+
+    def test_child_node_options_refused(self):
+        # Ironic's deploy step schema has neither option, nor its
+        # template step table: 400 naming the option, as Ironic's.
+        for option, value in (('execute_on_child_nodes', True),
+                              ('limit_child_node_execution', [])):
+            r = self.post(URL, {'name': 'CUSTOM_CYCLE', 'steps': [
+                dict(RESERVED[0], **{option: value})]}, status=400)
+            self.assertFault(r, 400, 'field/attribute steps', option)
+        self.assertEqual([], self.db.get_deploy_template_list())
+
+    def test_patch_checked_alike(self):
+        template = self.create('CUSTOM_CYCLE', steps=RESERVED[:2])
+        url = '%s/%s' % (URL, template.uuid)
+        r = self.patch(url, [{'op': 'replace', 'path': '/steps/1/args',
+                              'value': {'seconds': 'soon'}}], status=400)
+        self.assertFault(r, 400, 'field/attribute steps', 'seconds')
+        r = self.patch(url, [{'op': 'add',
+                              'path': '/steps/0/execute_on_child_nodes',
+                              'value': True}], status=400)
+        self.assertFault(r, 400, 'execute_on_child_nodes')
+        doc = self.patch(url, [{'op': 'replace', 'path': '/steps/1/args',
+                                'value': {'seconds': 3}}]).json
+        self.assertEqual({'seconds': 3}, doc['steps'][1]['args'])
+
+
 class TestPatch(DeployTemplateBase):
 
     def setUp(self):

@@ -4,14 +4,18 @@ rule of common/deploy_templates.py) and how the agent deploy runs them
 
 from unittest import mock
 
+from ironic_like.common import agent_info
+from ironic_like.common import agent_token
 from ironic_like.common import deploy_templates as dt
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor.flows import clean
 from ironic_like.conductor.flows import deploy
+from ironic_like.conductor.flows import runner
 from ironic_like.drivers.modules import fake
 from ironic_like.tests import base
 from ironic_like.tests.unit.conductor import test_agent_deploy
+from ironic_like.tests.unit.conductor import test_reserved_steps
 from ironic_like.tests.unit.db import utils
 
 
@@ -127,6 +131,12 @@ class TestMatching(base.TestCase):
             [], BUILT_IN)))
         self.assertEqual([], dt.ordered_steps([]))
 
+
+# Reserved names are the conductor's whatever interface they name.
+POWER_ON = test_reserved_steps.POWER_ON
+POWER_OFF = test_reserved_steps.POWER_OFF
+REBOOT = test_reserved_steps.REBOOT
+HOLD = test_reserved_steps.HOLD
 
 HT_ON = {'interface': 'deploy', 'step': 'burn_in',
          'args': {'minutes': 1}, 'priority': 30}
@@ -310,8 +320,11 @@ class TestRunStepsResume(base.TestCase):
         steps = [dict(NMI, step='first', priority=50),
                  dict(NMI, step='second', priority=45),
                  deploy.BUILT_IN_STEPS[1]]
-        node = utils.create_test_node(driver_internal_info={
-            dt.STEPS: steps, dt.INDEX: 1})
+        # Deploying: the steps run in no other state (a node put on hold
+        # or to wait is carried on by the next heartbeat).
+        node = utils.create_test_node(
+            provision_state=states.DEPLOYING,
+            driver_internal_info={dt.STEPS: steps, dt.INDEX: 1})
         task = mock.Mock(node=node)
 
         def update_node(values):
@@ -323,6 +336,34 @@ class TestRunStepsResume(base.TestCase):
         # Built-in steps are the flow's own atoms: not called here.
         self.assertFalse(task.driver.deploy.prepare_instance_boot.called)
         self.assertEqual(2, task.node.driver_internal_info[dt.INDEX])
+
+    def test_nothing_runs_unless_deploying(self):
+        # A flow resumed after a step put the node on hold or to wait
+        # (its conductor died before the flow's end was recorded): the
+        # heartbeat after "unhold" or the wait carries on instead.
+        for state in (states.DEPLOYWAIT, states.DEPLOYHOLD):
+            node = utils.create_test_node(
+                provision_state=state, driver_internal_info={
+                    dt.STEPS: [NMI, POWER_OFF], dt.INDEX: 0})
+            task = mock.Mock(node=node)
+            deploy.RunSteps(deploy.RUN_STEPS).execute(task)
+            self.assertFalse(task.driver.management.inject_nmi.called)
+            self.assertFalse(task.update_node.called)
+            deploy.BootFromDisk(deploy.BOOT_FROM_DISK).execute(task)
+            deploy.RebootToInstance(deploy.REBOOT_TO_INSTANCE).execute(task)
+            self.assertEqual([], task.driver.method_calls)
+
+    def test_restart_point_of_the_steps(self):
+        # Its conductor died between the heartbeat that started the steps
+        # again (after "unhold", a "wait" or a reboot step) and the
+        # flow's start: the steps carry on; the image is not written
+        # again.
+        node = utils.create_test_node(
+            provision_state=states.DEPLOYING,
+            target_provision_state=states.ACTIVE,
+            driver_internal_info={dt.STEPS: [NMI], dt.INDEX: 0,
+                                  agent_info.PHASE: deploy.PHASE_RUN_STEPS})
+        self.assertEqual(deploy.FINISH, runner.restart_point(node))
 
 
 class TestUserDeploySteps(TestDeployWithTemplates):
@@ -360,3 +401,254 @@ class TestUserDeploySteps(TestDeployWithTemplates):
               'args': {'a': 2}}])
         self.assertEqual(('bios', 'x', 90), _names(steps)[0])
         self.assertEqual({'a': 2}, steps[0]['args'])
+
+
+def _deploy_step(step, priority, **args):
+    """A reserved step (test_reserved_steps) as a deploy step: args and
+    priority required."""
+    step = dict(step, priority=priority)
+    step['args'] = dict(step.get('args') or {}, **args)
+    return step
+
+
+class TestReservedDeploySteps(test_reserved_steps.ReservedStepsBase):
+    """Ironic's reserved step names and steps on child nodes in a deploy
+    (from templates and from deploy_steps), run by the conductor in
+    deploy-run-steps as cleaning runs them (reserved_steps.run_listed):
+    after the image is written, before the node boots from disk."""
+
+    def _executed(self):
+        return super()._executed(deploy.EXECUTE_DEPLOY_STEP)
+
+    def _to_steps(self, node, params=None):
+        """Deploy up to the image written; the heartbeat that finds it
+        written runs the steps. The power calls are those of the steps
+        (and of the reboot into the instance)."""
+        node = self._act(node, 'deploy', params)
+        self.assertEqual(states.DEPLOYWAIT, node.provision_state)
+        node = self._heartbeat(self._give_token(node))  # write started
+        self.power_calls.clear()
+        return self._heartbeat(node)                    # write done
+
+    def _waits_for_agent(self, node, index):
+        self.assertEqual(states.DEPLOYWAIT, node.provision_state)
+        self.assertEqual(states.ACTIVE, node.target_provision_state)
+        self.assertEqual(deploy.PHASE_RUN_STEPS, self._phase(node))
+        self.assertEqual(index, node.driver_internal_info[dt.INDEX])
+
+    def _agent_gone(self, node):
+        info = node.driver_internal_info
+        self.assertFalse(agent_token.is_present(info))
+        self.assertNotIn(agent_info.AGENT_URL, info)
+
+    def test_power_off_and_on_then_the_agent_step_waits_for_the_agent(self):
+        node = self._to_steps(self._node(), {'deploy_steps': [
+            _deploy_step(POWER_OFF, 50), _deploy_step(POWER_ON, 45),
+            HT_ON]})
+        self.assertEqual([('set', states.POWER_OFF),
+                          ('set', states.POWER_ON)], self._calls(node))
+        # burn_in (index 4, after the built-in write and boot-preparation
+        # steps and the two power steps) needs the agent booted again.
+        self._waits_for_agent(node, 4)
+        self._agent_gone(node)
+        self.assertEqual([], self._executed())
+        node = self._heartbeat(self._give_token(node))
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.assertIsNone(node.last_error)
+        self.assertEqual(['burn_in'], self._executed())
+        # Then into the instance: rebooted (it was on).
+        self.assertEqual(('reboot', None), self._calls(node)[-1])
+
+    def test_template_reboot_then_the_rebooted_agent_runs_the_next_step(
+            self):
+        self.db.create_deploy_template({'name': 'CUSTOM_CYCLE', 'steps': [
+            _deploy_step(REBOOT, 50), HT_ON]})
+        node = self._node()
+        self.db.set_node_traits(node.id, ['CUSTOM_CYCLE'])
+        node = self.db.update_node(node.id, {'instance_info': dict(
+            node.instance_info, traits=['CUSTOM_CYCLE'])})
+        node = self._to_steps(node)
+        self.assertEqual([('reboot', None)], self._calls(node))
+        self._waits_for_agent(node, 3)
+        self._agent_gone(node)
+        node = self._heartbeat(self._give_token(node))
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.assertEqual(['burn_in'], self._executed())
+
+    def test_power_off_last_the_instance_still_boots(self):
+        node = self._to_steps(self._node(), {'deploy_steps': [
+            _deploy_step(POWER_OFF, 50)]})
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.assertIsNone(node.last_error)
+        # No agent step after it: nothing waits; the instance boots.
+        self.assertEqual([('set', states.POWER_OFF),
+                          ('set', states.POWER_ON)], self._calls(node))
+        self.assertEqual(states.POWER_ON, self._power(node))
+
+    def test_interface_step_after_a_reboot_runs_at_once(self):
+        # Only the agent's steps wait for the agent booted again.
+        with mock.patch.object(fake.FakeManagement, 'inject_nmi',
+                               create=True) as nmi:
+            node = self._to_steps(self._node(), {'deploy_steps': [
+                _deploy_step(REBOOT, 50), NMI, dict(HT_ON, priority=35)]})
+            nmi.assert_called_once_with(mock.ANY, n=2)
+        self._waits_for_agent(node, 4)
+        node = self._heartbeat(self._give_token(node))
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.assertEqual(['burn_in'], self._executed())
+
+    def test_wait_with_seconds_pauses_then_carries_on(self):
+        node = self._to_steps(self._node(), {'deploy_steps': [
+            _deploy_step(test_reserved_steps._wait(5), 50), HT_ON]})
+        self.sleep.assert_called_once_with(5)
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.assertEqual(['burn_in'], self._executed())
+
+    def test_wait_without_seconds_waits_for_the_next_heartbeat(self):
+        with mock.patch.object(fake.FakeManagement, 'inject_nmi',
+                               create=True) as nmi:
+            node = self._to_steps(self._node(), {'deploy_steps': [
+                dict(HT_ON, priority=50),
+                _deploy_step(test_reserved_steps._wait(), 45), NMI]})
+            self._waits_for_agent(node, 4)
+            self.assertEqual(['burn_in'], self._executed())
+            self.assertFalse(nmi.called)
+            self.sleep.assert_not_called()
+            # Still in the ramdisk: not booted from disk.
+            self.assertEqual([], self._calls(node))
+            node = self._heartbeat(node)    # the same agent: no new token
+            nmi.assert_called_once_with(mock.ANY, n=2)
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.assertIsNone(node.last_error)
+
+    def test_steps_on_child_nodes(self):
+        parent = self._node()
+        first, second = self._child(parent), self._child(parent)
+        node = self._to_steps(parent, {'deploy_steps': [
+            _deploy_step(test_reserved_steps._on_children(
+                POWER_OFF, second.uuid), 50), HT_ON]})
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.assertIsNone(node.last_error)
+        self.assertEqual(states.POWER_OFF, self._node_power(second))
+        self.assertEqual(states.POWER_ON, self._node_power(first))
+        self.assertIsNone(self.db.get_node_by_id(second.id).reservation)
+        # The parent kept its agent: the agent step ran at once, and its
+        # own power only went into the instance.
+        self.assertEqual(['burn_in'], self._executed())
+        self.assertEqual([('reboot', None)], self._calls(node))
+        recorded = [s for s in node.driver_internal_info[dt.STEPS]
+                    if s['step'] == 'power_off'][0]
+        self.assertTrue(recorded['execute_on_child_nodes'])
+        self.assertEqual([second.uuid],
+                         recorded['limit_child_node_execution'])
+
+    def test_failed_power_step_fails_the_deploy(self):
+        self.power_mocks['reboot'].side_effect = RuntimeError('BMC gone')
+        node = self._to_steps(self._node(), {'deploy_steps': [
+            _deploy_step(REBOOT, 50), HT_ON]})
+        self.assertEqual(states.DEPLOYFAIL, node.provision_state)
+        self.assertIn('deploy-run-steps', node.last_error)
+        self.assertIn('deploy step reboot', node.last_error)
+        self.assertIn('BMC gone', node.last_error)
+        self.assertEqual([], self._executed())
+
+    def test_failed_child_step_fails_the_deploy(self):
+        parent = self._node()
+        child = self._child(parent, disable_power_off=True)
+        node = self._to_steps(parent, {'deploy_steps': [
+            _deploy_step(test_reserved_steps._on_children(POWER_OFF), 50)]})
+        self.assertEqual(states.DEPLOYFAIL, node.provision_state)
+        self.assertIn('child node %s' % child.uuid, node.last_error)
+        self.assertEqual(states.POWER_ON, self._node_power(child))
+
+    def _refused(self, node, params, error=exception.InvalidParameterValue):
+        e = self.assertRaises(error, self.api.do_provisioning_action,
+                              self.context, node, 'deploy', params)
+        self.assertEqual(states.AVAILABLE, self.db.get_node_by_id(
+            node.id).provision_state)
+        return e
+
+    def test_power_off_of_a_node_that_may_not_be_refused(self):
+        node = self._node(disable_power_off=True)
+        self._refused(node, {'deploy_steps': [_deploy_step(POWER_OFF, 50)]},
+                      exception.PowerOffDisabled)
+        # Its children's power is theirs: accepted.
+        self._child(node)
+        node = self._act(node, 'deploy', {'deploy_steps': [_deploy_step(
+            test_reserved_steps._on_children(POWER_OFF), 50)]})
+        self.assertEqual(states.DEPLOYWAIT, node.provision_state)
+
+    def test_conductor_checks_the_steps_before_the_node_moves(self):
+        # For RPC callers other than the API (which checks the same).
+        node = self._node()
+        e = self._refused(node, {'deploy_steps': [
+            test_reserved_steps._on_children(HT_ON)]})
+        self.assertEqual('deploy_steps', e.field)
+        self.assertIn('execute_on_child_nodes', str(e))
+        # A template written before these rules: named by the traits.
+        self.db.create_deploy_template({'name': 'CUSTOM_SOON', 'steps': [
+            _deploy_step(test_reserved_steps._wait('soon'), 50)]})
+        self.db.set_node_traits(node.id, ['CUSTOM_SOON'])
+        node = self.db.update_node(node.id, {'instance_info': dict(
+            node.instance_info, traits=['CUSTOM_SOON'])})
+        e = self._refused(node, None)
+        self.assertEqual('instance_info/traits', e.field)
+        self.assertIn('seconds', str(e))
+
+
+class TestReservedDeployStepsWithoutFlows(
+        test_reserved_steps.ReservedStepsBase):
+    """The fake deploy interface runs no node flows and has no agent:
+    the conductor runs its own deploy steps (as for manual cleaning)
+    after the driver's deploy, before the instance is powered on; a
+    "hold" is released by "unhold" at once."""
+
+    def _deploy(self, steps, **fields):
+        node = utils.create_test_node(provision_state=states.AVAILABLE,
+                                      power_state=states.POWER_OFF,
+                                      **fields)
+        return self._act(node, 'deploy', {'deploy_steps': steps})
+
+    def test_steps_in_order(self):
+        node = self._deploy([
+            _deploy_step(POWER_ON, 90), dict(HT_ON, priority=80),
+            _deploy_step(REBOOT, 70),
+            _deploy_step(test_reserved_steps._wait(), 60),
+            _deploy_step(test_reserved_steps._wait(2), 50)])
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.assertIsNone(node.last_error)
+        # The agent step has nothing to run it; a "wait" for a heartbeat
+        # is over at once; then the instance is powered on.
+        self.assertEqual([('set', states.POWER_ON), ('reboot', None),
+                          ('set', states.POWER_ON)], self._calls(node))
+        self.sleep.assert_called_once_with(2)
+        self.assertEqual([], self.agent.received)
+
+    def test_hold_then_unhold(self):
+        node = self._deploy([_deploy_step(POWER_ON, 50),
+                             _deploy_step(HOLD, 40),
+                             _deploy_step(POWER_OFF, 30)])
+        self.assertEqual(states.DEPLOYHOLD, node.provision_state)
+        self.assertEqual(states.ACTIVE, node.target_provision_state)
+        self.assertEqual([('set', states.POWER_ON)], self._calls(node))
+        node = self._act(node, 'unhold')
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.assertIsNone(node.target_provision_state)
+        self.assertEqual([('set', states.POWER_ON), ('set', states.POWER_OFF),
+                          ('set', states.POWER_ON)], self._calls(node))
+        self.assertNotIn('steps_after_hold', node.driver_internal_info)
+
+    def test_abort_on_hold(self):
+        node = self._deploy([_deploy_step(HOLD, 40),
+                             _deploy_step(POWER_ON, 30)])
+        node = self._act(node, 'abort')
+        self.assertEqual(states.DEPLOYFAIL, node.provision_state)
+        self.assertNotIn('steps_after_hold', node.driver_internal_info)
+        self.assertEqual([], self._calls(node))
+
+    def test_failed_step_fails_the_deploy(self):
+        self.power_mocks['reboot'].side_effect = RuntimeError('BMC gone')
+        node = self._deploy([_deploy_step(REBOOT, 50)])
+        self.assertEqual(states.DEPLOYFAIL, node.provision_state)
+        self.assertIn('step reboot', node.last_error)
+        self.assertIn('BMC gone', node.last_error)
