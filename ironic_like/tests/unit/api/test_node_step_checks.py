@@ -9,24 +9,16 @@ import fixtures
 
 from ironic_like.common import policy
 from ironic_like.common import states
-from ironic_like.drivers.modules import fake
 from ironic_like.tests.unit.api import base
+from ironic_like.tests.unit.api import step_helpers
 from ironic_like.tests.unit.api import test_auth
 
 POWER_OFF = {'interface': 'power', 'step': 'power_off'}
 HOLD = {'interface': 'deploy', 'step': 'hold'}
 
 
-def _on_children(step, *limit):
-    step = dict(step, execute_on_child_nodes=True)
-    if limit:
-        step['limit_child_node_execution'] = list(limit)
-    return step
-
-
-def _fake_power(node):
-    return (node.driver_internal_info or {}).get(fake.FAKE_POWER_KEY,
-                                                 node.power_state)
+_on_children = step_helpers.on_children
+_fake_power = step_helpers.fake_power
 
 
 class TestStepChecks(base.APITestCase):

@@ -4,8 +4,8 @@ child nodes are refused, as Ironic's API does), disable_ramdisk (1.70)
 and the deploy/undeploy verbs (1.73)."""
 
 from ironic_like.common import states
-from ironic_like.drivers.modules import fake
 from ironic_like.tests.unit.api import base
+from ironic_like.tests.unit.api import step_helpers
 
 STEP = {'interface': 'deploy', 'step': 'burn_in', 'args': {'m': 1},
         'priority': 30}
@@ -13,16 +13,8 @@ POWER_OFF = {'interface': 'power', 'step': 'power_off', 'args': {},
              'priority': 50}
 
 
-def _on_children(step, *limit):
-    step = dict(step, execute_on_child_nodes=True)
-    if limit:
-        step['limit_child_node_execution'] = list(limit)
-    return step
-
-
-def _power(node):
-    return (node.driver_internal_info or {}).get(fake.FAKE_POWER_KEY,
-                                                 node.power_state)
+_on_children = step_helpers.on_children
+_power = step_helpers.fake_power
 
 
 class TestProvisionExt(base.APITestCase):

@@ -81,15 +81,21 @@ class TestInspectionRules(base.InspectionTestCase):
         self.assertEqual([], [t.trait for t in node.traits])
         self.assertEqual('fake-hardware', node.driver)
 
-    def test_built_in_rules_outlive_deleting_all(self):
-        # DELETE /v1/inspection_rules removes the stored rules only.
+    def _built_in_rules(self, text):
+        """[inspection_rules]built_in_rules: a file holding ``text``;
+        returns its path."""
         path = os.path.join(self.useFixture(fixtures.TempDir()).path,
                             'rules.yaml')
         with open(path, 'w') as f:
-            f.write('- actions:\n'
-                    '  - op: add-trait\n'
-                    '    args: {name: CUSTOM_BUILTIN}\n')
+            f.write(text)
         self.config(built_in_rules=path, group='inspection_rules')
+        return path
+
+    def test_built_in_rules_outlive_deleting_all(self):
+        # DELETE /v1/inspection_rules removes the stored rules only.
+        self._built_in_rules('- actions:\n'
+                             '  - op: add-trait\n'
+                             '    args: {name: CUSTOM_BUILTIN}\n')
         self.db.create_inspection_rule(_rule(
             [{'op': 'add-trait', 'args': {'name': 'CUSTOM_STORED'}}]))
         self.db.destroy_all_inspection_rules()
@@ -97,13 +103,10 @@ class TestInspectionRules(base.InspectionTestCase):
         self.assertEqual(['CUSTOM_BUILTIN'], [t.trait for t in node.traits])
 
     def test_built_in_rules_file(self):
-        path = os.path.join(self.useFixture(fixtures.TempDir()).path,
-                            'rules.yaml')
-        with open(path, 'w') as f:
-            f.write('- actions:\n'
-                    '  - op: set-attribute\n'
-                    '    args: {path: /extra/builtin, value: "yes"}\n')
-        self.config(built_in_rules=path, group='inspection_rules')
+        path = self._built_in_rules(
+            '- actions:\n'
+            '  - op: set-attribute\n'
+            '    args: {path: /extra/builtin, value: "yes"}\n')
         node = self._inspect()
         self.assertEqual('yes', node.extra['builtin'])
         # A broken file fails inspection, naming the file.
