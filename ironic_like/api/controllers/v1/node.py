@@ -91,6 +91,25 @@ _FIELD_VALIDATORS = {name: validation.make_validator(body)
                      for name, body in schema.FIELD_BODIES.items()}
 
 
+def _check_network_data_patch(patch):
+    """A whole network_data a PATCH sets (add or replace of /network_data)
+    is checked as given, as Ironic does: a document, not {} or null,
+    which creation accepts (remove clears the field)."""
+    for op in patch:
+        if op['path'] != '/network_data' or op['op'] not in ('add',
+                                                             'replace'):
+            continue
+        value = op['value']
+        if value is None or value == {}:
+            raise exception.InvalidParameterValue(
+                err='Value: %s. A PATCH sets a whole document (links, '
+                    'networks and services); remove clears it.'
+                    % ('null' if value is None else '{}'),
+                field='network_data')
+        utils.validate(_FIELD_VALIDATORS['network_data'],
+                       {'network_data': value})
+
+
 def _sync_instance_name(node, changes):
     """An instance_info change naming the instance (Nova's
     display_name) also sets instance_name when none is set, as Ironic
@@ -391,6 +410,7 @@ class NodesController(rest.RestController):
                        schema.MANDATORY)
         # One rule per field the patch touches (Ironic's per-field rules).
         node = node_patch_policy.authorize(ident, patch)
+        _check_network_data_patch(patch)
         before = node_view.raw_values(node, writable,
                                       {'chassis_uuid': _chassis_uuid})
         after = patching.apply(before, patch)

@@ -11,9 +11,10 @@ from tempest.lib import exceptions as lib_exc
 
 from ironic_like.tests.tempest.api import base
 
-NETWORK_DATA = {'links': [{'id': 'eth0', 'type': 'phy'}],
+NETWORK_DATA = {'links': [{'id': 'eth0', 'type': 'phy',
+                           'ethernet_mac_address': '52:54:00:ee:00:02'}],
                 'networks': [{'id': 'n0', 'type': 'ipv4_dhcp',
-                              'link': 'eth0'}],
+                              'link': 'eth0', 'network_id': 'n0'}],
                 'services': []}
 
 
