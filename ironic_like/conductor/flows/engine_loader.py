@@ -13,7 +13,6 @@ import functools
 
 from stevedore import driver
 from taskflow.engines import helpers
-from taskflow.persistence import backends
 from taskflow.utils import persistence_utils
 
 from ironic_like.conductor.flows import transient_backend
@@ -35,8 +34,6 @@ def load(flow, store=None, flow_detail=None, book=None, backend=None,
     """An engine ready to run ``flow``: taskflow.engines.load's contract
     (a flow detail made in ``book``/``backend`` when none is given, the
     ``store`` injected), for an engine named without options."""
-    if isinstance(backend, dict):
-        backend = backends.fetch(backend)
     if flow_detail is None:
         flow_detail = persistence_utils.create_flow_detail(
             flow, book=book, backend=backend)

@@ -350,36 +350,16 @@ class AllocationsMixin(object):
             ).rowcount == 1
 
     def allocation_candidates(self, resource_class, traits=(),
-                              candidate_uuids=None, owner=None, limit=None,
-                              name=None):
+                              candidate_uuids=None, owner=None, limit=None):
         """IDs of nodes that could take an allocation right now (locked
-        ones included: a lock ends).
-
-        With ``limit``, at most that many, best fit first
-        (_best_fit_first). With ``name``, the free matching node of that
-        name comes first: an allocation tries the node named as itself
-        first (API 1.79). One read transaction.
-        """
-        n = models.Node
-        query = _candidates_query(sa.select(n.id), resource_class, traits,
-                                  candidate_uuids, owner)
+        ones included: a lock ends); with ``limit``, at most that many,
+        best fit first (_best_fit_first). One read transaction."""
+        query = _candidates_query(sa.select(models.Node.id), resource_class,
+                                  traits, candidate_uuids, owner)
+        if limit:
+            query = _best_fit_first(query).limit(limit)
         with _sa_api()._reader() as session:
-            if not limit:
-                return [row[0] for row in session.execute(query)]
-            named = None
-            if name is not None:
-                # By the unique name index first: the free-node conditions
-                # then check one row.
-                named = session.execute(sa.select(n.id).where(
-                    n.name == name)).scalar()
-                if named is not None:
-                    named = session.execute(
-                        query.where(n.id == named)).scalar()
-            ids = list(session.execute(
-                _best_fit_first(query).limit(limit)).scalars())
-        if named is not None:
-            ids = [named] + [i for i in ids if i != named][:limit - 1]
-        return ids
+            return [row[0] for row in session.execute(query)]
 
     def node_ids_by_name(self, names):
         """{name: node id} of the nodes called by one of ``names``: one
