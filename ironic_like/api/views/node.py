@@ -3,7 +3,7 @@
 from ironic_like.api import versions as v
 from ironic_like.api.views import base
 from ironic_like.common import agent_token
-from ironic_like.common import service_steps
+from ironic_like.common import current_steps
 from ironic_like.common import states
 from ironic_like.drivers import base as drivers_base
 from ironic_like.drivers import loader
@@ -88,8 +88,11 @@ def _driver_internal_info_make(ctx):
     return lambda node: hide_agent_secrets(node.driver_internal_info)
 
 
-def _service_step_make(ctx):
-    return service_steps.current_step
+def _step_field(name, version, current):
+    """clean_step, deploy_step, service_step: the step the node is at."""
+    return base.Field(name, version,
+                      ['provision_state', 'driver_internal_info'],
+                      lambda ctx: current)
 
 
 def _traits_make(ctx):
@@ -206,16 +209,12 @@ FIELDS = base.registry(
     base.column('console_enabled'),
     base.datetime_column('inspection_started_at', v.INSPECTION_TIMES),
     base.datetime_column('inspection_finished_at', v.INSPECTION_TIMES),
-    # Ironic fields of features this service does not have.
-    base.constant('clean_step', {}, v.CLEAN_STEP),
+    _step_field('clean_step', v.CLEAN_STEP, current_steps.clean_step),
     _dict_column('raid_config', v.RAID_CONFIG),
     _dict_column('target_raid_config', v.RAID_CONFIG),
     base.column('fault', v.NODE_FAULT),
-    base.constant('deploy_step', {}, v.DEPLOY_STEP),
-    # The step a servicing node is at (1.87).
-    base.Field('service_step', v.SERVICE,
-               ['provision_state', 'driver_internal_info'],
-               _service_step_make),
+    _step_field('deploy_step', v.DEPLOY_STEP, current_steps.deploy_step),
+    _step_field('service_step', v.SERVICE, current_steps.service_step),
     base.column('automated_clean', v.AUTOMATED_CLEAN),
     base.column('disable_power_off', v.DISABLE_POWER_OFF),
     base.column('instance_name', v.INSTANCE_NAME),

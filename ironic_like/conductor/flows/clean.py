@@ -37,6 +37,7 @@ from ironic_like.accelerators import discovery
 from ironic_like.accelerators import drivers as acc_drivers
 from ironic_like.accelerators import os_acc
 from ironic_like.common import agent_info
+from ironic_like.common import current_steps
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.common import step_names
@@ -83,8 +84,8 @@ PHASE_NEXT_STEP = 'clean-next-step'
 
 # driver_internal_info keys.
 REQUESTED = 'clean_steps_requested'
-STEPS = 'clean_steps'
-INDEX = 'clean_step_index'
+STEPS = current_steps.CLEAN_STEPS
+INDEX = current_steps.CLEAN_INDEX
 
 GET_CLEAN_STEPS = 'clean.get_clean_steps'
 EXECUTE_CLEAN_STEP = 'clean.execute_clean_step'

@@ -2,34 +2,48 @@
 agent between them hold no thread):
 
     deploy-boot-ramdisk:  deploy-fail-on-revert -> deploy-validate
-        -> deploy-prepare-ramdisk -> deploy-power-on -> deploy-await-agent
+        -> deploy-run-steps-before-ramdisk -> deploy-prepare-ramdisk
+        -> deploy-power-on -> deploy-await-agent
     (the first heartbeat in "wait call-back") deploy-write-image:
         deploy-fail-on-revert -> deploy-discover-accelerators
+        -> deploy-run-steps-before-image
         -> deploy-start-image-write (and plug accelerators meanwhile)
         -> deploy-await-image
     (a heartbeat that finds the image written) deploy-finish:
         deploy-fail-on-revert -> deploy-run-steps -> deploy-boot-from-disk
-        -> deploy-reboot-to-instance -> deploy-done
+        -> deploy-run-steps-before-tear-down -> deploy-tear-down-agent
+        -> deploy-run-steps-before-instance -> deploy-reboot-to-instance
+        -> deploy-run-steps-after-instance -> deploy-done
 
-deploy-run-steps runs the steps the deploy's templates and request add
-(see common/deploy_templates.py, recorded when the deploy was
-accepted): the agent's through deploy.execute_deploy_step, the
-conductor's own (reserved step names, steps on child nodes) through
+The deploy's steps (recorded when the deploy was accepted: the built-in
+ones below with those of its templates and request, ordered by priority,
+common/deploy_templates.py) run where their priority puts them among the
+built-in ones, as in Ironic: above deploy.deploy (100, the ramdisk
+boots) before the ramdisk, out of band; then with the agent up, before
+and after the image write (80) and prepare_instance_boot (60); after
+tear_down_agent (40) and boot_instance (20) out of band again. The
+deploy-run-steps atoms run them: the agent's through
+deploy.execute_deploy_step (the node waits; the heartbeat that finds the
+step over carries on, as for a clean step), the conductor's own
+(reserved step names, steps on child nodes) through
 reserved_steps.run_listed as cleaning runs them, the others through the
-node's interfaces. The built-in steps (write_image...) stay the fixed
-atoms above. A "hold", a "wait" for the next heartbeat, or an agent step
-after a power_off or reboot took the agent away, ends the flow there:
-the node holds or waits (phase deploy-run-steps), and the next heartbeat
-starts deploy-finish again at the step reached.
+node's interfaces. The built-in steps stay the fixed atoms above; the
+recorded step index counts them too, so a flow started again (after a
+hold, a wait, an agent step or a take-over) passes over what is done.
+A "hold", a "wait" for the next heartbeat, or an agent
+step after a power_off or reboot took the agent away, ends the flow
+there: the node holds or waits (phase deploy-run-steps), and "unhold" or
+the next heartbeat starts the flow of the step reached
+(flow_to_carry_on()).
 
 Any failure ends in "deploy failed", the node powered off and last_error
 naming the step (see node_steps.FailOnRevert).
 """
 
 from concurrent import futures
-import time
 
 from oslo_log import log
+from oslo_utils import timeutils
 from taskflow.patterns import linear_flow
 
 from ironic_like.accelerators import discovery
@@ -45,7 +59,6 @@ from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import persistence
 from ironic_like.conductor.flows import reserved_steps
 from ironic_like.conductor import management
-from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
 from ironic_like.drivers.modules import agent_client
 
@@ -65,7 +78,13 @@ POWER_ON = 'deploy-power-on'
 AWAIT_AGENT = 'deploy-await-agent'
 START_IMAGE_WRITE = 'deploy-start-image-write'
 AWAIT_IMAGE = 'deploy-await-image'
+RUN_STEPS_BEFORE_RAMDISK = 'deploy-run-steps-before-ramdisk'
+RUN_STEPS_BEFORE_IMAGE = 'deploy-run-steps-before-image'
 RUN_STEPS = 'deploy-run-steps'
+RUN_STEPS_BEFORE_TEAR_DOWN = 'deploy-run-steps-before-tear-down'
+TEAR_DOWN_AGENT = 'deploy-tear-down-agent'
+RUN_STEPS_BEFORE_INSTANCE = 'deploy-run-steps-before-instance'
+RUN_STEPS_AFTER_INSTANCE = 'deploy-run-steps-after-instance'
 BOOT_FROM_DISK = 'deploy-boot-from-disk'
 REBOOT_TO_INSTANCE = 'deploy-reboot-to-instance'
 DONE = 'deploy-done'
@@ -73,8 +92,11 @@ DONE = 'deploy-done'
 # Phases recorded while the node waits for its agent.
 PHASE_WRITE_IMAGE = 'deploy-write-image'
 PHASE_IMAGE_RUNNING = 'deploy-image-running'
-# Set by "unhold": the next heartbeat runs the steps after the hold.
+# Set by "unhold", a "wait" step or an agent step waiting for the agent:
+# the next heartbeat runs the steps from the recorded index.
 PHASE_RUN_STEPS = 'deploy-run-steps'
+# An agent deploy step runs: the next heartbeat reads how it went.
+PHASE_STEP_RUNNING = 'deploy-step-running'
 
 PREPARE_IMAGE = 'standby.prepare_image'
 _OPERATION = 'Deploy'
@@ -87,20 +109,42 @@ EXTRA_SPECS = 'flavor_extra_specs'
 # IPA's command running one deploy step.
 EXECUTE_DEPLOY_STEP = 'deploy.execute_deploy_step'
 # The agent deploy's own deploy steps, with Ironic's priorities: the
-# fixed atoms of these flows do them (write_image: deploy-start-image-
-# write; prepare_instance_boot: deploy-boot-from-disk; boot_instance:
-# deploy-reboot-to-instance). A template step of the same name overrides
-# its priority and arguments in the recorded list.
+# fixed atoms of these flows do them (deploy: deploy-prepare-ramdisk to
+# deploy-await-agent, the ramdisk booted; write_image: deploy-start-
+# image-write; prepare_instance_boot: deploy-boot-from-disk;
+# tear_down_agent: deploy-tear-down-agent (the agent's token goes);
+# boot_instance: deploy-reboot-to-instance). A template step of the same
+# name overrides its priority and arguments in the recorded list, so
+# long as they keep this order.
 BUILT_IN_STEPS = (
+    {'interface': 'deploy', 'step': 'deploy', 'priority': 100,
+     'args': {}},
     {'interface': 'deploy', 'step': 'write_image', 'priority': 80,
      'args': {}},
     {'interface': 'deploy', 'step': 'prepare_instance_boot',
      'priority': 60, 'args': {}},
+    {'interface': 'deploy', 'step': 'tear_down_agent',
+     'priority': 40, 'args': {}},
     {'interface': 'deploy', 'step': 'boot_instance', 'priority': 20,
      'args': {}},
 )
-# Seconds between two looks at a running agent deploy step.
-STEP_POLL_INTERVAL = 1.0
+# Where a deploy's own step runs: how many built-in steps come before it
+# in the ordered list (the built-in ones keep BUILT_IN_STEPS' order).
+(BEFORE_RAMDISK, BEFORE_IMAGE, AFTER_IMAGE, BEFORE_TEAR_DOWN,
+ BEFORE_INSTANCE, AFTER_INSTANCE) = range(6)
+# The flow whose deploy-run-steps atom runs each part (the others:
+# deploy-finish's).
+_FLOW_OF_PART = {BEFORE_RAMDISK: BOOT_RAMDISK, BEFORE_IMAGE: WRITE_IMAGE}
+# The parts that run while the agent is up (from the ramdisk's boot to
+# tear_down_agent, which takes the agent's token): the only place for
+# the agent's steps, and for a "wait" for its heartbeat.
+_WITH_AGENT = (BEFORE_IMAGE, AFTER_IMAGE, BEFORE_TEAR_DOWN)
+_PART_NAMES = {
+    BEFORE_RAMDISK: 'before the ramdisk boots (priority above '
+                    'deploy.deploy\'s)',
+    BEFORE_INSTANCE: 'after deploy.tear_down_agent',
+    AFTER_INSTANCE: 'after the instance is powered on (priority below '
+                    'deploy.boot_instance\'s)'}
 
 
 def _agent_deploy_step(step):
@@ -118,6 +162,104 @@ def _agent_deploy_step(step):
 STEP_LIST = reserved_steps.StepList(
     'deploy', _OPERATION, deploy_templates.STEPS, deploy_templates.INDEX,
     PHASE_RUN_STEPS, states.DEPLOYING, _agent_deploy_step)
+
+
+def _is_builtin(step):
+    return deploy_templates.is_builtin(step, BUILT_IN_STEPS)
+
+
+def part_of(steps, index):
+    """Where the step at ``index`` of a deploy's ordered ``steps`` runs
+    (BEFORE_RAMDISK...AFTER_INSTANCE): how many built-in steps come before
+    it. A built-in step belongs to the part before it (the flow that runs
+    that part runs the step's atom next); an index past the end, to the
+    last part."""
+    return sum(1 for step in steps[:index] if _is_builtin(step))
+
+
+def _progress(node):
+    """The deploy's recorded steps and the index of the next one to do
+    (built-in ones included)."""
+    info = node.driver_internal_info or {}
+    return (info.get(deploy_templates.STEPS) or [],
+            info.get(deploy_templates.INDEX) or 0)
+
+
+def _position(steps, name):
+    """Where built-in step deploy.``name`` is in ``steps`` (None: not
+    listed, a deploy recorded before it was)."""
+    for index, step in enumerate(steps):
+        if step['interface'] == 'deploy' and step['step'] == name:
+            return index
+    return None
+
+
+def current_step_name(node):
+    """"interface.step" of the step at the deploy's index ('?' if none)."""
+    steps, index = _progress(node)
+    return _step_name(steps[index]) if index < len(steps) else '?'
+
+
+def step_done(task):
+    """The agent's step at the index is over: move the index past it."""
+    steps, index = _progress(task.node)
+    node_steps.set_info(task, **{deploy_templates.INDEX: index + 1,
+                                 agent_info.COMMAND: None})
+
+
+def flow_to_carry_on(node):
+    """The flow that carries a deploy on at its recorded step index,
+    after "unhold", a "wait" or an agent step that waited for the agent
+    booted again (or a take-over in between)."""
+    steps, index = _progress(node)
+    if not steps:
+        return FINISH
+    return _FLOW_OF_PART.get(part_of(steps, index), FINISH)
+
+
+def carries_on_without_agent(node):
+    """A deploy held where no agent runs (before the ramdisk boots, after
+    tear_down_agent, or after a power_off or reboot step took the agent
+    away): "unhold" carries it on at once, as no heartbeat may come (an
+    agent step further on waits for the agent then). Not before the image
+    write, which needs the agent first."""
+    steps, index = _progress(node)
+    if not steps:
+        return False
+    part = part_of(steps, index)
+    return part not in _WITH_AGENT or (
+        part != BEFORE_IMAGE and not reserved_steps.agent_present(node))
+
+
+def _needs_agent(step):
+    """The agent runs ``step``, or it waits for the agent's heartbeat."""
+    return _agent_deploy_step(step) or (
+        step['step'] == step_names.WAIT
+        and step_names.wait_seconds(step) is None)
+
+
+def _check_places(steps, field):
+    """The built-in steps in their order, and the steps needing the agent
+    where it runs: else InvalidParameterValue naming ``field``."""
+    order = [step['step'] for step in steps if _is_builtin(step)]
+    if order != [step['step'] for step in BUILT_IN_STEPS]:
+        raise exception.InvalidParameterValue(
+            err='Cannot deploy: the priorities of the agent deploy\'s own '
+                'steps must keep their order (%s); they would run as %s.'
+                % (', '.join('%s %d' % (b['step'], b['priority'])
+                             for b in BUILT_IN_STEPS), ', '.join(order)),
+            field=field)
+    for index, step in enumerate(steps):
+        part = part_of(steps, index)
+        if not _is_builtin(step) and _needs_agent(step) and \
+                part not in _WITH_AGENT:
+            raise exception.InvalidParameterValue(
+                err='Cannot deploy: deploy step %s (priority %d) needs the '
+                    'agent, which does not run %s; give it a priority '
+                    'between those of deploy.deploy and '
+                    'deploy.tear_down_agent (100 to 41).'
+                    % (_step_name(step), step['priority'], _PART_NAMES[part]),
+                field=field)
 
 
 def image_info(node):
@@ -213,6 +355,9 @@ def deploy_steps(task, runs_flows=True, user_steps=None):
                     'always runs.' % (step['interface'], step['step']),
                 field=('deploy_steps' if user_steps
                        else 'instance_info/traits'))
+    if runs_flows:
+        _check_places(steps, 'deploy_steps' if user_steps
+                      else 'instance_info/traits')
     node_steps.set_info(task, **{deploy_templates.STEPS: steps,
                                  deploy_templates.INDEX: 0})
     return steps
@@ -277,6 +422,9 @@ class StartImageWriteAndPlug(StartImageWrite):
 
     def execute(self, task):
         node = task.node
+        if _steps_paused(task):
+            # A step before the write put the node on hold or to wait.
+            return
         if not accelerator_request(node).requested:
             super().execute(task)
             return
@@ -302,31 +450,6 @@ def _step_name(step):
     return '%s.%s' % (step['interface'], step['step'])
 
 
-def _await_agent_step(task, command_id, step):
-    """Hold the worker (and the lock) until the agent's step ends: deploy
-    steps are few and the agent reports nothing else meanwhile."""
-    node = task.node
-    name = 'deploy step %s' % _step_name(step)
-    timeout = CONF.agent.phase_timeout
-    deadline = time.monotonic() + timeout if timeout else None
-    while True:
-        doc = agent_client.find_command(node, command_id)
-        if doc is None:
-            raise exception.AgentCommandFailed(
-                command=name, error='the agent forgot it (did it reboot?)')
-        status = doc.get('command_status')
-        if status == agent_client.FAILED:
-            raise exception.AgentCommandFailed(
-                command=name, error=agent_client.error_text(doc))
-        if status != agent_client.RUNNING:
-            return
-        if deadline is not None and time.monotonic() > deadline:
-            raise exception.AgentCommandFailed(
-                command=name, error='still running after %d seconds '
-                                    '([agent]phase_timeout)' % timeout)
-        time.sleep(STEP_POLL_INTERVAL)
-
-
 def _run_interface_step(task, step):
     interface = getattr(task.driver, step['interface'], None)
     method = None
@@ -345,10 +468,17 @@ def _run_interface_step(task, step):
 
 
 class RunSteps(node_steps.NodeTaskBase):
-    """Run the templates' and the request's deploy steps recorded for
-    this deploy, in their order, once the image is written and while the
-    agent still runs. The index of the next step is recorded after each
-    one, so a resumed flow carries on after the last finished step."""
+    """Run the deploy's own steps (its templates' and request's) of one
+    ``part`` (BEFORE_RAMDISK...AFTER_INSTANCE), in their order, from the
+    recorded index. The index of the next step is recorded after each
+    one, so a flow resumed or started again carries on after the last
+    finished step. ``passed``: the built-in step this flow starts after
+    (the heartbeat that starts the flow says it is done)."""
+
+    def __init__(self, name, part=AFTER_IMAGE, passed=None):
+        super().__init__(name)
+        self.part = part
+        self.passed = passed
 
     def execute(self, task):
         # Imported here: clean imports this module (tear-down uses the
@@ -359,13 +489,14 @@ class RunSteps(node_steps.NodeTaskBase):
             # conductor died before the flow's end was recorded): the
             # heartbeat after "unhold" or the wait carries on instead.
             return
-        info = task.node.driver_internal_info or {}
-        steps = info.get(deploy_templates.STEPS) or []
-        start = info.get(deploy_templates.INDEX) or 0
-        for index in range(start, len(steps)):
+        steps, start = _progress(task.node)
+        if self.passed and start == _position(steps, self.passed):
+            start += 1
+            node_steps.set_info(task, **{deploy_templates.INDEX: start})
+        index = start
+        while index < len(steps) and part_of(steps, index) == self.part \
+                and not _is_builtin(steps[index]):
             step = steps[index]
-            if deploy_templates.is_builtin(step, BUILT_IN_STEPS):
-                continue
             if step_names.run_by_conductor(step):
                 # "hold", "wait", the power steps, steps on child nodes:
                 # run as cleaning runs them (reserved_steps). When the
@@ -375,6 +506,7 @@ class RunSteps(node_steps.NodeTaskBase):
                 # the step) reverts the flow, which fails the node.
                 if not reserved_steps.run_listed(task, STEP_LIST, index):
                     return
+                index += 1
                 continue
             if _agent_deploy_step(step) and \
                     not reserved_steps.agent_present(task.node):
@@ -384,24 +516,70 @@ class RunSteps(node_steps.NodeTaskBase):
                 reserved_steps.wait_for_agent(task, STEP_LIST, index)
                 return
             if step['interface'] == 'deploy':
-                command_id = clean.start_agent_step(
-                    task, EXECUTE_DEPLOY_STEP, step, 'deploy_version')
-                _await_agent_step(task, command_id, step)
-            else:
-                _run_interface_step(task, step)
-            node_steps.set_info(task, **{deploy_templates.INDEX: index + 1,
+                # Started, then followed on the agent's heartbeats, as a
+                # clean step is (no thread waits): the runner moves the
+                # index on when it is done and carries on.
+                clean.start_agent_step(task, EXECUTE_DEPLOY_STEP, step,
+                                       'deploy_version')
+                node_steps.set_info(task, **{
+                    agent_info.PHASE: PHASE_STEP_RUNNING,
+                    agent_info.PHASE_STARTED:
+                        timeutils.utcnow().isoformat()})
+                node_steps.move(task, 'wait')
+                return
+            _run_interface_step(task, step)
+            index += 1
+            node_steps.set_info(task, **{deploy_templates.INDEX: index,
                                          agent_info.COMMAND: None})
+        if self.part == BEFORE_IMAGE and \
+                not reserved_steps.agent_present(task.node):
+            # A power_off or reboot step took the agent away: the image
+            # write waits for the agent booted again, whose heartbeat
+            # starts this flow again at the write.
+            reserved_steps.wait_for_agent(task, STEP_LIST, index)
 
 
-class BootFromDisk(node_steps.NodeTaskBase):
-    """The ramdisk's work is done: drop its boot configuration and token,
-    and make the disk the persistent boot device. Nothing while the
-    node holds or waits for its agent (a deploy step put it there)."""
+class _BuiltInStep(node_steps.NodeTaskBase):
+    """The atom of built-in step deploy.``step``: does its work unless
+    the node holds or waits (a step put it there) or the recorded index
+    is past the step (a flow started again after it), then moves the
+    index past it."""
+
+    step = None
 
     def execute(self, task):
         if _steps_paused(task):
             return
-        node_steps.leave_ramdisk(task)
+        # Servicing and unrescue share these atoms; a deploy's steps are
+        # not theirs.
+        steps, index = (_progress(task.node)
+                        if task.node.provision_state == states.DEPLOYING
+                        else ([], 0))
+        position = _position(steps, self.step)
+        if position is not None and index > position:
+            return
+        self.run(task)
+        if position is not None:
+            node_steps.set_info(task,
+                                **{deploy_templates.INDEX: position + 1})
+
+    def run(self, task):
+        raise NotImplementedError()
+
+
+class BootFromDisk(_BuiltInStep):
+    """prepare_instance_boot: the ramdisk's work is done: drop its boot
+    configuration, and make the disk the persistent boot device. The
+    agent's token goes too, except in a deploy, where deploy-tear-down-
+    agent takes it (agent steps may run in between)."""
+
+    step = 'prepare_instance_boot'
+
+    def run(self, task):
+        if task.node.provision_state == states.DEPLOYING:
+            node_steps.drop_ramdisk_boot(task)
+        else:
+            node_steps.leave_ramdisk(task)
         task.driver.management.set_boot_device(task, 'disk',
                                                persistent=True)
         # As Ironic's prepare_instance: the boot mode and secure boot
@@ -409,13 +587,45 @@ class BootFromDisk(node_steps.NodeTaskBase):
         management.cache_boot_mode(task)
 
 
-class RebootToInstance(node_steps.PowerOn):
-    """Power cycle (or on) into the instance, unless on hold or waiting
-    for the agent."""
+class TearDownAgent(_BuiltInStep):
+    """tear_down_agent: the agent's token and URL go (the power cycle
+    into the instance ends the ramdisk)."""
+
+    step = 'tear_down_agent'
+
+    def run(self, task):
+        node_steps.drop_agent(task)
+
+
+class RebootToInstance(_BuiltInStep):
+    """boot_instance: power cycle (or on) into the instance."""
+
+    step = 'boot_instance'
+
+    def run(self, task):
+        node_steps.boot(task)
+
+
+class _UnlessPaused(object):
+    """Mixed into an atom of deploy-boot-ramdisk that does nothing once a
+    step before it put the node on hold."""
 
     def execute(self, task):
         if not _steps_paused(task):
             super().execute(task)
+
+
+class PrepareRamdisk(_UnlessPaused, node_steps.PrepareRamdisk):
+    pass
+
+
+class PowerOn(_UnlessPaused, node_steps.PowerOn):
+    pass
+
+
+class AwaitAgent(_UnlessPaused, node_steps.AwaitAgent):
+    """Also in deploy-write-image: no wait for the image while a step
+    before the write has the node wait for its agent."""
 
 
 def _steps_paused(task):
@@ -442,9 +652,10 @@ def boot_ramdisk_flow():
     flow = linear_flow.Flow(BOOT_RAMDISK)
     flow.add(_fail_first(),
              Validate(VALIDATE),
-             node_steps.PrepareRamdisk(PREPARE_RAMDISK),
-             node_steps.PowerOn(POWER_ON),
-             node_steps.AwaitAgent(AWAIT_AGENT, PHASE_WRITE_IMAGE))
+             RunSteps(RUN_STEPS_BEFORE_RAMDISK, BEFORE_RAMDISK),
+             PrepareRamdisk(PREPARE_RAMDISK),
+             PowerOn(POWER_ON),
+             AwaitAgent(AWAIT_AGENT, PHASE_WRITE_IMAGE))
     return flow
 
 
@@ -452,18 +663,23 @@ def write_image_flow():
     flow = linear_flow.Flow(WRITE_IMAGE)
     flow.add(_fail_first(),
              DiscoverAccelerators(DISCOVER_ACCELERATORS),
+             RunSteps(RUN_STEPS_BEFORE_IMAGE, BEFORE_IMAGE,
+                      passed='deploy'),
              StartImageWriteAndPlug(START_IMAGE_WRITE),
-             node_steps.AwaitAgent(AWAIT_IMAGE,
-                                   PHASE_IMAGE_RUNNING))
+             AwaitAgent(AWAIT_IMAGE, PHASE_IMAGE_RUNNING))
     return flow
 
 
 def finish_flow():
     flow = linear_flow.Flow(FINISH)
     flow.add(_fail_first(),
-             RunSteps(RUN_STEPS),
+             RunSteps(RUN_STEPS, AFTER_IMAGE, passed='write_image'),
              BootFromDisk(BOOT_FROM_DISK),
+             RunSteps(RUN_STEPS_BEFORE_TEAR_DOWN, BEFORE_TEAR_DOWN),
+             TearDownAgent(TEAR_DOWN_AGENT),
+             RunSteps(RUN_STEPS_BEFORE_INSTANCE, BEFORE_INSTANCE),
              RebootToInstance(REBOOT_TO_INSTANCE),
+             RunSteps(RUN_STEPS_AFTER_INSTANCE, AFTER_INSTANCE),
              Done(DONE))
     return flow
 

@@ -95,11 +95,22 @@ def leave_ramdisk(task):
     """The node is done with its deploy ramdisk: boot configuration, agent
     token and agent URL go: a token must not outlive the ramdisk it was
     handed to."""
+    drop_ramdisk_boot(task)
+    drop_agent(task)
+
+
+def drop_ramdisk_boot(task):
+    """The node no longer boots the ramdisk (the agent that runs may
+    still run)."""
     try:
         task.driver.boot.clean_up_ramdisk(task)
     except Exception as e:
         LOG.warning('Node %s: removing its boot configuration failed: %s',
                     task.node.uuid, e)
+
+
+def drop_agent(task):
+    """The agent's token and URL go, and what the node waited for of it."""
     agent_info.wipe_agent_token(task)
     set_info(task, **{agent_info.PHASE: None, agent_info.PHASE_STARTED: None,
                       agent_info.COMMAND: None})

@@ -236,12 +236,15 @@ def restart_point(node):
             return deploy.WRITE_IMAGE
         if phase == deploy.PHASE_IMAGE_RUNNING:
             return WAIT_AGAIN  # the next heartbeat reads the write's status
-        if phase == deploy.PHASE_RUN_STEPS:
-            # The image is written, and a heartbeat after "unhold", a
-            # "wait" step or a reboot step started the deploy steps
-            # again: they carry on at the recorded step index (writing
-            # the image again would redo the steps before it).
-            return deploy.FINISH
+        if phase == deploy.PHASE_STEP_RUNNING and info.get(
+                agent_info.COMMAND):
+            return WAIT_AGAIN  # the next heartbeat reads the step's status
+        if phase in (deploy.PHASE_RUN_STEPS, deploy.PHASE_STEP_RUNNING):
+            # "unhold", or a heartbeat after a "wait" step or a reboot
+            # step, started the deploy steps again: they carry on at the
+            # recorded step index, in the flow of its part (the image is
+            # not written again once it was).
+            return deploy.flow_to_carry_on(node)
         return deploy.BOOT_RAMDISK
     if state == states.DELETING:
         return clean.TEARDOWN
@@ -344,9 +347,9 @@ def on_heartbeat(task):
     elif phase == service.PHASE_NEXT_STEP:
         _start(task, reserved_steps.next_flow(node, service))
     elif phase == deploy.PHASE_RUN_STEPS:
-        _start(task, deploy.FINISH)
-    elif phase in (deploy.PHASE_IMAGE_RUNNING, clean.PHASE_STEP_RUNNING,
-                   service.PHASE_STEP_RUNNING):
+        _start(task, deploy.flow_to_carry_on(node))
+    elif phase in (deploy.PHASE_IMAGE_RUNNING, deploy.PHASE_STEP_RUNNING,
+                   clean.PHASE_STEP_RUNNING, service.PHASE_STEP_RUNNING):
         # The node stays in its wait state while the worker looks.
         task.spawn_after(executor(), _follow_command, phase)
 
@@ -388,6 +391,9 @@ def _act_on_command(task, phase):
             node_steps.fail_node(task, 'Deploy failed at step '
                                        'deploy-write-image: %s' % outcome)
         return
+    if phase == deploy.PHASE_STEP_RUNNING:
+        _act_on_deploy_step(task, outcome)
+        return
     flows = clean if phase == clean.PHASE_STEP_RUNNING else service
     what = 'clean' if flows is clean else 'service'
     info = node.driver_internal_info or {}
@@ -408,17 +414,43 @@ def _act_on_command(task, phase):
         _resume_with(task, reserved_steps.next_flow(task.node, flows))
 
 
+def _act_on_deploy_step(task, outcome):
+    """The agent's deploy step the node waited for is over (or lost):
+    carry on after it (or start it again), or fail the deploy."""
+    node = task.node
+    name = deploy.current_step_name(node)
+    if outcome == LOST:
+        LOG.warning('Node %s: the agent lost deploy step %s (it '
+                    'rebooted?); starting it again', node.uuid, name)
+        node_steps.set_info(task, **{agent_info.COMMAND: None})
+    elif outcome != 'done':
+        node_steps.fail_node(task, 'Deploy failed at deploy step %s: %s'
+                             % (name, outcome))
+        return
+    else:
+        deploy.step_done(task)
+    _resume_with(task, deploy.flow_to_carry_on(task.node))
+
+
 def unhold(task):
     """An operator's "unhold" (API 1.85) of a node on hold: it waits for
-    its agent again, whose next heartbeat carries on after the hold."""
+    its agent again, whose next heartbeat carries on after the hold; a
+    deploy held where no agent runs (before the ramdisk boots, after it
+    was left) carries on at once."""
     node = task.node
     phase = {states.CLEANHOLD: clean.PHASE_NEXT_STEP,
              states.SERVICEHOLD: service.PHASE_NEXT_STEP}.get(
         node.provision_state, deploy.PHASE_RUN_STEPS)
+    at_once = node.provision_state == states.DEPLOYHOLD and \
+        deploy.carries_on_without_agent(node)
     node_steps.move(task, 'unhold')
     node_steps.set_info(task, **{
         agent_info.PHASE: phase,
         agent_info.PHASE_STARTED: timeutils.utcnow().isoformat()})
+    if at_once:
+        LOG.info('Node %s: hold released; carrying on', node.uuid)
+        _start(task, deploy.flow_to_carry_on(node))
+        return
     LOG.info('Node %s: hold released; the next heartbeat carries on',
              node.uuid)
 

@@ -170,3 +170,72 @@ class TestReservedDeploySteps(base.BaseBaremetalLikeTest):
         shown = self.client.show_node(node['uuid'])
         self.assertEqual('available', shown['provision_state'])
         self.assertIsNone(shown['target_provision_state'])
+
+
+class TestDeployStepPlaces(base.BaseBaremetalLikeTest):
+    """With the agent deploy, a deploy step runs where its priority puts
+    it among the deploy's own steps (deploy.deploy 100, write_image 80,
+    prepare_instance_boot 60, tear_down_agent 40, boot_instance 20), as
+    in Ironic. The node's boot interface is fake: no ramdisk boots, and
+    the node waits for an agent nobody plays."""
+
+    # 1.85: "unhold".
+    min_microversion = '1.85'
+
+    def _agent_node(self):
+        # Made available with the fake deploy interface (automated
+        # cleaning would wait for an agent), then given the agent's.
+        node = self.make_available_node(boot_interface='fake')
+        self.client.update_node(node['uuid'], [
+            {'op': 'replace', 'path': '/deploy_interface',
+             'value': 'agent'},
+            {'op': 'add', 'path': '/instance_info/image_source',
+             'value': 'http://127.0.0.1:9/image.raw'},
+            {'op': 'add', 'path': '/instance_info/image_checksum',
+             'value': 'sha256:' + 'a' * 64}])
+        self.client.set_node_power_state(node['uuid'], 'power on')
+        self.wait_for(lambda: self.client.show_node(node['uuid'])[
+            'power_state'] == 'power on', 'node %s on' % node['uuid'])
+        return node
+
+    @decorators.idempotent_id('3a6f2c1e-7d4b-4e8a-9c5f-1b2d3e4f5a60')
+    def test_steps_before_the_ramdisk_boots(self):
+        node = self._agent_node()
+        self.client.set_node_provision_state(node['uuid'], 'active',
+                                             deploy_steps=[
+            {'interface': 'power', 'step': 'power_off', 'args': {},
+             'priority': 150},
+            {'interface': 'deploy', 'step': 'hold', 'args': {},
+             'priority': 120}])
+        held = self.wait_for_provision_state(node['uuid'], 'deploy hold')
+        # Held before the ramdisk was powered on: off, as the first step
+        # left it.
+        self.assertEqual('power off', held['power_state'])
+        self.assertIsNone(held['last_error'])
+        info = held['driver_internal_info']
+        self.assertEqual(
+            ['power_off', 'hold', 'deploy', 'write_image',
+             'prepare_instance_boot', 'tear_down_agent', 'boot_instance'],
+            [step['step'] for step in info['deploy_steps']])
+        self.assertEqual(2, info['deploy_step_index'])
+        # No agent heartbeats before the ramdisk: unhold carries on, and
+        # the ramdisk is powered on to wait for its agent.
+        self.client.set_node_provision_state(node['uuid'], 'unhold')
+        waiting = self.wait_for_provision_state(node['uuid'],
+                                                'wait call-back')
+        self.assertEqual('power on', waiting['power_state'])
+        self.assertEqual('active', waiting['target_provision_state'])
+
+    @decorators.attr(type='negative')
+    @decorators.idempotent_id('8e1d4c7b-2a5f-4b39-8d06-5c7e9f1a2b43')
+    def test_agent_step_where_no_agent_runs_refused(self):
+        node = self._agent_node()
+        for priority in (150, 30):
+            self.assertRaises(
+                lib_exc.BadRequest, self.client.set_node_provision_state,
+                node['uuid'], 'active', deploy_steps=[
+                    {'interface': 'deploy', 'step': 'erase_devices',
+                     'args': {}, 'priority': priority}])
+        shown = self.client.show_node(node['uuid'])
+        self.assertEqual('available', shown['provision_state'])
+        self.assertIsNone(shown['target_provision_state'])

@@ -72,6 +72,43 @@ class TestServiceVerb(base.APITestCase):
         self.assertNotIn('service_step', self.get(
             '/v1/nodes/%s' % self.node.uuid, version='1.86').json)
 
+    def test_clean_and_deploy_step_fields(self):
+        # The step at the recorded index, in the states of its work.
+        clean = [{'interface': 'deploy', 'step': 'erase_devices',
+                  'args': {}, 'priority': 10}]
+        deploy = [{'interface': 'deploy', 'step': step, 'args': {},
+                   'priority': priority}
+                  for step, priority in (('deploy', 100),
+                                         ('write_image', 80))]
+        node_url = '/v1/nodes/%s' % self.node.uuid
+        for state, info, shown in (
+                (states.CLEANWAIT, {'clean_steps': clean,
+                                    'clean_step_index': 0},
+                 ('erase_devices', {})),
+                (states.DEPLOYWAIT, {'deploy_steps': deploy,
+                                     'deploy_step_index': 1},
+                 ({}, 'write_image')),
+                # Past the last step, or out of those states: none.
+                (states.DEPLOYING, {'deploy_steps': deploy,
+                                    'deploy_step_index': 2}, ({}, {})),
+                (states.ACTIVE, {'deploy_steps': deploy,
+                                 'deploy_step_index': 1}, ({}, {}))):
+            self.db.update_node(self.node.id, {
+                'provision_state': state, 'driver_internal_info': info})
+            doc = self.get(node_url, version=V).json
+            self.assertEqual(
+                shown, tuple(doc[field].get('step', {}) if doc[field]
+                             else {} for field in ('clean_step',
+                                                   'deploy_step')), state)
+        self.db.update_node(self.node.id, {
+            'provision_state': states.DEPLOYWAIT,
+            'driver_internal_info': {'deploy_steps': deploy,
+                                     'deploy_step_index': 0}})
+        doc = self.get(node_url, version='1.44').json
+        self.assertEqual(deploy[0], doc['deploy_step'])
+        self.assertNotIn('deploy_step', self.get(node_url,
+                                                 version='1.43').json)
+
 
 class TestServicePolicy(test_auth.KeystoneTestCase):
 

@@ -6,6 +6,7 @@ from unittest import mock
 
 from ironic_like.common import agent_info
 from ironic_like.common import agent_token
+from ironic_like.common import current_steps
 from ironic_like.common import deploy_templates as dt
 from ironic_like.common import exception
 from ironic_like.common import states
@@ -138,10 +139,12 @@ POWER_OFF = test_reserved_steps.POWER_OFF
 REBOOT = test_reserved_steps.REBOOT
 HOLD = test_reserved_steps.HOLD
 
+# An agent step after the image write (80), before prepare_instance_boot
+# (60); an interface step after it, before the agent's tear-down (40).
 HT_ON = {'interface': 'deploy', 'step': 'burn_in',
-         'args': {'minutes': 1}, 'priority': 30}
+         'args': {'minutes': 1}, 'priority': 70}
 NMI = {'interface': 'management', 'step': 'inject_nmi', 'args': {'n': 2},
-       'priority': 40}
+       'priority': 45}
 
 
 class TestDeployWithTemplates(test_agent_deploy.AgentDeployBase):
@@ -164,16 +167,22 @@ class TestDeployWithTemplates(test_agent_deploy.AgentDeployBase):
         with mock.patch.object(fake.FakeManagement, 'inject_nmi',
                                create=True) as nmi:
             node = self._deploy_to_active(node)
+            # The agent's step started; its end comes with a heartbeat.
+            self.assertEqual(states.DEPLOYWAIT, node.provision_state)
+            self.assertEqual(deploy.PHASE_STEP_RUNNING, self._phase(node))
+            self.assertFalse(nmi.called)
+            node = self._heartbeat(node)
         self.assertEqual(states.ACTIVE, node.provision_state)
         self.assertIsNone(node.last_error)
         nmi.assert_called_once_with(mock.ANY, n=2)
         self.assertEqual(node.uuid, nmi.call_args[0][0].node.uuid)
         info = node.driver_internal_info
         self.assertEqual(
-            ['write_image', 'prepare_instance_boot', 'inject_nmi',
-             'burn_in', 'boot_instance'],
+            ['deploy', 'write_image', 'burn_in', 'prepare_instance_boot',
+             'inject_nmi', 'tear_down_agent', 'boot_instance'],
             [s['step'] for s in info[dt.STEPS]])
-        self.assertEqual(4, info[dt.INDEX])
+        # Every step done, the built-in ones included.
+        self.assertEqual(7, info[dt.INDEX])
         sent = [r for r in self.agent.received
                 if r[0] == deploy.EXECUTE_DEPLOY_STEP]
         self.assertEqual(1, len(sent))
@@ -190,8 +199,8 @@ class TestDeployWithTemplates(test_agent_deploy.AgentDeployBase):
     def test_without_templates_only_builtin_steps(self):
         node = self._deploy_to_active(self._node())
         self.assertEqual(states.ACTIVE, node.provision_state)
-        self.assertEqual(['write_image', 'prepare_instance_boot',
-                          'boot_instance'],
+        self.assertEqual(['deploy', 'write_image', 'prepare_instance_boot',
+                          'tear_down_agent', 'boot_instance'],
                          [s['step'] for s in
                           node.driver_internal_info[dt.STEPS]])
         self.assertNotIn(deploy.EXECUTE_DEPLOY_STEP, self.agent.names())
@@ -221,10 +230,9 @@ class TestDeployWithTemplates(test_agent_deploy.AgentDeployBase):
         self._template('CUSTOM_BURN', HT_ON)
         node = self._node_with_traits(['CUSTOM_BURN'], ['CUSTOM_BURN'])
         self.agent.fail[deploy.EXECUTE_DEPLOY_STEP] = 'disk on fire'
-        node = self._deploy_to_active(node)
+        node = self._heartbeat(self._deploy_to_active(node))
         self.assertEqual(states.DEPLOYFAIL, node.provision_state)
-        self.assertIn('deploy-run-steps', node.last_error)
-        self.assertIn('deploy.burn_in', node.last_error)
+        self.assertIn('deploy step deploy.burn_in', node.last_error)
         self.assertIn('disk on fire', node.last_error)
 
     def test_step_the_driver_lacks_fails_the_deploy(self):
@@ -240,25 +248,32 @@ class TestDeployWithTemplates(test_agent_deploy.AgentDeployBase):
         self._template('CUSTOM_BURN', HT_ON)
         node = self._node_with_traits(['CUSTOM_BURN'], ['CUSTOM_BURN'])
         self.agent.hold.add(deploy.EXECUTE_DEPLOY_STEP)
-        real = deploy.agent_client.find_command
-        seen_running = []
-
-        def find(node, command_id):
-            # The run step sees it running once; then the agent ends it.
-            doc = real(node, command_id)
-            if doc and doc['command_name'] == deploy.EXECUTE_DEPLOY_STEP \
-                    and doc['command_status'] == 'RUNNING':
-                seen_running.append(command_id)
-                self.agent.finish(deploy.EXECUTE_DEPLOY_STEP)
-            return doc
-
-        with mock.patch.object(deploy, 'STEP_POLL_INTERVAL', 0.01), \
-                mock.patch.object(deploy.agent_client, 'find_command',
-                                  side_effect=find):
-            node = self._deploy_to_active(node)
+        node = self._heartbeat(self._deploy_to_active(node))
+        # Still running: the node waits on, nothing started twice.
+        self.assertEqual(states.DEPLOYWAIT, node.provision_state)
+        self.assertEqual(deploy.PHASE_STEP_RUNNING, self._phase(node))
+        # The API's deploy_step shows it.
+        self.assertEqual('burn_in', current_steps.deploy_step(node)['step'])
+        self.agent.finish(deploy.EXECUTE_DEPLOY_STEP)
+        node = self._heartbeat(node)
         self.assertEqual(states.ACTIVE, node.provision_state)
-        self.assertEqual(1, len(seen_running))
         self.assertEqual(1, self.agent.names().count(
+            deploy.EXECUTE_DEPLOY_STEP))
+
+    def test_step_the_agent_forgot_is_started_again(self):
+        self._template('CUSTOM_BURN', HT_ON)
+        node = self._node_with_traits(['CUSTOM_BURN'], ['CUSTOM_BURN'])
+        self.agent.hold.add(deploy.EXECUTE_DEPLOY_STEP)
+        node = self._deploy_to_active(node)
+        # The agent rebooted and knows no command any more.
+        with self.agent.lock:
+            self.agent.commands.clear()
+        self.agent.hold.clear()
+        node = self._heartbeat(node)     # lost: started again
+        self.assertEqual(states.DEPLOYWAIT, node.provision_state)
+        node = self._heartbeat(node)
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.assertEqual(2, self.agent.names().count(
             deploy.EXECUTE_DEPLOY_STEP))
 
 
@@ -317,14 +332,15 @@ class TestStartAgentStep(base.TestCase):
 class TestRunStepsResume(base.TestCase):
 
     def test_resumed_run_skips_finished_steps(self):
-        steps = [dict(NMI, step='first', priority=50),
-                 dict(NMI, step='second', priority=45),
-                 deploy.BUILT_IN_STEPS[1]]
+        steps = [deploy.BUILT_IN_STEPS[0], deploy.BUILT_IN_STEPS[1],
+                 dict(NMI, step='first', priority=75),
+                 dict(NMI, step='second', priority=65),
+                 deploy.BUILT_IN_STEPS[2]]
         # Deploying: the steps run in no other state (a node put on hold
         # or to wait is carried on by the next heartbeat).
         node = utils.create_test_node(
             provision_state=states.DEPLOYING,
-            driver_internal_info={dt.STEPS: steps, dt.INDEX: 1})
+            driver_internal_info={dt.STEPS: steps, dt.INDEX: 3})
         task = mock.Mock(node=node)
 
         def update_node(values):
@@ -335,7 +351,8 @@ class TestRunStepsResume(base.TestCase):
         task.driver.management.second.assert_called_once_with(task, n=2)
         # Built-in steps are the flow's own atoms: not called here.
         self.assertFalse(task.driver.deploy.prepare_instance_boot.called)
-        self.assertEqual(2, task.node.driver_internal_info[dt.INDEX])
+        # Up to the built-in step, which its own atom does next.
+        self.assertEqual(4, task.node.driver_internal_info[dt.INDEX])
 
     def test_nothing_runs_unless_deploying(self):
         # A flow resumed after a step put the node on hold or to wait
@@ -358,12 +375,26 @@ class TestRunStepsResume(base.TestCase):
         # again (after "unhold", a "wait" or a reboot step) and the
         # flow's start: the steps carry on; the image is not written
         # again.
+        steps = dt.ordered_steps([], deploy.BUILT_IN_STEPS, [
+            dict(NMI, step='a', priority=150),
+            dict(NMI, step='b', priority=90), NMI,
+            dict(NMI, step='c', priority=10)])
+        self.assertEqual(['a', 'deploy', 'b', 'write_image'],
+                         [s['step'] for s in steps[:4]])
         node = utils.create_test_node(
             provision_state=states.DEPLOYING,
             target_provision_state=states.ACTIVE,
-            driver_internal_info={dt.STEPS: [NMI], dt.INDEX: 0,
+            driver_internal_info={dt.STEPS: steps, dt.INDEX: 0,
                                   agent_info.PHASE: deploy.PHASE_RUN_STEPS})
-        self.assertEqual(deploy.FINISH, runner.restart_point(node))
+        # Each step carried on by the flow of its part: before the
+        # ramdisk boots (and at deploy.deploy), before the image write
+        # (and at it), the rest after it.
+        for index, flow in enumerate([
+                deploy.BOOT_RAMDISK, deploy.BOOT_RAMDISK,
+                deploy.WRITE_IMAGE, deploy.WRITE_IMAGE] +
+                [deploy.FINISH] * (len(steps) - 3)):
+            node.driver_internal_info[dt.INDEX] = index
+            self.assertEqual(flow, runner.restart_point(node), index)
 
 
 class TestUserDeploySteps(TestDeployWithTemplates):
@@ -372,15 +403,16 @@ class TestUserDeploySteps(TestDeployWithTemplates):
     def test_user_steps_merged_and_win(self):
         self._template('CUSTOM_BURN', HT_ON)
         node = self._node_with_traits(['CUSTOM_BURN'], ['CUSTOM_BURN'])
-        mine = dict(HT_ON, args={'minutes': 5}, priority=35)
+        mine = dict(HT_ON, args={'minutes': 5}, priority=65)
         node = self.db.get_node_by_id(node.id)
         node = self._act(node, 'deploy', {'deploy_steps': [mine, NMI]})
         steps = node.driver_internal_info[dt.STEPS]
         self.assertEqual(
-            ['write_image', 'prepare_instance_boot', 'inject_nmi',
-             'burn_in', 'boot_instance'], [s['step'] for s in steps])
+            ['deploy', 'write_image', 'burn_in', 'prepare_instance_boot',
+             'inject_nmi', 'tear_down_agent', 'boot_instance'],
+            [s['step'] for s in steps])
         burn = [s for s in steps if s['step'] == 'burn_in'][0]
-        self.assertEqual(({'minutes': 5}, 35),
+        self.assertEqual(({'minutes': 5}, 65),
                          (burn['args'], burn['priority']))
 
     def test_user_step_disabling_a_builtin_refused(self):
@@ -443,16 +475,18 @@ class TestReservedDeploySteps(test_reserved_steps.ReservedStepsBase):
 
     def test_power_off_and_on_then_the_agent_step_waits_for_the_agent(self):
         node = self._to_steps(self._node(), {'deploy_steps': [
-            _deploy_step(POWER_OFF, 50), _deploy_step(POWER_ON, 45),
+            _deploy_step(POWER_OFF, 78), _deploy_step(POWER_ON, 76),
             HT_ON]})
         self.assertEqual([('set', states.POWER_OFF),
                           ('set', states.POWER_ON)], self._calls(node))
-        # burn_in (index 4, after the built-in write and boot-preparation
+        # burn_in (index 4, after the built-in deploy and write_image
         # steps and the two power steps) needs the agent booted again.
         self._waits_for_agent(node, 4)
         self._agent_gone(node)
         self.assertEqual([], self._executed())
-        node = self._heartbeat(self._give_token(node))
+        node = self._heartbeat(self._give_token(node))   # burn_in starts
+        self.assertEqual(['burn_in'], self._executed())
+        node = self._heartbeat(node)                     # and is over
         self.assertEqual(states.ACTIVE, node.provision_state)
         self.assertIsNone(node.last_error)
         self.assertEqual(['burn_in'], self._executed())
@@ -462,7 +496,7 @@ class TestReservedDeploySteps(test_reserved_steps.ReservedStepsBase):
     def test_template_reboot_then_the_rebooted_agent_runs_the_next_step(
             self):
         self.db.create_deploy_template({'name': 'CUSTOM_CYCLE', 'steps': [
-            _deploy_step(REBOOT, 50), HT_ON]})
+            _deploy_step(REBOOT, 78), HT_ON]})
         node = self._node()
         self.db.set_node_traits(node.id, ['CUSTOM_CYCLE'])
         node = self.db.update_node(node.id, {'instance_info': dict(
@@ -471,7 +505,7 @@ class TestReservedDeploySteps(test_reserved_steps.ReservedStepsBase):
         self.assertEqual([('reboot', None)], self._calls(node))
         self._waits_for_agent(node, 3)
         self._agent_gone(node)
-        node = self._heartbeat(self._give_token(node))
+        node = self._heartbeat(self._heartbeat(self._give_token(node)))
         self.assertEqual(states.ACTIVE, node.provision_state)
         self.assertEqual(['burn_in'], self._executed())
 
@@ -490,17 +524,18 @@ class TestReservedDeploySteps(test_reserved_steps.ReservedStepsBase):
         with mock.patch.object(fake.FakeManagement, 'inject_nmi',
                                create=True) as nmi:
             node = self._to_steps(self._node(), {'deploy_steps': [
-                _deploy_step(REBOOT, 50), NMI, dict(HT_ON, priority=35)]})
+                _deploy_step(REBOOT, 78), dict(NMI, priority=75), HT_ON]})
             nmi.assert_called_once_with(mock.ANY, n=2)
         self._waits_for_agent(node, 4)
-        node = self._heartbeat(self._give_token(node))
+        node = self._heartbeat(self._heartbeat(self._give_token(node)))
         self.assertEqual(states.ACTIVE, node.provision_state)
         self.assertEqual(['burn_in'], self._executed())
 
     def test_wait_with_seconds_pauses_then_carries_on(self):
         node = self._to_steps(self._node(), {'deploy_steps': [
-            _deploy_step(test_reserved_steps._wait(5), 50), HT_ON]})
+            _deploy_step(test_reserved_steps._wait(5), 75), HT_ON]})
         self.sleep.assert_called_once_with(5)
+        node = self._heartbeat(node)     # burn_in over
         self.assertEqual(states.ACTIVE, node.provision_state)
         self.assertEqual(['burn_in'], self._executed())
 
@@ -508,8 +543,10 @@ class TestReservedDeploySteps(test_reserved_steps.ReservedStepsBase):
         with mock.patch.object(fake.FakeManagement, 'inject_nmi',
                                create=True) as nmi:
             node = self._to_steps(self._node(), {'deploy_steps': [
-                dict(HT_ON, priority=50),
-                _deploy_step(test_reserved_steps._wait(), 45), NMI]})
+                dict(HT_ON, priority=75),
+                _deploy_step(test_reserved_steps._wait(), 72),
+                dict(NMI, priority=65)]})
+            node = self._heartbeat(node)     # burn_in over: the wait
             self._waits_for_agent(node, 4)
             self.assertEqual(['burn_in'], self._executed())
             self.assertFalse(nmi.called)
@@ -526,7 +563,8 @@ class TestReservedDeploySteps(test_reserved_steps.ReservedStepsBase):
         first, second = self._child(parent), self._child(parent)
         node = self._to_steps(parent, {'deploy_steps': [
             _deploy_step(test_reserved_steps._on_children(
-                POWER_OFF, second.uuid), 50), HT_ON]})
+                POWER_OFF, second.uuid), 78), HT_ON]})
+        node = self._heartbeat(node)     # burn_in over
         self.assertEqual(states.ACTIVE, node.provision_state)
         self.assertIsNone(node.last_error)
         self.assertEqual(states.POWER_OFF, self._node_power(second))
@@ -545,7 +583,7 @@ class TestReservedDeploySteps(test_reserved_steps.ReservedStepsBase):
     def test_failed_power_step_fails_the_deploy(self):
         self.power_mocks['reboot'].side_effect = RuntimeError('BMC gone')
         node = self._to_steps(self._node(), {'deploy_steps': [
-            _deploy_step(REBOOT, 50), HT_ON]})
+            _deploy_step(REBOOT, 78), HT_ON]})
         self.assertEqual(states.DEPLOYFAIL, node.provision_state)
         self.assertIn('deploy-run-steps', node.last_error)
         self.assertIn('deploy step reboot', node.last_error)
@@ -594,6 +632,197 @@ class TestReservedDeploySteps(test_reserved_steps.ReservedStepsBase):
         e = self._refused(node, None)
         self.assertEqual('instance_info/traits', e.field)
         self.assertIn('seconds', str(e))
+
+
+class TestStepPlaces(test_reserved_steps.ReservedStepsBase):
+    """Each deploy step runs where its priority puts it among the agent
+    deploy's own (deploy.deploy 100, write_image 80,
+    prepare_instance_boot 60, tear_down_agent 40, boot_instance 20), as
+    in Ironic."""
+
+    def setUp(self):
+        super().setUp()
+        # What had happened when each management step ran: the agent's
+        # commands so far, the node's power calls so far, and whether it
+        # still had an agent token.
+        self.seen = {}
+
+        def step(name):
+            def run(interface, task, **args):
+                self.seen[name] = (
+                    list(self.agent.names()), self._calls(task.node),
+                    agent_token.is_present(task.node.driver_internal_info))
+            return run
+
+        for name in ('early', 'before_write', 'after_write',
+                     'before_tear_down', 'after_tear_down', 'late'):
+            patcher = mock.patch.object(
+                fake.FakeManagement, name, create=True,
+                new=step(name))
+            patcher.start()
+            self.addCleanup(patcher.stop)
+
+    def _step(self, name, priority):
+        return {'interface': 'management', 'step': name, 'args': {},
+                'priority': priority}
+
+    def test_each_step_in_its_place(self):
+        node = self._node(power_state=states.POWER_OFF)
+        node = self._act(node, 'deploy', {'deploy_steps': [
+            self._step('early', 150), self._step('before_write', 90),
+            self._step('after_write', 70),
+            self._step('before_tear_down', 50),
+            self._step('after_tear_down', 30), self._step('late', 10)]})
+        # Before the ramdisk boots: no agent, the node not powered on.
+        self.assertEqual(([], [], False), self.seen['early'])
+        self.assertEqual(['early'], list(self.seen))
+        self.assertEqual(states.DEPLOYWAIT, node.provision_state)
+        node = self._heartbeat(self._give_token(node))
+        # The agent is up; the image not yet written.
+        names, calls, token = self.seen['before_write']
+        self.assertNotIn(deploy.PREPARE_IMAGE, names)
+        self.assertEqual([('set', states.POWER_ON)], calls)
+        self.assertTrue(token)
+        self.assertNotIn('after_write', self.seen)
+        node = self._heartbeat(node)     # the image written: the rest
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.assertIsNone(node.last_error)
+        self.assertIn(deploy.PREPARE_IMAGE, self.seen['after_write'][0])
+        # The agent's token goes with tear_down_agent; the reboot into
+        # the instance comes after the steps above 20.
+        self.assertTrue(self.seen['before_tear_down'][2])
+        self.assertFalse(self.seen['after_tear_down'][2])
+        for name in ('after_write', 'before_tear_down', 'after_tear_down'):
+            self.assertEqual([('set', states.POWER_ON)], self.seen[name][1])
+        self.assertEqual([('set', states.POWER_ON), ('reboot', None)],
+                         self.seen['late'][1])
+        self.assertEqual(len(node.driver_internal_info[dt.STEPS]),
+                         node.driver_internal_info[dt.INDEX])
+
+    def test_agent_steps_only_where_the_agent_runs(self):
+        node = self._node()
+        for steps in ([dict(HT_ON, priority=150)],
+                      [dict(HT_ON, priority=30)],
+                      [_deploy_step(test_reserved_steps._wait(), 10)]):
+            e = self.assertRaises(
+                exception.InvalidParameterValue,
+                self.api.do_provisioning_action, self.context, node,
+                'deploy', {'deploy_steps': steps})
+            self.assertEqual('deploy_steps', e.field)
+            self.assertIn('needs the agent', str(e))
+            self.assertIn('100 to 41', str(e))
+        self.assertEqual(states.AVAILABLE,
+                         self.db.get_node_by_id(node.id).provision_state)
+        # At the bounds: with the agent.
+        node = self._act(node, 'deploy', {'deploy_steps': [
+            dict(HT_ON, priority=100), dict(HT_ON, step='x', priority=41)]})
+        self.assertEqual(states.DEPLOYWAIT, node.provision_state)
+
+    def test_built_in_steps_keep_their_order(self):
+        node = self._node()
+        e = self.assertRaises(
+            exception.InvalidParameterValue,
+            self.api.do_provisioning_action, self.context, node, 'deploy',
+            {'deploy_steps': [{'interface': 'deploy',
+                               'step': 'prepare_instance_boot', 'args': {},
+                               'priority': 90}]})
+        self.assertEqual('deploy_steps', e.field)
+        self.assertIn('keep their order', str(e))
+        # Moved within their order: accepted.
+        node = self._act(node, 'deploy', {'deploy_steps': [
+            {'interface': 'deploy', 'step': 'write_image', 'args': {},
+             'priority': 90}]})
+        self.assertEqual(states.DEPLOYWAIT, node.provision_state)
+
+    def test_hold_before_the_ramdisk_unheld_at_once(self):
+        node = self._node(power_state=states.POWER_OFF)
+        node = self._act(node, 'deploy', {'deploy_steps': [
+            _deploy_step(HOLD, 150), self._step('early', 120)]})
+        self.assertEqual(states.DEPLOYHOLD, node.provision_state)
+        self.assertEqual([], self._calls(node))
+        # Nothing heartbeats before the ramdisk boots: unhold carries on.
+        node = self._act(node, 'unhold')
+        self.assertIn('early', self.seen)
+        self.assertEqual(states.DEPLOYWAIT, node.provision_state)
+        self.assertEqual(deploy.PHASE_WRITE_IMAGE, self._phase(node))
+        self.assertEqual([('set', states.POWER_ON)], self._calls(node))
+        node = self._heartbeat(self._give_token(node))
+        node = self._heartbeat(node)
+        self.assertEqual(states.ACTIVE, node.provision_state)
+
+    def test_hold_after_the_agent_unheld_at_once(self):
+        node = self._to_hold_at(30)
+        self.assertNotIn('late', self.seen)
+        # The agent is gone: unhold carries on without a heartbeat.
+        node = self._act(node, 'unhold')
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.assertIsNone(node.last_error)
+        self.assertIn('late', self.seen)
+        # Set to boot from disk and powered into the instance once.
+        self.assertEqual([('set', states.POWER_ON), ('reboot', None)],
+                         self._calls(node))
+
+    def test_hold_after_a_power_off_unheld_at_once(self):
+        node = self._node(power_state=states.POWER_OFF)
+        node = self._act(node, 'deploy', {'deploy_steps': [
+            _deploy_step(POWER_OFF, 75), _deploy_step(HOLD, 70),
+            self._step('after_write', 65)]})
+        node = self._heartbeat(self._give_token(node))
+        node = self._heartbeat(node)
+        self.assertEqual(states.DEPLOYHOLD, node.provision_state)
+        self._agent_gone(node)
+        # The powered off agent sends no heartbeat: unhold carries on.
+        node = self._act(node, 'unhold')
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.assertIn('after_write', self.seen)
+        self.assertEqual([('set', states.POWER_ON), ('set', states.POWER_OFF),
+                          ('set', states.POWER_ON)], self._calls(node))
+
+    def _to_hold_at(self, priority):
+        node = self._node(power_state=states.POWER_OFF)
+        node = self._act(node, 'deploy', {'deploy_steps': [
+            _deploy_step(HOLD, priority), self._step('late', 10)]})
+        node = self._heartbeat(self._give_token(node))
+        node = self._heartbeat(node)
+        self.assertEqual(states.DEPLOYHOLD, node.provision_state)
+        return node
+
+    def test_hold_before_the_write_waits_for_the_agent(self):
+        node = self._node()
+        node = self._act(node, 'deploy', {'deploy_steps': [
+            _deploy_step(HOLD, 90)]})
+        node = self._heartbeat(self._give_token(node))
+        self.assertEqual(states.DEPLOYHOLD, node.provision_state)
+        self.assertNotIn(deploy.PREPARE_IMAGE, self.agent.names())
+        node = self._act(node, 'unhold')
+        self.assertEqual(states.DEPLOYWAIT, node.provision_state)
+        self.assertEqual(deploy.PHASE_RUN_STEPS, self._phase(node))
+        node = self._heartbeat(node)     # the write starts
+        self.assertIn(deploy.PREPARE_IMAGE, self.agent.names())
+        node = self._heartbeat(node)
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.assertEqual(1, self.agent.names().count(deploy.PREPARE_IMAGE))
+
+    def test_reboot_before_the_write_waits_for_the_rebooted_agent(self):
+        node = self._node()
+        node = self._act(node, 'deploy', {'deploy_steps': [
+            _deploy_step(REBOOT, 90)]})
+        node = self._heartbeat(self._give_token(node))
+        # The write needs the agent, which the reboot took away.
+        self.assertEqual(states.DEPLOYWAIT, node.provision_state)
+        self.assertEqual(deploy.PHASE_RUN_STEPS, self._phase(node))
+        self._agent_gone(node)
+        self.assertNotIn(deploy.PREPARE_IMAGE, self.agent.names())
+        node = self._heartbeat(self._give_token(node))
+        self.assertIn(deploy.PREPARE_IMAGE, self.agent.names())
+        node = self._heartbeat(node)
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.assertIsNone(node.last_error)
+
+    def _agent_gone(self, node):
+        info = node.driver_internal_info
+        self.assertFalse(agent_token.is_present(info))
+        self.assertNotIn(agent_info.AGENT_URL, info)
 
 
 class TestReservedDeployStepsWithoutFlows(

@@ -11,13 +11,17 @@ from ironic_like.tests import base
 NODE_FLOWS = {
     deploy.BOOT_RAMDISK: [
         'deploy-fail-on-revert', 'deploy-validate',
-        'deploy-prepare-ramdisk', 'deploy-power-on', 'deploy-await-agent'],
+        'deploy-run-steps-before-ramdisk', 'deploy-prepare-ramdisk',
+        'deploy-power-on', 'deploy-await-agent'],
     deploy.WRITE_IMAGE: [
         'deploy-fail-on-revert', 'deploy-discover-accelerators',
-        'deploy-start-image-write', 'deploy-await-image'],
+        'deploy-run-steps-before-image', 'deploy-start-image-write',
+        'deploy-await-image'],
     deploy.FINISH: [
         'deploy-fail-on-revert', 'deploy-run-steps',
-        'deploy-boot-from-disk', 'deploy-reboot-to-instance',
+        'deploy-boot-from-disk', 'deploy-run-steps-before-tear-down',
+        'deploy-tear-down-agent', 'deploy-run-steps-before-instance',
+        'deploy-reboot-to-instance', 'deploy-run-steps-after-instance',
         'deploy-done'],
     clean.TEARDOWN: [
         'teardown-fail-on-revert', 'teardown-power-off',

@@ -76,7 +76,7 @@ class TestDeployHold(test_agent_deploy.AgentDeployBase):
     def test_hold_then_unhold(self):
         node = self._node()
         node = self._act(node, 'deploy', {'deploy_steps': [
-            dict(HOLD, args={}, priority=50)]})
+            dict(HOLD, args={}, priority=70)]})
         node = self._give_token(node)
         node = self._heartbeat(node)   # image write started
         node = self._heartbeat(node)   # image written: the hold
@@ -98,7 +98,7 @@ class TestDeployHold(test_agent_deploy.AgentDeployBase):
     def test_abort_on_hold(self):
         node = self._node()
         node = self._act(node, 'deploy', {'deploy_steps': [
-            dict(HOLD, args={}, priority=50)]})
+            dict(HOLD, args={}, priority=70)]})
         node = self._heartbeat(self._give_token(node))
         node = self._heartbeat(node)
         self.assertEqual(states.DEPLOYHOLD, node.provision_state)

@@ -1,6 +1,7 @@
 """Servicing an active node (API 1.87) with a running conductor and a
 fake agent: the ramdisk boots, the steps run, the instance boots again."""
 
+from ironic_like.common import current_steps
 from ironic_like.common import exception
 from ironic_like.common import service_steps
 from ironic_like.common import states
@@ -39,7 +40,7 @@ class TestServicing(test_agent_deploy.AgentDeployBase):
         node = self._heartbeat(node)   # steps read, firmware started
         self.assertEqual(states.SERVICEWAIT, node.provision_state)
         self.assertEqual('update_firmware',
-                         service_steps.current_step(node)['step'])
+                         current_steps.service_step(node)['step'])
         node = self._heartbeat(node)   # firmware done, BIOS started
         node = self._heartbeat(node)   # BIOS done: the instance boots
         self.assertEqual(states.ACTIVE, node.provision_state)
@@ -51,7 +52,7 @@ class TestServicing(test_agent_deploy.AgentDeployBase):
             p['step']['args'] for n, p, q in self.agent.received
             if n == service.EXECUTE_SERVICE_STEP][0])
         self.assertEqual(states.POWER_ON, self._power(node))
-        self.assertEqual({}, service_steps.current_step(node))
+        self.assertEqual({}, current_steps.service_step(node))
         self.assertNotIn(service_steps.STEPS, node.driver_internal_info)
 
     def test_hold_and_unhold(self):
