@@ -7,6 +7,7 @@ is in the states of that work; {} otherwise."""
 from ironic_like.common import deploy_templates
 from ironic_like.common import service_steps
 from ironic_like.common import states
+from ironic_like.common import step_names
 
 # driver_internal_info keys of manual and automated cleaning (the clean
 # flows keep them; common, so that the API reads them without importing
@@ -26,6 +27,11 @@ def _step_at(node, in_states, steps_key, index_key):
         return {}
     info = node.driver_internal_info or {}
     steps, index = info.get(steps_key) or [], info.get(index_key) or 0
+    if node.provision_state in states.HOLD_STATES and 0 < index <= \
+            len(steps) and steps[index - 1].get('step') == step_names.HOLD:
+        # On hold: the index is past the "hold" step, which is where the
+        # node is (as Ironic shows it).
+        index -= 1
     return dict(steps[index]) if index < len(steps) else {}
 
 

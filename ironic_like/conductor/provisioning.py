@@ -13,6 +13,7 @@ from ironic_like.common import states
 from ironic_like.common import step_names
 from ironic_like.conductor import bios
 from ironic_like.conductor import firmware
+from ironic_like.conductor.flows import clean
 from ironic_like.conductor.flows import deploy
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import reserved_steps
@@ -107,6 +108,11 @@ def do_provisioning_action(context, executor, node_id, event, params):
                                 (params or {}).get('deploy_steps'))
         if event in ('clean', 'service'):
             _check_steps(node, event, params or {})
+        if event == 'clean' and _runs_flows(task) and \
+                not (params or {}).get('disable_ramdisk'):
+            # The agent's steps, before the node moves (400).
+            clean.check_agent_steps(task, (params or {}).get('clean_steps'),
+                                    'clean_steps')
         if event == 'inspect':
             # A node that cannot be inspected is refused (400), not
             # failed in the background.
@@ -308,7 +314,13 @@ def _deploy_steps_then_boot(task, steps):
         return
     if after_hold is not None:
         # Nothing heartbeats: "unhold" carries on at once (_after_hold).
-        node_steps.set_info(task, **{AFTER_HOLD: after_hold})
+        # The index is past the hold, as the agent deploy records it (the
+        # API's deploy_step shows the hold).
+        recorded = (task.node.driver_internal_info or {}).get(
+            deploy_templates.STEPS) or []
+        node_steps.set_info(task, **{
+            AFTER_HOLD: after_hold,
+            deploy_templates.INDEX: len(recorded) - len(after_hold)})
         _move(task, 'hold', keep_target=True)
         return
     try:

@@ -116,16 +116,16 @@ def _default_opt(kind):
 
 # The node interfaces that have Ironic's enabled_/default_ options, with
 # Ironic's defaults where we have the interfaces they name (Ironic also
-# enables raid "agent", storage "cinder" and vendor "ipmitool", which
-# this service does not have; inspection through the agent is enabled,
-# as it was before the inspect interface could be chosen).
+# enables storage "cinder" and vendor "ipmitool", which this service
+# does not have; inspection through the agent is enabled, as it was
+# before the inspect interface could be chosen).
 INTERFACE_OPTION_DEFAULTS = {
     'bios': ['no-bios'],
     'console': ['no-console'],
     'firmware': ['no-firmware'],
     'inspect': ['no-inspect', 'agent'],
     'network': ['flat', 'noop'],
-    'raid': ['no-raid'],
+    'raid': ['agent', 'no-raid'],
     'rescue': ['no-rescue'],
     'storage': ['noop'],
     'vendor': ['no-vendor'],

@@ -30,6 +30,22 @@ opts = [
     cfg.IntOpt('erase_devices_priority', default=10, min=0,
                help='Priority of the agent\'s erase_devices step in '
                     'automated cleaning; 0 leaves disks as they are.'),
+    # Ironic's names and meaning, so that its configuration carries over.
+    cfg.IntOpt('delete_configuration_priority', min=0,
+               help='Priority to run in-band clean step that erases '
+                    'RAID configuration from devices, via the agent '
+                    'ramdisk, for nodes with the "agent" raid interface. '
+                    'If unset, will use the priority set in the ramdisk '
+                    '(0 for the GenericHardwareManager). If set to 0, will '
+                    'not run during cleaning.'),
+    cfg.IntOpt('create_configuration_priority', min=0,
+               help='Priority to run in-band clean step that creates '
+                    'RAID configuration from devices, via the agent '
+                    'ramdisk, for nodes with the "agent" raid interface '
+                    '(from their target_raid_config). If unset, will use '
+                    'the priority set in the ramdisk (0 for the '
+                    'GenericHardwareManager). If set to 0, will not run '
+                    'during cleaning.'),
     cfg.IntOpt('agent_command_timeout', default=60, min=1,
                help='Seconds to wait for the agent to answer one HTTP '
                     'request (sending a command or reading its status). '

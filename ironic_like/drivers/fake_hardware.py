@@ -16,7 +16,8 @@ class FakeHardware(base.HardwareType):
     supported_console_interfaces = ('fake', 'no-console')
     supported_firmware_interfaces = ('fake', 'no-firmware')
     supported_inspect_interfaces = ('no-inspect', 'agent')
-    supported_raid_interfaces = ('fake', 'no-raid')
+    # As Ironic's: the fake, then no-raid and the agent's.
+    supported_raid_interfaces = ('fake', 'no-raid', 'agent')
     # no-rescue stays the default; the agent rescue drives a simulated
     # agent as the agent deploy does.
     supported_rescue_interfaces = ('no-rescue', 'agent')

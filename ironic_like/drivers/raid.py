@@ -5,6 +5,7 @@ raid interface accepts one, and the logical disk properties it documents
 import jsonschema
 
 from ironic_like.common import exception
+from ironic_like.common import inspection
 
 RAID_LEVELS = ('0', '1', '2', '5', '6', '1+0', '5+0', '6+0')
 
@@ -111,3 +112,85 @@ def logical_disk_properties():
     """{property: description} of a logical disk."""
     return {name: prop['description']
             for name, prop in LOGICAL_DISK['properties'].items()}
+
+
+def filter_target(node, create_root_volume=True, create_nonroot_volumes=True):
+    """The node's target RAID configuration as a create_configuration
+    step builds it: without the root volume, or without the others, when
+    the step's arguments say so (Ironic's rule). MissingParameterValue
+    naming target_raid_config when nothing is left to build."""
+    target = node.target_raid_config or {}
+    if not target.get('logical_disks'):
+        raise exception.MissingParameterValue(
+            err='Node %s has no target RAID configuration.' % node.uuid,
+            field='target_raid_config')
+    disks = list(target['logical_disks'])
+    skipped = []
+    if not _as_bool(create_root_volume, 'create_root_volume'):
+        disks = [d for d in disks if not d.get('is_root_volume')]
+        skipped.append('skipping root volume')
+    if not _as_bool(create_nonroot_volumes, 'create_nonroot_volumes'):
+        disks = [d for d in disks if d.get('is_root_volume')]
+        skipped.append('skipping non-root volumes')
+    if not disks:
+        raise exception.MissingParameterValue(
+            err='Node %s has empty target RAID configuration after %s.'
+                % (node.uuid, ' and '.join(skipped)),
+            field='target_raid_config')
+    return dict(target, logical_disks=disks)
+
+
+def _as_bool(value, name):
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ('true', '1', 'yes', 'on'):
+        return True
+    if text in ('false', '0', 'no', 'off'):
+        return False
+    raise exception.InvalidParameterValue(
+        err='%s must be a boolean, not %r.' % (name, value), field=name)
+
+
+def built_values(node, raid_config, now):
+    """The node's new values once ``raid_config`` (what the agent reports
+    it built: {"logical_disks": [...]}) exists, as Ironic records it:
+    raid_config with last_updated, and from the root volume the
+    properties' local_gb (unless "MAX"), root_device (its hint) and the
+    raid_level capability. InvalidParameterValue for a report that is not
+    a configuration or has more than one root volume."""
+    if not isinstance(raid_config, dict) or not isinstance(
+            raid_config.get('logical_disks'), list):
+        raise exception.InvalidParameterValue(
+            err='The agent reported no RAID configuration (%r).'
+                % (raid_config,))
+    roots = [d for d in raid_config['logical_disks']
+             if isinstance(d, dict) and d.get('is_root_volume')]
+    if len(roots) > 1:
+        raise exception.InvalidParameterValue(
+            err='The agent reported %d root volumes; at most one may be.'
+                % len(roots))
+    values = {'raid_config': dict(raid_config, last_updated=str(now))}
+    if roots:
+        root = roots[0]
+        properties = dict(node.properties or {})
+        if root.get('size_gb') not in (None, 'MAX'):
+            properties['local_gb'] = int(root['size_gb'])
+        if root.get('root_device_hint'):
+            properties['root_device'] = root['root_device_hint']
+        if root.get('raid_level'):
+            capabilities = inspection.parse_capabilities(
+                properties.get('capabilities'))
+            capabilities['raid_level'] = root['raid_level']
+            properties['capabilities'] = inspection.format_capabilities(
+                capabilities)
+        values['properties'] = properties
+    return values
+
+
+def deleted_values(node):
+    """The node's new values once its RAID configuration is deleted: no
+    raid_config, no root device hint taken from it (Ironic's rule)."""
+    properties = dict(node.properties or {})
+    properties.pop('root_device', None)
+    return {'raid_config': {}, 'properties': properties}

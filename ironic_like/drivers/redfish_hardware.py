@@ -14,6 +14,9 @@ class RedfishHardware(base.HardwareType):
     # [DEFAULT]enabled_bios_interfaces), else no-bios.
     supported_bios_interfaces = ('redfish', 'no-bios')
     supported_firmware_interfaces = ('redfish', 'no-firmware')
+    # Ironic's order without its redfish RAID: no-raid stays the default,
+    # the agent's software RAID once enabled.
+    supported_raid_interfaces = ('no-raid', 'agent')
     # Ironic's order: out-of-band inspection through the BMC first (the
     # default once enabled in [DEFAULT]enabled_inspect_interfaces), else
     # in-band through the agent.

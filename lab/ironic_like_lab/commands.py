@@ -88,6 +88,12 @@ CLEAN_STEPS = [
      'reboot_requested': False, 'abortable': False,
      'argsinfo': {'settings': {
          'description': 'list of {name, value}', 'required': True}}},
+    # IPA's software RAID (GenericHardwareManager), for nodes with the
+    # "agent" raid interface.
+    {'step': 'delete_configuration', 'priority': 0, 'interface': 'raid',
+     'reboot_requested': False, 'abortable': True},
+    {'step': 'create_configuration', 'priority': 0, 'interface': 'raid',
+     'reboot_requested': False, 'abortable': True},
 ]
 
 DEPLOY_STEPS = [
@@ -154,11 +160,40 @@ def _execute_clean_step(agent, params):
         with agent.lock:
             agent.records['bios'].append({'args': args, 'at': time.time()})
         result = 'BIOS settings applied'
+    elif name == 'create_configuration':
+        result = _create_raid(agent, params.get('node') or {})
+    elif name == 'delete_configuration':
+        with agent.lock:
+            agent.records['raid'] = None
+        result = {}
     else:
         raise CommandError('UnknownCleanStep',
                            'Clean step %s is not supported by the agent'
                            % name, 400)
     return {'clean_result': result, 'clean_step': step}
+
+
+def _create_raid(agent, node):
+    """Software RAID as IPA builds it from the target the conductor sent
+    (node.target_raid_config): the logical disks as md devices over the
+    machine's disk; returns the configuration built, which the conductor
+    records as the node's raid_config."""
+    target = node.get('target_raid_config') or {}
+    disks = target.get('logical_disks')
+    if not disks:
+        raise CommandError('InvalidCommandParamsError',
+                           'no target_raid_config to build', 400)
+    built = []
+    for index, disk in enumerate(disks):
+        logical = dict(disk, controller='software',
+                       physical_disks=[agent.disk_path])
+        if disk.get('is_root_volume'):
+            logical.setdefault('root_device_hint',
+                               {'name': '/dev/md%d' % index})
+        built.append(logical)
+    with agent.lock:
+        agent.records['raid'] = {'logical_disks': built, 'at': time.time()}
+    return {'logical_disks': built}
 
 
 def _execute_deploy_step(agent, params):

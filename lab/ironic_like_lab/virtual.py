@@ -343,6 +343,8 @@ class VirtualAgent(object):
         self.records = {'firmware': [], 'bios': [], 'erased': 0,
                         'image': None, 'configdrive': None}
         self.records['os_boot'] = None
+        # The software RAID the agent built ({logical_disks}), or None.
+        self.records['raid'] = None
         self.records['accelerators'] = []
         self.records['accelerator_erases'] = []
         # The last rescue.finalize_rescue: the password's hash (never a

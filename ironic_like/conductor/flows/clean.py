@@ -107,15 +107,37 @@ def agent_steps(result, key='clean_steps'):
     return steps
 
 
-def automated_steps(offered):
+# [deploy] options overriding the priority of the agent's RAID steps in
+# automated cleaning (Ironic's), for nodes with the agent raid interface.
+_RAID_PRIORITY_OPTIONS = {'create_configuration':
+                          'create_configuration_priority',
+                          'delete_configuration':
+                          'delete_configuration_priority'}
+
+
+def raid_in_band(task):
+    """The node's raid interface has the agent build RAID (agent_raid)."""
+    return bool(getattr(task.driver.raid, 'in_band', False))
+
+
+def automated_steps(offered, raid_steps=False):
+    """The agent's steps that automated cleaning runs: those with a
+    priority above 0, highest first; its raid interface's only with
+    ``raid_steps`` (the node's raid interface is the agent's)."""
     chosen = []
     for step in offered:
         priority = step.get('priority') or 0
+        interface = step.get('interface', 'deploy')
         if step['step'] == ERASE_STEP:
             priority = CONF.deploy.erase_devices_priority
+        if interface == 'raid':
+            if not raid_steps:
+                continue
+            option = _RAID_PRIORITY_OPTIONS.get(step['step'])
+            if option and getattr(CONF.deploy, option) is not None:
+                priority = getattr(CONF.deploy, option)
         if priority > 0:
-            chosen.append({'step': step['step'],
-                           'interface': step.get('interface', 'deploy'),
+            chosen.append({'step': step['step'], 'interface': interface,
                            'priority': priority, 'args': {}})
     # Highest priority first, as Ironic orders them.
     return sorted(chosen, key=lambda s: -s['priority'])
@@ -125,7 +147,8 @@ def manual_steps(offered, requested, node_uuid, field='clean_steps'):
     """The ``requested`` steps (manual cleaning's, or servicing's:
     ``field``) as they will run; each must be one the agent ``offered``,
     or one the conductor runs itself."""
-    names = {s['step'] for s in offered}
+    offered_names = {(s.get('interface', 'deploy'), s['step'])
+                     for s in offered}
     chosen = []
     for step in requested:
         if node_steps.is_hold(step):
@@ -141,12 +164,15 @@ def manual_steps(offered, requested, node_uuid, field='clean_steps'):
                                                         'deploy'),
                                args=step.get('args') or {}))
             continue
-        if step.get('step') not in names:
+        if (step.get('interface', 'deploy'), step.get('step')) not in \
+                offered_names:
             raise exception.InvalidParameterValue(
-                '%s step "%s" is not offered by the agent of node %s '
-                '(it offers: %s).' % (field.split('_')[0].capitalize(),
-                                      step.get('step'), node_uuid,
-                                      ', '.join(sorted(names))),
+                '%s step "%s.%s" is not offered by the agent of node %s '
+                '(it offers: %s).' % (
+                    field.split('_')[0].capitalize(),
+                    step.get('interface', 'deploy'), step.get('step'),
+                    node_uuid, ', '.join(sorted(
+                        '%s.%s' % pair for pair in offered_names))),
                 field=field)
         chosen.append({'step': step['step'],
                        'interface': step.get('interface', 'deploy'),
@@ -216,9 +242,49 @@ class GetSteps(node_steps.NodeTaskBase):
             steps = manual_steps(offered, info.get(REQUESTED) or [],
                                  node.uuid)
         else:
-            steps = automated_steps(offered)
+            steps = automated_steps(offered, raid_in_band(task))
         node_steps.set_info(task, **{STEPS: steps, INDEX: 0,
                                      REQUESTED: None})
+
+
+def check_agent_steps(task, steps, field):
+    """The requested clean ``steps`` the agent is to run (the conductor's
+    own aside): steps of the deploy interface, and of the raid interface
+    when the node's is the agent's; a create_configuration needs a target
+    RAID configuration. InvalidParameterValue (400) naming ``field``, or
+    target_raid_config, before the node moves."""
+    for step in steps or ():
+        if step_names.run_by_conductor(step) or node_steps.is_hold(step):
+            continue
+        interface = step.get('interface', 'deploy')
+        if interface == 'raid' and raid_in_band(task):
+            agent_node_fields(task, step)
+            continue
+        if interface != 'deploy':
+            raise exception.InvalidParameterValue(
+                'Clean step "%s.%s": the agent runs steps of the "deploy" '
+                'interface, and of the "raid" interface when the node\'s '
+                'raid interface is "agent" (this node\'s is "%s").'
+                % (interface, step.get('step'), task.node.raid_interface),
+                field=field)
+
+
+def agent_node_fields(task, step):
+    """What the agent reads of the node for ``step`` besides its UUID:
+    the raid interface's say for its own steps (agent_raid)."""
+    if step.get('interface') == 'raid' and raid_in_band(task):
+        return task.driver.raid.agent_node_fields(task, step)
+    return {}
+
+
+def after_agent_step(task, step, doc, result_key):
+    """A step the agent ran is over: the node's raid interface records
+    what its own steps built (Ironic's post step hooks). ``doc``: the
+    agent's command document; ``result_key``: clean_result or
+    service_result. Raises when the agent's report is unusable."""
+    if step.get('interface') == 'raid' and raid_in_band(task):
+        result = ((doc or {}).get('command_result') or {}).get(result_key)
+        task.driver.raid.after_agent_step(task, step, result)
 
 
 def start_agent_step(task, command, step, version_key):
@@ -226,7 +292,8 @@ def start_agent_step(task, command, step, version_key):
     clean.execute_clean_step or deploy.execute_deploy_step, asynchronous;
     ``version_key``: its clean_version or deploy_version parameter) and
     record the command's id; returns it. On a resume, a step the agent
-    already started is followed, not started twice."""
+    already started is followed, not started twice. The agent is told
+    the node's UUID and what agent_node_fields() adds."""
     node = task.node
     known = (node.driver_internal_info or {}).get(agent_info.COMMAND)
     if known:
@@ -241,9 +308,10 @@ def start_agent_step(task, command, step, version_key):
     if running and running.get('command_status') == agent_client.RUNNING:
         node_steps.set_info(task, **{agent_info.COMMAND: running.get('id')})
         return running.get('id')
+    node_doc = dict(agent_node_fields(task, step), uuid=node.uuid)
     doc = agent_client.start_command(
         node, command,
-        {'step': step, 'node': {'uuid': node.uuid},
+        {'step': step, 'node': node_doc,
          'ports': [{'address': p.address} for p in task.ports],
          version_key: {}})
     node_steps.set_info(task, **{agent_info.COMMAND: doc.get('id')})

@@ -5,8 +5,8 @@ agent between them hold no thread):
         -> deploy-run-steps-before-ramdisk -> deploy-prepare-ramdisk
         -> deploy-power-on -> deploy-await-agent
     (the first heartbeat in "wait call-back") deploy-write-image:
-        deploy-fail-on-revert -> deploy-discover-accelerators
-        -> deploy-run-steps-before-image
+        deploy-fail-on-revert -> deploy-run-steps-before-image
+        -> deploy-discover-accelerators
         -> deploy-start-image-write (and plug accelerators meanwhile)
         -> deploy-await-image
     (a heartbeat that finds the image written) deploy-finish:
@@ -221,14 +221,13 @@ def carries_on_without_agent(node):
     """A deploy held where no agent runs (before the ramdisk boots, after
     tear_down_agent, or after a power_off or reboot step took the agent
     away): "unhold" carries it on at once, as no heartbeat may come (an
-    agent step further on waits for the agent then). Not before the image
-    write, which needs the agent first."""
+    agent step further on, or the image write, waits for the agent
+    then)."""
     steps, index = _progress(node)
     if not steps:
         return False
-    part = part_of(steps, index)
-    return part not in _WITH_AGENT or (
-        part != BEFORE_IMAGE and not reserved_steps.agent_present(node))
+    return part_of(steps, index) not in _WITH_AGENT or \
+        not reserved_steps.agent_present(node)
 
 
 def _needs_agent(step):
@@ -372,11 +371,15 @@ class Validate(node_steps.NodeTaskBase):
 
 
 class DiscoverAccelerators(node_steps.NodeTaskBase):
-    """Take the node's accelerator inventory now that its agent is up.
-    A failure only stops the deploy when the instance asks for
-    accelerators (plug then needs the inventory)."""
+    """Take the node's accelerator inventory now that its agent is up
+    (after the deploy's steps before the image write: none when one of
+    them has the node hold or wait). A failure only stops the deploy
+    when the instance asks for accelerators (plug then needs the
+    inventory)."""
 
     def execute(self, task):
+        if _steps_paused(task):
+            return
         try:
             discovery.discover(task.node)
         except (exception.AgentUnavailable,
@@ -588,13 +591,17 @@ class BootFromDisk(_BuiltInStep):
 
 
 class TearDownAgent(_BuiltInStep):
-    """tear_down_agent: the agent's token and URL go (the power cycle
-    into the instance ends the ramdisk)."""
+    """tear_down_agent: the agent's token and URL go and the node is
+    powered off, as Ironic does (boot_instance powers it on; a node with
+    disable_power_off stays on and is rebooted then)."""
 
     step = 'tear_down_agent'
 
     def run(self, task):
         node_steps.drop_agent(task)
+        # A node a step powered off already is left so.
+        if task.driver.power.get_power_state(task) != states.POWER_OFF:
+            node_steps.power_off(task)
 
 
 class RebootToInstance(_BuiltInStep):
@@ -662,9 +669,9 @@ def boot_ramdisk_flow():
 def write_image_flow():
     flow = linear_flow.Flow(WRITE_IMAGE)
     flow.add(_fail_first(),
-             DiscoverAccelerators(DISCOVER_ACCELERATORS),
              RunSteps(RUN_STEPS_BEFORE_IMAGE, BEFORE_IMAGE,
                       passed='deploy'),
+             DiscoverAccelerators(DISCOVER_ACCELERATORS),
              StartImageWriteAndPlug(START_IMAGE_WRITE),
              AwaitAgent(AWAIT_IMAGE, PHASE_IMAGE_RUNNING))
     return flow

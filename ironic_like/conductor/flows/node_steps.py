@@ -14,6 +14,7 @@ from taskflow import task as tf_task
 from ironic_like.common import agent_info
 from ironic_like.common import exception
 from ironic_like.common import states
+from ironic_like.common import step_names
 from ironic_like.conductor.flows import failures
 from ironic_like.conductor.flows import persistence
 from ironic_like.db import api as db_api
@@ -58,7 +59,7 @@ def set_info(task, **changes):
 
 
 # The reserved step name that pauses cleaning or a deploy (API 1.85).
-HOLD_STEP = 'hold'
+HOLD_STEP = step_names.HOLD
 
 
 def is_hold(step):

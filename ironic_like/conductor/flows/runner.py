@@ -14,9 +14,9 @@ from oslo_log import log
 from oslo_utils import timeutils
 
 from ironic_like.common import agent_info
+from ironic_like.common import deploy_templates
 from ironic_like.common import exception
 from ironic_like.common import states
-from ironic_like.common import step_names
 from ironic_like.conductor import node_flags
 from ironic_like.conductor.flows import clean
 from ironic_like.conductor.flows import deploy
@@ -171,13 +171,7 @@ def start_clean(task, steps=None):
     """Automated cleaning (steps None) or manual cleaning of ``steps``
     (a list of {interface, step, args})."""
     if steps is not None:
-        for step in steps:
-            if step.get('interface', 'deploy') != 'deploy' and \
-                    not step_names.run_by_conductor(step):
-                raise exception.InvalidParameterValue(
-                    'Clean step "%s": the agent runs steps of the '
-                    '"deploy" interface only.' % step.get('step'),
-                    field='clean_steps')
+        clean.check_agent_steps(task, steps, 'clean_steps')
     node_steps.set_info(task, **{
         clean.REQUESTED: list(steps) if steps is not None else None,
         clean.STEPS: None, clean.INDEX: None,
@@ -245,6 +239,12 @@ def restart_point(node):
             # recorded step index, in the flow of its part (the image is
             # not written again once it was).
             return deploy.flow_to_carry_on(node)
+        if info.get(deploy_templates.STEPS) and \
+                info.get(deploy_templates.INDEX):
+            # No phase (the agent's token went with tear_down_agent, or
+            # the ramdisk's boot was interrupted): the recorded index
+            # says where; the image is never written twice.
+            return deploy.flow_to_carry_on(node)
         return deploy.BOOT_RAMDISK
     if state == states.DELETING:
         return clean.TEARDOWN
@@ -310,21 +310,21 @@ LOST = 'lost'
 
 
 def _command_state(task):
-    """The agent command the node waits for: 'running', 'done', LOST (the
-    agent rebooted, e.g. after a heartbeat timeout, and forgot it) or an
-    error message."""
+    """The agent command the node waits for, as (outcome, its document):
+    'running', 'done', LOST (the agent rebooted, e.g. after a heartbeat
+    timeout, and forgot it) or an error message."""
     node = task.node
     command_id = (node.driver_internal_info or {}).get(agent_info.COMMAND)
     doc = agent_client.find_command(node, command_id) if command_id \
         else None
     if doc is None:
-        return LOST
+        return LOST, None
     status = doc.get('command_status')
     if status == agent_client.RUNNING:
-        return 'running'
+        return 'running', doc
     if status == agent_client.FAILED:
-        return agent_client.error_text(doc)
-    return 'done'
+        return agent_client.error_text(doc), doc
+    return 'done', doc
 
 
 def on_heartbeat(task):
@@ -369,7 +369,7 @@ def _follow_command(task, phase):
 def _act_on_command(task, phase):
     node = task.node
     try:
-        outcome = _command_state(task)
+        outcome, doc = _command_state(task)
     except (exception.AgentConnectionFailed,
             exception.AgentCommandFailed) as e:
         # The agent's next heartbeat asks again; the heartbeat timeout
@@ -409,6 +409,14 @@ def _act_on_command(task, phase):
                              % ('Cleaning' if flows is clean
                                 else 'Servicing', what, name, outcome))
     else:
+        try:
+            clean.after_agent_step(task, steps[index], doc,
+                                   '%s_result' % what)
+        except Exception as e:
+            node_steps.fail_node(task, '%s failed at %s step %s: %s' % (
+                'Cleaning' if flows is clean else 'Servicing', what, name,
+                exception.safe_message(e)))
+            return
         node_steps.set_info(task, **{flows.INDEX: index + 1,
                                      agent_info.COMMAND: None})
         _resume_with(task, reserved_steps.next_flow(task.node, flows))
@@ -441,18 +449,33 @@ def unhold(task):
     phase = {states.CLEANHOLD: clean.PHASE_NEXT_STEP,
              states.SERVICEHOLD: service.PHASE_NEXT_STEP}.get(
         node.provision_state, deploy.PHASE_RUN_STEPS)
-    at_once = node.provision_state == states.DEPLOYHOLD and \
-        deploy.carries_on_without_agent(node)
+    if node.provision_state == states.DEPLOYHOLD and \
+            deploy.carries_on_without_agent(node):
+        _unhold_at_once(task)
+        return
     node_steps.move(task, 'unhold')
     node_steps.set_info(task, **{
         agent_info.PHASE: phase,
         agent_info.PHASE_STARTED: timeutils.utcnow().isoformat()})
-    if at_once:
-        LOG.info('Node %s: hold released; carrying on', node.uuid)
-        _start(task, deploy.flow_to_carry_on(node))
-        return
     LOG.info('Node %s: hold released; the next heartbeat carries on',
              node.uuid)
+
+
+def _unhold_at_once(task):
+    """A deploy held where no agent will heartbeat carries on now: the
+    node goes back to deploying with the phase that names its steps in
+    one write (a take-over between two writes would find it waiting for
+    a heartbeat that never comes; restart_point() knows this one), then
+    a worker runs the flow of the next step."""
+    node = task.node
+    info = dict(node.driver_internal_info or {})
+    info[agent_info.PHASE] = deploy.PHASE_RUN_STEPS
+    info[agent_info.PHASE_STARTED] = timeutils.utcnow().isoformat()
+    task.update_node({'provision_state': states.DEPLOYING,
+                      'driver_internal_info': info})
+    LOG.info('Node %s: hold released; carrying on', node.uuid)
+    task.set_spawn_error_hook(_back_to_wait)
+    task.spawn_after(executor(), run_chain, deploy.flow_to_carry_on(node))
 
 
 def abort(task):

@@ -346,6 +346,34 @@ class TestAgentDeploy(AgentDeployTestCase):
                   '%.1f' % (provided - started, deployed - provided,
                             undeployed - deployed))
 
+        # Software RAID built by the agent (the "agent" raid interface)
+        # in a manual cleaning of two nodes.
+        raided = lab.nodes[:2]
+        root = {'size_gb': 2, 'raid_level': '1', 'is_root_volume': True}
+        lab.provision('manage', raided)
+        lab.wait_for('manageable', raided)
+        for uuid in raided:
+            lab.api('PATCH', '/v1/nodes/%s' % uuid, [
+                {'op': 'replace', 'path': '/raid_interface',
+                 'value': 'agent'}])
+            resp = lab.cluster.request(
+                'PUT', '/v1/nodes/%s/states/raid' % uuid,
+                json={'logical_disks': [root]},
+                headers={'X-OpenStack-Ironic-API-Version': '1.12'})
+            self.assertEqual(204, resp.status_code, resp.text)
+            lab.api('PUT', '/v1/nodes/%s/states/provision' % uuid, {
+                'target': 'clean', 'clean_steps': [
+                    {'interface': 'raid', 'step': 'create_configuration'}]})
+        lab.wait_for('manageable', raided)
+        for index, uuid in enumerate(raided):
+            node = lab.api('GET', '/v1/nodes/%s' % uuid)
+            self.assertIsNone(node['last_error'], uuid)
+            built = node['raid_config']['logical_disks']
+            self.assertEqual(['1'], [d['raid_level'] for d in built])
+            self.assertEqual(2, node['properties']['local_gb'])
+            self.assertEqual(
+                built, lab.agent(index)['records']['raid']['logical_disks'])
+
     def test_bad_checksum_fails_the_deploy(self):
         lab = self.start_lab(1)
         uuid, = lab.enrol()

@@ -172,6 +172,10 @@ class BaremetalLikeClient(rest_client.RestClient):
         return self._put(('nodes', ident, 'management', 'indicators',
                           indicator), {'state': state}, expected=204)
 
+    def set_node_raid_config(self, ident, target_raid_config):
+        return self._put(('nodes', ident, 'states', 'raid'),
+                         target_raid_config, expected=204)
+
     def set_node_boot_mode(self, ident, target):
         return self._put(('nodes', ident, 'states', 'boot_mode'),
                          {'target': target})

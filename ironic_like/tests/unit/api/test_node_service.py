@@ -106,6 +106,16 @@ class TestServiceVerb(base.APITestCase):
                                      'deploy_step_index': 0}})
         doc = self.get(node_url, version='1.44').json
         self.assertEqual(deploy[0], doc['deploy_step'])
+        # On hold: the hold step, which the index is past.
+        hold = {'interface': 'deploy', 'step': 'hold', 'args': {},
+                'priority': 90}
+        self.db.update_node(self.node.id, {
+            'provision_state': states.DEPLOYHOLD,
+            'driver_internal_info': {'deploy_steps': [deploy[0], hold,
+                                                      deploy[1]],
+                                     'deploy_step_index': 2}})
+        self.assertEqual(hold, self.get(node_url, version=V).json[
+            'deploy_step'])
         self.assertNotIn('deploy_step', self.get(node_url,
                                                  version='1.43').json)
 

@@ -15,7 +15,23 @@ CLEAN_STEPS = [
     {'step': 'erase_devices', 'priority': 10, 'interface': 'deploy'},
     {'step': 'update_firmware', 'priority': 0, 'interface': 'deploy'},
     {'step': 'apply_bios_settings', 'priority': 0, 'interface': 'deploy'},
+    # IPA's software RAID steps (GenericHardwareManager).
+    {'step': 'delete_configuration', 'priority': 0, 'interface': 'raid'},
+    {'step': 'create_configuration', 'priority': 0, 'interface': 'raid'},
 ]
+
+
+def _step_result(name, params):
+    """What IPA's step commands report: a RAID create_configuration the
+    configuration it built (here: the target it was sent)."""
+    step = params.get('step') or {}
+    if name == 'clean.execute_clean_step':
+        result = None
+        if (step.get('interface'), step.get('step')) == (
+                'raid', 'create_configuration'):
+            result = (params.get('node') or {}).get('target_raid_config')
+        return {'clean_result': result, 'clean_step': step}
+    return None
 
 
 class FakeAgent(fixtures.Fixture):
@@ -80,7 +96,7 @@ class FakeAgent(fixtures.Fixture):
                 name, params = body['name'], body.get('params') or {}
                 doc = {'id': str(uuid.uuid4()), 'command_name': name,
                        'command_status': 'RUNNING', 'command_error': None,
-                       'command_result': None}
+                       'command_result': _step_result(name, params)}
                 if name == INVENTORY:
                     doc['command_status'] = 'SUCCEEDED'
                     with agent.lock:

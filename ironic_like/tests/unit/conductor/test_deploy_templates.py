@@ -395,6 +395,14 @@ class TestRunStepsResume(base.TestCase):
                 [deploy.FINISH] * (len(steps) - 3)):
             node.driver_internal_info[dt.INDEX] = index
             self.assertEqual(flow, runner.restart_point(node), index)
+        # Without a phase (tear_down_agent took it, or the ramdisk's boot
+        # was cut short) the index says where: the image is not written
+        # again once it was.
+        del node.driver_internal_info[agent_info.PHASE]
+        node.driver_internal_info[dt.INDEX] = len(steps) - 1
+        self.assertEqual(deploy.FINISH, runner.restart_point(node))
+        node.driver_internal_info[dt.INDEX] = 0
+        self.assertEqual(deploy.BOOT_RAMDISK, runner.restart_point(node))
 
 
 class TestUserDeploySteps(TestDeployWithTemplates):
@@ -490,8 +498,10 @@ class TestReservedDeploySteps(test_reserved_steps.ReservedStepsBase):
         self.assertEqual(states.ACTIVE, node.provision_state)
         self.assertIsNone(node.last_error)
         self.assertEqual(['burn_in'], self._executed())
-        # Then into the instance: rebooted (it was on).
-        self.assertEqual(('reboot', None), self._calls(node)[-1])
+        # Then powered off with the agent's tear-down, and on into the
+        # instance.
+        self.assertEqual([('set', states.POWER_OFF), ('set', states.POWER_ON)],
+                         self._calls(node)[-2:])
 
     def test_template_reboot_then_the_rebooted_agent_runs_the_next_step(
             self):
@@ -571,9 +581,11 @@ class TestReservedDeploySteps(test_reserved_steps.ReservedStepsBase):
         self.assertEqual(states.POWER_ON, self._node_power(first))
         self.assertIsNone(self.db.get_node_by_id(second.id).reservation)
         # The parent kept its agent: the agent step ran at once, and its
-        # own power only went into the instance.
+        # own power only went off with the agent's tear-down and on into
+        # the instance.
         self.assertEqual(['burn_in'], self._executed())
-        self.assertEqual([('reboot', None)], self._calls(node))
+        self.assertEqual([('set', states.POWER_OFF), ('set', states.POWER_ON)],
+                         self._calls(node))
         recorded = [s for s in node.driver_internal_info[dt.STEPS]
                     if s['step'] == 'power_off'][0]
         self.assertTrue(recorded['execute_on_child_nodes'])
@@ -688,14 +700,17 @@ class TestStepPlaces(test_reserved_steps.ReservedStepsBase):
         self.assertEqual(states.ACTIVE, node.provision_state)
         self.assertIsNone(node.last_error)
         self.assertIn(deploy.PREPARE_IMAGE, self.seen['after_write'][0])
-        # The agent's token goes with tear_down_agent; the reboot into
-        # the instance comes after the steps above 20.
+        # The agent's token goes with tear_down_agent, which powers the
+        # node off, as Ironic's; boot_instance powers it on into the
+        # instance before the steps below 20.
         self.assertTrue(self.seen['before_tear_down'][2])
         self.assertFalse(self.seen['after_tear_down'][2])
-        for name in ('after_write', 'before_tear_down', 'after_tear_down'):
+        for name in ('after_write', 'before_tear_down'):
             self.assertEqual([('set', states.POWER_ON)], self.seen[name][1])
-        self.assertEqual([('set', states.POWER_ON), ('reboot', None)],
-                         self.seen['late'][1])
+        self.assertEqual([('set', states.POWER_ON), ('set', states.POWER_OFF)],
+                         self.seen['after_tear_down'][1])
+        self.assertEqual([('set', states.POWER_ON), ('set', states.POWER_OFF),
+                          ('set', states.POWER_ON)], self.seen['late'][1])
         self.assertEqual(len(node.driver_internal_info[dt.STEPS]),
                          node.driver_internal_info[dt.INDEX])
 
@@ -758,9 +773,10 @@ class TestStepPlaces(test_reserved_steps.ReservedStepsBase):
         self.assertEqual(states.ACTIVE, node.provision_state)
         self.assertIsNone(node.last_error)
         self.assertIn('late', self.seen)
-        # Set to boot from disk and powered into the instance once.
-        self.assertEqual([('set', states.POWER_ON), ('reboot', None)],
-                         self._calls(node))
+        # Powered off with the agent's tear-down (before the hold), and
+        # on into the instance once.
+        self.assertEqual([('set', states.POWER_ON), ('set', states.POWER_OFF),
+                          ('set', states.POWER_ON)], self._calls(node))
 
     def test_hold_after_a_power_off_unheld_at_once(self):
         node = self._node(power_state=states.POWER_OFF)
@@ -777,6 +793,27 @@ class TestStepPlaces(test_reserved_steps.ReservedStepsBase):
         self.assertIn('after_write', self.seen)
         self.assertEqual([('set', states.POWER_ON), ('set', states.POWER_OFF),
                           ('set', states.POWER_ON)], self._calls(node))
+
+    def test_hold_before_the_write_after_a_power_off_unheld_at_once(self):
+        node = self._node()
+        node = self._act(node, 'deploy', {'deploy_steps': [
+            _deploy_step(POWER_OFF, 95), _deploy_step(HOLD, 90),
+            _deploy_step(POWER_ON, 85)]})
+        node = self._heartbeat(self._give_token(node))
+        self.assertEqual(states.DEPLOYHOLD, node.provision_state)
+        self._agent_gone(node)
+        # Off, nothing heartbeats: unhold carries on, powers the node
+        # on, and the image write waits for the agent booted again.
+        node = self._act(node, 'unhold')
+        self.assertEqual(states.DEPLOYWAIT, node.provision_state)
+        self.assertEqual(deploy.PHASE_RUN_STEPS, self._phase(node))
+        self.assertEqual(states.POWER_ON, self._power(node))
+        self.assertNotIn(deploy.PREPARE_IMAGE, self.agent.names())
+        node = self._heartbeat(self._give_token(node))
+        self.assertIn(deploy.PREPARE_IMAGE, self.agent.names())
+        node = self._heartbeat(node)
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.assertIsNone(node.last_error)
 
     def _to_hold_at(self, priority):
         node = self._node(power_state=states.POWER_OFF)
@@ -860,6 +897,7 @@ class TestReservedDeployStepsWithoutFlows(
         self.assertEqual(states.DEPLOYHOLD, node.provision_state)
         self.assertEqual(states.ACTIVE, node.target_provision_state)
         self.assertEqual([('set', states.POWER_ON)], self._calls(node))
+        self.assertEqual('hold', current_steps.deploy_step(node)['step'])
         node = self._act(node, 'unhold')
         self.assertEqual(states.ACTIVE, node.provision_state)
         self.assertIsNone(node.target_provision_state)

@@ -14,8 +14,8 @@ NODE_FLOWS = {
         'deploy-run-steps-before-ramdisk', 'deploy-prepare-ramdisk',
         'deploy-power-on', 'deploy-await-agent'],
     deploy.WRITE_IMAGE: [
-        'deploy-fail-on-revert', 'deploy-discover-accelerators',
-        'deploy-run-steps-before-image', 'deploy-start-image-write',
+        'deploy-fail-on-revert', 'deploy-run-steps-before-image',
+        'deploy-discover-accelerators', 'deploy-start-image-write',
         'deploy-await-image'],
     deploy.FINISH: [
         'deploy-fail-on-revert', 'deploy-run-steps',

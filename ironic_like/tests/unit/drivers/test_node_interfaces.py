@@ -179,12 +179,13 @@ class TestHardwareTypes(tests_base.TestCase):
         self.assertEqual(['no-inspect', 'agent'], hw.enabled('inspect'))
 
     def test_no_valid_default(self):
-        self.config(enabled_raid_interfaces=['agent'])
+        # Ironic's vendor interface, which no hardware type here supports.
+        self.config(enabled_vendor_interfaces=['ipmitool'])
         e = self.assertRaises(exception.InvalidParameterValue,
                               loader.interface_names,
                               {'driver': 'fake-hardware'})
-        self.assertEqual('raid_interface', e.field)
-        self.assertIn('enabled_raid_interfaces', str(e))
+        self.assertEqual('vendor_interface', e.field)
+        self.assertIn('enabled_vendor_interfaces', str(e))
 
     def test_redfish(self):
         hw = redfish_hardware.RedfishHardware()

@@ -376,6 +376,30 @@ class TestCommands(SimulatorTestBase):
         self.assertEqual('FAILED', doc['command_status'])
         self.assertEqual('UnknownCleanStep', doc['command_error']['type'])
 
+    def test_software_raid(self):
+        agent, _ = self.make_agent()
+        root = {'size_gb': 10, 'raid_level': '1', 'is_root_volume': True}
+        create = {'step': 'create_configuration', 'interface': 'raid',
+                  'priority': 0, 'args': {}}
+        doc = self.command(agent, 'clean.execute_clean_step', {
+            'step': create, 'node': {'target_raid_config': {
+                'logical_disks': [root]}}}, wait=True)
+        self.assertEqual('SUCCEEDED', doc['command_status'], doc)
+        built = doc['command_result']['clean_result']['logical_disks']
+        self.assertEqual([dict(root, controller='software',
+                               physical_disks=[agent.disk_path],
+                               root_device_hint={'name': '/dev/md0'})],
+                         built)
+        self.assertEqual(built, agent.records['raid']['logical_disks'])
+        # Nothing to build: the command fails, as IPA's.
+        doc = self.command(agent, 'clean.execute_clean_step', {
+            'step': create, 'node': {}}, wait=True)
+        self.assertEqual('FAILED', doc['command_status'])
+        doc = self.command(agent, 'clean.execute_clean_step', {
+            'step': dict(create, step='delete_configuration')}, wait=True)
+        self.assertEqual('SUCCEEDED', doc['command_status'], doc)
+        self.assertIsNone(agent.records['raid'])
+
     def test_deploy_steps(self):
         agent, _ = self.make_agent()
         doc = self.command(agent, 'deploy.get_deploy_steps')

@@ -1,0 +1,55 @@
+"""The ``agent`` raid interface (Ironic's AgentRAID): RAID built by the
+deploy ramdisk's agent (ironic-python-agent builds software RAID), as
+the clean steps ``raid.create_configuration`` and
+``raid.delete_configuration``. The conductor sends them to the agent as
+it sends its other clean steps; this interface says what the agent must
+be told with them (agent_node_fields) and records what it built
+(after_agent_step), as Ironic's post clean step hooks do."""
+
+from oslo_utils import timeutils
+
+from ironic_like.drivers import base
+from ironic_like.drivers import raid
+
+CREATE = 'create_configuration'
+DELETE = 'delete_configuration'
+
+
+class AgentRAID(base.RAIDInterface):
+
+    # Its steps run on the agent (the conductor's clean flows send them).
+    in_band = True
+    # The steps it offers through the agent, by the agent's own names.
+    agent_steps = (CREATE, DELETE)
+
+    def validate_raid_config(self, task, raid_config):
+        raid.validate_configuration(raid_config)
+
+    def get_logical_disk_properties(self):
+        return raid.logical_disk_properties()
+
+    def agent_node_fields(self, task, step):
+        """What the agent reads of the node for ``step``, besides its
+        UUID: the target configuration create_configuration builds
+        (filtered by its create_root_volume and create_nonroot_volumes
+        arguments). MissingParameterValue when there is none."""
+        if step.get('step') != CREATE:
+            return {}
+        args = step.get('args') or {}
+        target = raid.filter_target(
+            task.node, args.get('create_root_volume', True),
+            args.get('create_nonroot_volumes', True))
+        return {'target_raid_config': target}
+
+    def after_agent_step(self, task, step, result):
+        """Record what the agent's ``step`` did: the RAID configuration it
+        reports built (raid_config, and from its root volume the node's
+        local_gb, root_device hint and raid_level capability), or none
+        after a delete. InvalidParameterValue for a report that is not a
+        configuration."""
+        name = step.get('step')
+        if name == CREATE:
+            task.update_node(raid.built_values(task.node, result,
+                                               timeutils.utcnow()))
+        elif name == DELETE:
+            task.update_node(raid.deleted_values(task.node))
