@@ -15,7 +15,9 @@ class FakeHardware(base.HardwareType):
     supported_bios_interfaces = ('fake', 'no-bios')
     supported_console_interfaces = ('fake', 'no-console')
     supported_firmware_interfaces = ('fake', 'no-firmware')
-    supported_inspect_interfaces = ('no-inspect', 'agent')
+    # As Ironic's: the fake first (the default once enabled in
+    # [DEFAULT]enabled_inspect_interfaces), then the others.
+    supported_inspect_interfaces = ('fake', 'no-inspect', 'agent')
     # As Ironic's: the fake, then no-raid and the agent's.
     supported_raid_interfaces = ('fake', 'no-raid', 'agent')
     # no-rescue stays the default; the agent rescue drives a simulated

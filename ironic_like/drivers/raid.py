@@ -3,6 +3,7 @@ raid interface accepts one, and the logical disk properties it documents
 (GET /v1/drivers/{name}/raid/logical_disk_properties)."""
 
 import jsonschema
+from oslo_utils import strutils
 
 from ironic_like.common import exception
 from ironic_like.common import inspection
@@ -126,10 +127,10 @@ def filter_target(node, create_root_volume=True, create_nonroot_volumes=True):
             field='target_raid_config')
     disks = list(target['logical_disks'])
     skipped = []
-    if not _as_bool(create_root_volume, 'create_root_volume'):
+    if not as_bool(create_root_volume, 'create_root_volume'):
         disks = [d for d in disks if not d.get('is_root_volume')]
         skipped.append('skipping root volume')
-    if not _as_bool(create_nonroot_volumes, 'create_nonroot_volumes'):
+    if not as_bool(create_nonroot_volumes, 'create_nonroot_volumes'):
         disks = [d for d in disks if d.get('is_root_volume')]
         skipped.append('skipping non-root volumes')
     if not disks:
@@ -140,16 +141,14 @@ def filter_target(node, create_root_volume=True, create_nonroot_volumes=True):
     return dict(target, logical_disks=disks)
 
 
-def _as_bool(value, name):
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ('true', '1', 'yes', 'on'):
-        return True
-    if text in ('false', '0', 'no', 'off'):
-        return False
-    raise exception.InvalidParameterValue(
-        err='%s must be a boolean, not %r.' % (name, value), field=name)
+def as_bool(value, name):
+    """``value`` (a boolean, or its string) as a boolean; else
+    InvalidParameterValue naming ``name``."""
+    try:
+        return strutils.bool_from_string(value, strict=True)
+    except ValueError:
+        raise exception.InvalidParameterValue(
+            err='%s must be a boolean, not %r.' % (name, value), field=name)
 
 
 def built_values(node, raid_config, now):

@@ -97,6 +97,12 @@ CLEAN_STEPS = [
 ]
 
 DEPLOY_STEPS = [
+    {'step': 'apply_configuration', 'priority': 0, 'interface': 'raid',
+     'reboot_requested': False,
+     'argsinfo': {'raid_config': {'required': True,
+                                  'description': 'RAID configuration'},
+                  'delete_existing': {'required': False,
+                                      'description': 'delete it first'}}},
     {'step': 'write_image', 'priority': 80, 'interface': 'deploy',
      'reboot_requested': False,
      'argsinfo': {'image_info': {'required': True,
@@ -203,6 +209,10 @@ def _execute_deploy_step(agent, params):
                            'step is required', 400)
     if step.get('step') == 'write_image':
         result = _prepare_image(agent, step.get('args') or {})
+    elif (step.get('interface'), step.get('step')) == (
+            'raid', 'apply_configuration'):
+        result = _create_raid(agent, {'target_raid_config': (
+            step.get('args') or {}).get('raid_config')})
     else:
         # A deploy template's step (the conductor's deploy-run-steps):
         # recorded, so that lab checks can see it ran, and done.

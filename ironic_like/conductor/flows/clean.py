@@ -43,6 +43,7 @@ from ironic_like.common import states
 from ironic_like.common import step_names
 from ironic_like.conductor import node_flags
 from ironic_like.conductor.flows import deploy
+from ironic_like.conductor.flows import interface_steps
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import persistence
 from ironic_like.conductor.flows import reserved_steps
@@ -113,11 +114,6 @@ _RAID_PRIORITY_OPTIONS = {'create_configuration':
                           'create_configuration_priority',
                           'delete_configuration':
                           'delete_configuration_priority'}
-
-
-def raid_in_band(task):
-    """The node's raid interface has the agent build RAID (agent_raid)."""
-    return bool(getattr(task.driver.raid, 'in_band', False))
 
 
 def automated_steps(offered, raid_steps=False):
@@ -242,7 +238,8 @@ class GetSteps(node_steps.NodeTaskBase):
             steps = manual_steps(offered, info.get(REQUESTED) or [],
                                  node.uuid)
         else:
-            steps = automated_steps(offered, raid_in_band(task))
+            steps = automated_steps(offered,
+                                    interface_steps.raid_in_band(task))
         node_steps.set_info(task, **{STEPS: steps, INDEX: 0,
                                      REQUESTED: None})
 
@@ -257,8 +254,8 @@ def check_agent_steps(task, steps, field):
         if step_names.run_by_conductor(step) or node_steps.is_hold(step):
             continue
         interface = step.get('interface', 'deploy')
-        if interface == 'raid' and raid_in_band(task):
-            agent_node_fields(task, step)
+        if interface == 'raid' and interface_steps.raid_in_band(task):
+            interface_steps.agent_node_fields(task, step)
             continue
         if interface != 'deploy':
             raise exception.InvalidParameterValue(
@@ -269,31 +266,13 @@ def check_agent_steps(task, steps, field):
                 field=field)
 
 
-def agent_node_fields(task, step):
-    """What the agent reads of the node for ``step`` besides its UUID:
-    the raid interface's say for its own steps (agent_raid)."""
-    if step.get('interface') == 'raid' and raid_in_band(task):
-        return task.driver.raid.agent_node_fields(task, step)
-    return {}
-
-
-def after_agent_step(task, step, doc, result_key):
-    """A step the agent ran is over: the node's raid interface records
-    what its own steps built (Ironic's post step hooks). ``doc``: the
-    agent's command document; ``result_key``: clean_result or
-    service_result. Raises when the agent's report is unusable."""
-    if step.get('interface') == 'raid' and raid_in_band(task):
-        result = ((doc or {}).get('command_result') or {}).get(result_key)
-        task.driver.raid.after_agent_step(task, step, result)
-
-
 def start_agent_step(task, command, step, version_key):
     """Start ``step`` on the agent with ``command`` (IPA's
     clean.execute_clean_step or deploy.execute_deploy_step, asynchronous;
     ``version_key``: its clean_version or deploy_version parameter) and
     record the command's id; returns it. On a resume, a step the agent
     already started is followed, not started twice. The agent is told
-    the node's UUID and what agent_node_fields() adds."""
+    the node's UUID and what interface_steps.agent_node_fields() adds."""
     node = task.node
     known = (node.driver_internal_info or {}).get(agent_info.COMMAND)
     if known:
@@ -308,7 +287,8 @@ def start_agent_step(task, command, step, version_key):
     if running and running.get('command_status') == agent_client.RUNNING:
         node_steps.set_info(task, **{agent_info.COMMAND: running.get('id')})
         return running.get('id')
-    node_doc = dict(agent_node_fields(task, step), uuid=node.uuid)
+    node_doc = dict(interface_steps.agent_node_fields(task, step),
+                    uuid=node.uuid)
     doc = agent_client.start_command(
         node, command,
         {'step': step, 'node': node_doc,

@@ -55,12 +55,14 @@ from ironic_like.common import deploy_templates
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.common import step_names
+from ironic_like.conductor.flows import interface_steps
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import persistence
 from ironic_like.conductor.flows import reserved_steps
 from ironic_like.conductor import management
 from ironic_like.db import api as db_api
 from ironic_like.drivers.modules import agent_client
+from ironic_like.drivers.modules import agent_raid
 
 LOG = log.getLogger(__name__)
 
@@ -147,13 +149,17 @@ _PART_NAMES = {
                     'deploy.boot_instance\'s)'}
 
 
-def _agent_deploy_step(step):
-    """Whether the agent runs ``step`` of a deploy: a "deploy" step that
-    is neither a built-in one (the flows' atoms) nor the conductor's;
-    steps of the other interfaces run here."""
+def _agent_deploy_step(step, node):
+    """Whether the agent runs ``step`` of ``node``'s deploy: a "deploy"
+    step that is neither a built-in one (the flows' atoms) nor the
+    conductor's, or a "raid" step of a node whose raid interface is the
+    agent's (agent_raid); steps of the other interfaces run here."""
+    if step_names.run_by_conductor(step):
+        return False
+    if step['interface'] == 'raid':
+        return node.raid_interface == agent_raid.NAME
     return (step['interface'] == 'deploy'
-            and not deploy_templates.is_builtin(step, BUILT_IN_STEPS)
-            and not step_names.run_by_conductor(step))
+            and not deploy_templates.is_builtin(step, BUILT_IN_STEPS))
 
 
 # The deploy's steps for reserved_steps (which cleaning and servicing
@@ -200,9 +206,15 @@ def current_step_name(node):
     return _step_name(steps[index]) if index < len(steps) else '?'
 
 
-def step_done(task):
-    """The agent's step at the index is over: move the index past it."""
+def step_done(task, doc):
+    """The agent's step at the index is over (``doc``: its command
+    document): the node's interfaces record what it did (the raid
+    interface's, for its steps), then the index moves past it. Raises
+    when the agent's report is unusable."""
     steps, index = _progress(task.node)
+    if index < len(steps):
+        interface_steps.after_agent_step(task, steps[index], doc,
+                                         'deploy_result')
     node_steps.set_info(task, **{deploy_templates.INDEX: index + 1,
                                  agent_info.COMMAND: None})
 
@@ -230,14 +242,14 @@ def carries_on_without_agent(node):
         not reserved_steps.agent_present(node)
 
 
-def _needs_agent(step):
+def _needs_agent(step, node):
     """The agent runs ``step``, or it waits for the agent's heartbeat."""
-    return _agent_deploy_step(step) or (
+    return _agent_deploy_step(step, node) or (
         step['step'] == step_names.WAIT
         and step_names.wait_seconds(step) is None)
 
 
-def _check_places(steps, field):
+def _check_places(node, steps, field):
     """The built-in steps in their order, and the steps needing the agent
     where it runs: else InvalidParameterValue naming ``field``."""
     order = [step['step'] for step in steps if _is_builtin(step)]
@@ -250,7 +262,7 @@ def _check_places(steps, field):
             field=field)
     for index, step in enumerate(steps):
         part = part_of(steps, index)
-        if not _is_builtin(step) and _needs_agent(step) and \
+        if not _is_builtin(step) and _needs_agent(step, node) and \
                 part not in _WITH_AGENT:
             raise exception.InvalidParameterValue(
                 err='Cannot deploy: deploy step %s (priority %d) needs the '
@@ -355,8 +367,13 @@ def deploy_steps(task, runs_flows=True, user_steps=None):
                 field=('deploy_steps' if user_steps
                        else 'instance_info/traits'))
     if runs_flows:
-        _check_places(steps, 'deploy_steps' if user_steps
-                      else 'instance_info/traits')
+        field = 'deploy_steps' if user_steps else 'instance_info/traits'
+        _check_places(node, steps, field)
+        for step in steps:
+            if step['interface'] == 'raid' and \
+                    _agent_deploy_step(step, node):
+                # Its arguments, before the node moves (400).
+                agent_raid.check_deploy_step(step, field)
     node_steps.set_info(task, **{deploy_templates.STEPS: steps,
                                  deploy_templates.INDEX: 0})
     return steps
@@ -511,14 +528,14 @@ class RunSteps(node_steps.NodeTaskBase):
                     return
                 index += 1
                 continue
-            if _agent_deploy_step(step) and \
-                    not reserved_steps.agent_present(task.node):
+            agent_step = _agent_deploy_step(step, task.node)
+            if agent_step and not reserved_steps.agent_present(task.node):
                 # A power_off or reboot step took the agent away (with
                 # other steps in between): this step waits for the agent
                 # booted again.
                 reserved_steps.wait_for_agent(task, STEP_LIST, index)
                 return
-            if step['interface'] == 'deploy':
+            if agent_step:
                 # Started, then followed on the agent's heartbeats, as a
                 # clean step is (no thread waits): the runner moves the
                 # index on when it is done and carries on.

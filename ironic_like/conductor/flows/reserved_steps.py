@@ -44,7 +44,7 @@ LOG = log.getLogger(__name__)
 # 'deploy', ``operation`` as last_error names it, the
 # driver_internal_info keys of the list and of the next step's index,
 # the agent phase that has the next heartbeat start the next step, the
-# state the steps run in, and ``agent_step(step)``: whether the agent
+# state the steps run in, and ``agent_step(step, node)``: whether the agent
 # runs a step of the list (None: every step but the conductor's, as in
 # cleaning and servicing; a deploy also has steps the node's interfaces
 # run, and built-in ones its flows do).
@@ -127,10 +127,10 @@ def run_listed(task, keys, index):
     return not wait
 
 
-def is_agent_step(keys, step):
-    """Whether the agent runs ``step`` of ``keys``' list."""
+def is_agent_step(keys, step, node):
+    """Whether the agent runs ``step`` of ``keys``' list for ``node``."""
     if keys.agent_step is not None:
-        return keys.agent_step(step)
+        return keys.agent_step(step, node)
     return not step_names.run_by_conductor(step)
 
 
@@ -138,7 +138,7 @@ def _agent_needed(node, keys, steps, index):
     """The step at ``index`` is the agent's, and the agent's URL is gone
     (a power_off or reboot took it): wait for the agent booted again."""
     return (index < len(steps)
-            and is_agent_step(keys, steps[index])
+            and is_agent_step(keys, steps[index], node)
             and not agent_present(node))
 
 

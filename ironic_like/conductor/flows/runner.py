@@ -20,6 +20,7 @@ from ironic_like.common import states
 from ironic_like.conductor import node_flags
 from ironic_like.conductor.flows import clean
 from ironic_like.conductor.flows import deploy
+from ironic_like.conductor.flows import interface_steps
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import persistence
 from ironic_like.conductor.flows import reserved_steps
@@ -392,7 +393,7 @@ def _act_on_command(task, phase):
                                        'deploy-write-image: %s' % outcome)
         return
     if phase == deploy.PHASE_STEP_RUNNING:
-        _act_on_deploy_step(task, outcome)
+        _act_on_deploy_step(task, outcome, doc)
         return
     flows = clean if phase == clean.PHASE_STEP_RUNNING else service
     what = 'clean' if flows is clean else 'service'
@@ -410,8 +411,8 @@ def _act_on_command(task, phase):
                                 else 'Servicing', what, name, outcome))
     else:
         try:
-            clean.after_agent_step(task, steps[index], doc,
-                                   '%s_result' % what)
+            interface_steps.after_agent_step(task, steps[index], doc,
+                                             '%s_result' % what)
         except Exception as e:
             node_steps.fail_node(task, '%s failed at %s step %s: %s' % (
                 'Cleaning' if flows is clean else 'Servicing', what, name,
@@ -422,7 +423,7 @@ def _act_on_command(task, phase):
         _resume_with(task, reserved_steps.next_flow(task.node, flows))
 
 
-def _act_on_deploy_step(task, outcome):
+def _act_on_deploy_step(task, outcome, doc):
     """The agent's deploy step the node waited for is over (or lost):
     carry on after it (or start it again), or fail the deploy."""
     node = task.node
@@ -436,7 +437,12 @@ def _act_on_deploy_step(task, outcome):
                              % (name, outcome))
         return
     else:
-        deploy.step_done(task)
+        try:
+            deploy.step_done(task, doc)
+        except Exception as e:
+            node_steps.fail_node(task, 'Deploy failed at deploy step %s: '
+                                 '%s' % (name, exception.safe_message(e)))
+            return
     _resume_with(task, deploy.flow_to_carry_on(task.node))
 
 

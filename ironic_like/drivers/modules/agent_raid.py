@@ -1,26 +1,54 @@
 """The ``agent`` raid interface (Ironic's AgentRAID): RAID built by the
 deploy ramdisk's agent (ironic-python-agent builds software RAID), as
 the clean steps ``raid.create_configuration`` and
-``raid.delete_configuration``. The conductor sends them to the agent as
-it sends its other clean steps; this interface says what the agent must
-be told with them (agent_node_fields) and records what it built
-(after_agent_step), as Ironic's post clean step hooks do."""
+``raid.delete_configuration`` and the deploy step
+``raid.apply_configuration``. The conductor sends them to the agent as
+it sends its other steps; this interface says what the agent must be
+told with them (agent_node_fields) and records what it built
+(after_agent_step), as Ironic's post step hooks do."""
 
 from oslo_utils import timeutils
 
+from ironic_like.common import exception
 from ironic_like.drivers import base
 from ironic_like.drivers import raid
 
+# Its entry point name (setup.cfg): a node's raid_interface.
+NAME = 'agent'
 CREATE = 'create_configuration'
 DELETE = 'delete_configuration'
+APPLY = 'apply_configuration'
+
+
+def check_deploy_step(step, field):
+    """A raid.apply_configuration deploy step's arguments, before the
+    deploy is accepted: a raid_config of Ironic's schema, not empty, and
+    delete_existing a boolean. InvalidParameterValue naming ``field``."""
+    if step.get('step') != APPLY:
+        raise exception.InvalidParameterValue(
+            err='Deploy step raid.%s: the agent raid interface has the '
+                'deploy step raid.%s only.' % (step.get('step'), APPLY),
+            field=field)
+    args = step.get('args') or {}
+    config = args.get('raid_config')
+    if not config:
+        raise exception.InvalidParameterValue(
+            err='Deploy step raid.%s requires args.raid_config (a target '
+                'RAID configuration).' % APPLY, field=field)
+    try:
+        raid.validate_configuration(config)
+        raid.as_bool(args.get('delete_existing', True), 'delete_existing')
+    except exception.InvalidParameterValue as e:
+        raise exception.InvalidParameterValue(
+            err='Deploy step raid.%s: %s' % (APPLY,
+                                             exception.safe_message(e)),
+            field=field)
 
 
 class AgentRAID(base.RAIDInterface):
 
     # Its steps run on the agent (the conductor's clean flows send them).
     in_band = True
-    # The steps it offers through the agent, by the agent's own names.
-    agent_steps = (CREATE, DELETE)
 
     def validate_raid_config(self, task, raid_config):
         raid.validate_configuration(raid_config)
@@ -48,7 +76,7 @@ class AgentRAID(base.RAIDInterface):
         after a delete. InvalidParameterValue for a report that is not a
         configuration."""
         name = step.get('step')
-        if name == CREATE:
+        if name in (CREATE, APPLY):
             task.update_node(raid.built_values(task.node, result,
                                                timeutils.utcnow()))
         elif name == DELETE:

@@ -258,6 +258,13 @@ class FakeConsole(base.ConsoleInterface):
                 'url': 'http://localhost:4201/%s' % task.node.uuid}
 
 
+class FakeInspect(base.InspectInterface):
+    """Ironic's fake inspection: over at once, the node unchanged."""
+
+    def inspect_hardware(self, task):
+        return states.MANAGEABLE
+
+
 class FakeRAID(base.RAIDInterface):
     """Accepts any valid target RAID configuration; creating it copies it
     to raid_config."""

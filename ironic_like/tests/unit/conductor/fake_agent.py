@@ -22,8 +22,9 @@ CLEAN_STEPS = [
 
 
 def _step_result(name, params):
-    """What IPA's step commands report: a RAID create_configuration the
-    configuration it built (here: the target it was sent)."""
+    """What IPA's step commands report: a RAID create_configuration or
+    apply_configuration the configuration it built (here: the target it
+    was sent)."""
     step = params.get('step') or {}
     if name == 'clean.execute_clean_step':
         result = None
@@ -31,6 +32,12 @@ def _step_result(name, params):
                 'raid', 'create_configuration'):
             result = (params.get('node') or {}).get('target_raid_config')
         return {'clean_result': result, 'clean_step': step}
+    if name == 'deploy.execute_deploy_step':
+        result = None
+        if (step.get('interface'), step.get('step')) == (
+                'raid', 'apply_configuration'):
+            result = (step.get('args') or {}).get('raid_config')
+        return {'deploy_result': result, 'deploy_step': step}
     return None
 
 

@@ -6,6 +6,7 @@ with a running conductor and a fake agent."""
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor.flows import clean
+from ironic_like.conductor.flows import deploy
 from ironic_like.tests.unit.conductor import test_agent_deploy
 from ironic_like.tests.unit.conductor import fake_agent
 
@@ -150,3 +151,74 @@ class TestAutomatedRAIDSteps(test_agent_deploy.AgentDeployBase):
         node = self._heartbeat(node)                     # disks erased
         self.assertEqual(states.AVAILABLE, node.provision_state)
         self.assertEqual([ROOT], node.raid_config['logical_disks'])
+
+
+APPLY = {'interface': 'raid', 'step': 'apply_configuration',
+         'args': {'raid_config': {'logical_disks': [ROOT]}},
+         'priority': 90}
+
+
+class TestAgentRAIDDeployStep(test_agent_deploy.AgentDeployBase):
+    """raid.apply_configuration as a deploy step (a deploy template's or
+    the request's): sent to the agent before the image write at 90, the
+    configuration recorded once the agent reports it."""
+
+    def _executed(self):
+        return [p['step'] for n, p, q in self.agent.received
+                if n == deploy.EXECUTE_DEPLOY_STEP]
+
+    def test_apply_configuration(self):
+        node = self._node(raid_interface='agent')
+        node = self._act(node, 'deploy', {'deploy_steps': [APPLY]})
+        node = self._heartbeat(self._give_token(node))  # step started
+        self.assertEqual(states.DEPLOYWAIT, node.provision_state)
+        self.assertEqual([APPLY], self._executed())
+        self.assertNotIn(deploy.PREPARE_IMAGE, self.agent.names())
+        node = self._heartbeat(node)    # built: recorded; write started
+        self.assertEqual([ROOT], node.raid_config['logical_disks'])
+        self.assertEqual(50, node.properties['local_gb'])
+        node = self._heartbeat(node)    # written
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.assertIsNone(node.last_error)
+        self.assertLess(self.agent.names().index(deploy.EXECUTE_DEPLOY_STEP),
+                        self.agent.names().index(deploy.PREPARE_IMAGE))
+
+    def _refused(self, node, steps):
+        e = self.assertRaises(exception.InvalidParameterValue,
+                              self.api.do_provisioning_action,
+                              self.context, node, 'deploy',
+                              {'deploy_steps': steps})
+        self.assertEqual('deploy_steps', e.field)
+        self.assertEqual(states.AVAILABLE, self.db.get_node_by_id(
+            node.id).provision_state)
+        return e
+
+    def test_bad_arguments_refused(self):
+        node = self._node(raid_interface='agent')
+        for args, text in (({}, 'requires args.raid_config'),
+                           ({'raid_config': {'logical_disks': [
+                               dict(ROOT, raid_level='7')]}},
+                            'RAID config validation error'),
+                           ({'raid_config': APPLY['args']['raid_config'],
+                             'delete_existing': 'perhaps'},
+                            'delete_existing')):
+            e = self._refused(node, [dict(APPLY, args=args)])
+            self.assertIn(text, str(e))
+        # Not the agent's RAID deploy step; nor where no agent runs.
+        self.assertIn('apply_configuration only', str(self._refused(
+            node, [dict(APPLY, step='create_configuration')])))
+        self.assertIn('needs the agent', str(self._refused(
+            node, [dict(APPLY, priority=150)])))
+
+    def test_unusable_report_fails_the_deploy(self):
+        node = self._node(raid_interface='agent')
+        real = fake_agent._step_result
+        self.addCleanup(setattr, fake_agent, '_step_result', real)
+        fake_agent._step_result = lambda name, params: {
+            'deploy_result': 'done', 'deploy_step': params.get('step')}
+        node = self._act(node, 'deploy', {'deploy_steps': [APPLY]})
+        node = self._heartbeat(self._heartbeat(self._give_token(node)))
+        self.assertEqual(states.DEPLOYFAIL, node.provision_state)
+        self.assertIn('deploy step raid.apply_configuration',
+                      node.last_error)
+        self.assertIn('no RAID configuration', node.last_error)

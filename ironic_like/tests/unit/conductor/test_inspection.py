@@ -250,3 +250,17 @@ class InspectionTestCase(cond_utils.ConductorTestCase):
         self.assertIn('inspect_wait_timeout', node.last_error)
         self.assertEqual(states.POWER_OFF, node.driver_internal_info[
             fake.FAKE_POWER_KEY])
+
+    def test_fake_inspect_interface(self):
+        # Ironic's fake inspection: over at once, nothing changed.
+        self.config(enabled_inspect_interfaces=['fake', 'no-inspect',
+                                                'agent'])
+        node = self._act(self._node(inspect_interface='fake'), 'inspect')
+        self.assertEqual(states.MANAGEABLE, node.provision_state)
+        self.assertIsNone(node.target_provision_state)
+        self.assertIsNone(node.last_error)
+        self.assertEqual({'vendor': 'kept'}, node.properties)
+        self.assertIsNotNone(node.inspection_finished_at)
+        self.assertEqual(0, self.agent.inventories)
+        self.assertEqual([], self.db.get_port_list(
+            filters={'node_id': node.id}))

@@ -177,6 +177,10 @@ class TestHardwareTypes(tests_base.TestCase):
         self.config(default_bios_interface='redfish')
         self.assertEqual('fake', hw.default('bios'))
         self.assertEqual(['no-inspect', 'agent'], hw.enabled('inspect'))
+        # Ironic's fake inspection: fake-hardware's default once enabled.
+        self.assertEqual('no-inspect', hw.default('inspect'))
+        self.config(enabled_inspect_interfaces=['no-inspect', 'fake'])
+        self.assertEqual('fake', hw.default('inspect'))
 
     def test_no_valid_default(self):
         # Ironic's vendor interface, which no hardware type here supports.

@@ -405,7 +405,9 @@ class TestCommands(SimulatorTestBase):
         doc = self.command(agent, 'deploy.get_deploy_steps')
         steps = doc['command_result']['deploy_steps'][
             'GenericHardwareManager']
-        self.assertEqual('write_image', steps[0]['step'])
+        self.assertEqual([('raid', 'apply_configuration'),
+                          ('deploy', 'write_image')],
+                         [(s['interface'], s['step']) for s in steps])
         doc = self.command(agent, 'deploy.execute_deploy_step', {
             'step': {'step': 'write_image', 'interface': 'deploy',
                      'args': {'image_info': self.image_info()}}},
@@ -413,6 +415,14 @@ class TestCommands(SimulatorTestBase):
         self.assertEqual('SUCCEEDED', doc['command_status'], doc)
         with open(agent.disk_path, 'rb') as f:
             self.assertEqual(IMAGE, f.read())
+        # Software RAID as a deploy step: built from its raid_config.
+        config = {'logical_disks': [{'size_gb': 'MAX', 'raid_level': '0'}]}
+        doc = self.command(agent, 'deploy.execute_deploy_step', {
+            'step': {'step': 'apply_configuration', 'interface': 'raid',
+                     'args': {'raid_config': config}}}, wait=True)
+        self.assertEqual('SUCCEEDED', doc['command_status'], doc)
+        self.assertEqual(['0'], [d['raid_level'] for d in doc[
+            'command_result']['deploy_result']['logical_disks']])
 
     def test_failure_injection(self):
         agent, _ = self.make_agent()
