@@ -114,7 +114,14 @@ class Deployment(fixtures.Fixture):
                         # The harness's 3 s suits dead-conductor tests; a
                         # busy 2-core machine running tempest needs more.
                         'rpc_node_call_timeout': 15,
-                        'enabled_hardware_types': 'fake-hardware,redfish'},
+                        'enabled_hardware_types': 'fake-hardware,redfish',
+                        # The fake BIOS and RAID, whose out-of-band steps
+                        # the plugin runs (no-bios and no-raid stay the
+                        # defaults).
+                        'enabled_bios_interfaces': 'no-bios,fake',
+                        'default_bios_interface': 'no-bios',
+                        'enabled_raid_interfaces': 'agent,no-raid,fake',
+                        'default_raid_interface': 'no-raid'},
             'keystone_authtoken': self.keystone.authtoken_options(),
             'agent': {'heartbeat_timeout': AGENT_HEARTBEAT_TIMEOUT},
         }

@@ -36,9 +36,10 @@ CHILD_OPTIONS = (ON_CHILDREN, LIMIT_CHILDREN)
 SECONDS = 'seconds'
 
 # What may run on child nodes. As Ironic, only synchronous steps that
-# need no agent on the child; here that leaves the power steps, since no
-# driver of ours has out-of-band steps. "hold" and "wait" pause the
-# parent's own work, so Ironic refuses them on children too.
+# need no agent on the child; here that leaves the power steps, since
+# the out-of-band steps of our drivers need the ramdisk (as Ironic's).
+# "hold" and "wait" pause the parent's own work, so Ironic refuses them
+# on children too.
 CHILD_STEPS = frozenset(POWER_STEPS)
 
 
@@ -59,13 +60,6 @@ def run_by_conductor(step):
     """Whether the conductor runs ``step`` itself: no driver or agent
     step is looked up for it."""
     return step.get('step') in RESERVED or on_children(step)
-
-
-def all_run_by_conductor(steps):
-    """Whether a non-empty list of steps needs no agent at all, so that
-    cleaning or servicing need not boot the ramdisk (as Ironic decides
-    from its steps' requires_ramdisk)."""
-    return bool(steps) and all(run_by_conductor(s) for s in steps)
 
 
 def wait_seconds(step):

@@ -10,11 +10,11 @@ from oslo_log import log
 from ironic_like.common import deploy_templates
 from ironic_like.common import exception
 from ironic_like.common import states
-from ironic_like.common import step_names
 from ironic_like.conductor import bios
 from ironic_like.conductor import firmware
 from ironic_like.conductor.flows import clean
 from ironic_like.conductor.flows import deploy
+from ironic_like.conductor.flows import interface_steps
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import reserved_steps
 from ironic_like.conductor.flows import runner
@@ -108,11 +108,12 @@ def do_provisioning_action(context, executor, node_id, event, params):
                                 (params or {}).get('deploy_steps'))
         if event in ('clean', 'service'):
             _check_steps(node, event, params or {})
-        if event == 'clean' and _runs_flows(task) and \
+        if event in ('clean', 'service') and \
                 not (params or {}).get('disable_ramdisk'):
-            # The agent's steps, before the node moves (400).
-            clean.check_agent_steps(task, (params or {}).get('clean_steps'),
-                                    'clean_steps')
+            # Steps that nothing would run, before the node moves (400).
+            clean.check_agent_steps(
+                task, (params or {}).get('%s_steps' % event),
+                '%s_steps' % event, event, with_agent=_runs_flows(task))
         if event == 'inspect':
             # A node that cannot be inspected is refused (400), not
             # failed in the background.
@@ -187,31 +188,24 @@ def _check_steps(node, event, params):
     no_ramdisk = bool(params.get('disable_ramdisk'))
     reserved_steps.check_request(node, steps, field, no_ramdisk)
     if no_ramdisk:
-        _check_no_ramdisk_steps(steps, event.capitalize(), field)
+        _check_no_ramdisk_steps(node, steps, event, field)
 
 
-def _check_no_ramdisk_steps(steps, kind, field):
+def _check_no_ramdisk_steps(node, steps, kind, field):
     """Manual cleaning (API 1.70) or servicing (1.108) with
-    disable_ramdisk boots no agent: every clean or service step but the
-    conductor's own (a "hold", a "wait", a power step, a step on child
-    nodes) is the agent's (runner.start_clean, start_service), so none
-    can run, as Ironic refuses a step that needs the ramdisk."""
+    disable_ramdisk boots no agent: only the conductor's own steps (a
+    "hold", a "wait", a power step, a step on child nodes) and the
+    out-of-band steps of the node's interfaces marked as not requiring
+    the ramdisk can run, as Ironic refuses a step that needs it."""
     for step in steps:
-        if step_names.run_by_conductor(step):
+        if not interface_steps.needs_ramdisk(node, step, kind):
             continue
         raise exception.InvalidParameterValue(
             err='%s step %s.%s requires the agent ramdisk, which '
-                'disable_ramdisk skips.' % (kind, step.get('interface'),
+                'disable_ramdisk skips.' % (kind.capitalize(),
+                                            step.get('interface'),
                                             step.get('step')),
             field=field)
-
-
-def _without_agent(params, steps):
-    """Manual cleaning without the agent: asked for (disable_ramdisk),
-    or every step is the conductor's, so that booting the ramdisk is
-    not needed (as Ironic skips it then)."""
-    return bool(params.get('disable_ramdisk')) or \
-        step_names.all_run_by_conductor(steps)
 
 
 def _clean(task, params):
@@ -222,8 +216,8 @@ def _clean(task, params):
                  task.node.uuid)
         node_flags.finish_cleaning(task)
         return
-    if _runs_flows(task) and not (manual and
-                                  _without_agent(params, requested)):
+    if _runs_flows(task) and not (manual and interface_steps.without_ramdisk(
+            task.node, params, requested, 'clean')):
         try:
             runner.start_clean(task, requested)
         except Exception as e:
@@ -240,7 +234,8 @@ def _clean(task, params):
             # interface without node flows (fake) the others.
             result = reserved_steps.run_without_agent(
                 task, steps,
-                None if _runs_flows(task) else task.driver.deploy.clean)
+                None if _runs_flows(task) else task.driver.deploy.clean,
+                kind='clean')
     except Exception as e:
         _fail(task, e, 'Cleaning')
         return

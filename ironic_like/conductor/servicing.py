@@ -14,7 +14,7 @@ conductor's (no ramdisk is needed, as Ironic decides).
 from oslo_log import log
 
 from ironic_like.common import exception
-from ironic_like.common import step_names
+from ironic_like.conductor.flows import interface_steps
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import reserved_steps
 from ironic_like.conductor.flows import runner
@@ -33,8 +33,8 @@ def start(task, params):
     """In the provisioning worker, which holds the lock; the node is
     "servicing"."""
     steps = params.get('service_steps') or []
-    no_ramdisk = bool(params.get('disable_ramdisk')) or \
-        step_names.all_run_by_conductor(steps)
+    no_ramdisk = interface_steps.without_ramdisk(task.node, params, steps,
+                                                 'service')
     if drivers_base.runs_flows(task.driver.deploy) and not no_ramdisk:
         try:
             runner.start_service(task, steps)
@@ -44,7 +44,7 @@ def start(task, params):
         return
     before, after_hold = node_steps.split_at_hold(steps)
     try:
-        reserved_steps.run_without_agent(task, before)
+        reserved_steps.run_without_agent(task, before, kind='service')
     except Exception as e:
         node_steps.fail_node(task, 'Servicing failed: %s'
                              % exception.safe_message(e))

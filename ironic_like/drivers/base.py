@@ -26,6 +26,47 @@ def unsupported(task, kind):
         driver=task.node.driver, extension=kind)
 
 
+# The kinds of work a step of an interface's may be marked for.
+CLEAN = 'clean'
+SERVICE = 'service'
+_STEP_MARK = '_ironic_like_steps'
+
+
+def clean_step(priority=0, argsinfo=None, requires_ramdisk=True):
+    """Mark an interface method as an out-of-band clean step, as Ironic's
+    decorator does: manual cleaning may ask for it by interface and
+    method name, and the conductor runs it as ``method(task, **args)``.
+    ``requires_ramdisk``: whether cleaning boots the ramdisk all the
+    same (Ironic's default; False lets it run with disable_ramdisk)."""
+    return _step_marker(CLEAN, priority, argsinfo, requires_ramdisk)
+
+
+def service_step(priority=0, argsinfo=None, requires_ramdisk=True):
+    """The same, as a service step (API 1.87)."""
+    return _step_marker(SERVICE, priority, argsinfo, requires_ramdisk)
+
+
+def _step_marker(kind, priority, argsinfo, requires_ramdisk):
+    def mark(method):
+        marks = dict(getattr(method, _STEP_MARK, {}))
+        marks[kind] = {'priority': priority, 'argsinfo': argsinfo or {},
+                       'requires_ramdisk': requires_ramdisk}
+        setattr(method, _STEP_MARK, marks)
+        return method
+    return mark
+
+
+def step_info(interface, name, kind):
+    """What the ``kind`` step ``name`` of ``interface`` was marked with
+    ({priority, argsinfo, requires_ramdisk}), or None when the interface
+    has no such step."""
+    if interface is None or name.startswith('_'):
+        return None
+    method = getattr(interface, name, None)
+    return getattr(method, _STEP_MARK, {}).get(kind) if callable(method) \
+        else None
+
+
 class BaseInterface(metaclass=abc.ABCMeta):
     """One interface implementation. Instances are shared by all nodes."""
 

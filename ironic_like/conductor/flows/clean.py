@@ -40,7 +40,6 @@ from ironic_like.common import agent_info
 from ironic_like.common import current_steps
 from ironic_like.common import exception
 from ironic_like.common import states
-from ironic_like.common import step_names
 from ironic_like.conductor import node_flags
 from ironic_like.conductor.flows import deploy
 from ironic_like.conductor.flows import interface_steps
@@ -139,10 +138,12 @@ def automated_steps(offered, raid_steps=False):
     return sorted(chosen, key=lambda s: -s['priority'])
 
 
-def manual_steps(offered, requested, node_uuid, field='clean_steps'):
+def manual_steps(offered, requested, node, field='clean_steps'):
     """The ``requested`` steps (manual cleaning's, or servicing's:
-    ``field``) as they will run; each must be one the agent ``offered``,
-    or one the conductor runs itself."""
+    ``field``) of ``node`` as they will run; each must be one the agent
+    ``offered``, or one the conductor runs itself (its reserved steps,
+    the out-of-band steps of the node's interfaces)."""
+    kind = field.split('_')[0]
     offered_names = {(s.get('interface', 'deploy'), s['step'])
                      for s in offered}
     chosen = []
@@ -153,7 +154,7 @@ def manual_steps(offered, requested, node_uuid, field='clean_steps'):
                            'interface': step.get('interface', 'deploy'),
                            'args': {}})
             continue
-        if step_names.run_by_conductor(step):
+        if interface_steps.runs_here(node, step, kind):
             # Not the agent's to offer: kept as asked, with the options
             # that send it to the child nodes.
             chosen.append(dict(step, interface=step.get('interface',
@@ -167,7 +168,7 @@ def manual_steps(offered, requested, node_uuid, field='clean_steps'):
                 '(it offers: %s).' % (
                     field.split('_')[0].capitalize(),
                     step.get('interface', 'deploy'), step.get('step'),
-                    node_uuid, ', '.join(sorted(
+                    node.uuid, ', '.join(sorted(
                         '%s.%s' % pair for pair in offered_names))),
                 field=field)
         chosen.append({'step': step['step'],
@@ -236,7 +237,7 @@ class GetSteps(node_steps.NodeTaskBase):
                                                        GET_CLEAN_STEPS))
         if is_manual(node):
             steps = manual_steps(offered, info.get(REQUESTED) or [],
-                                 node.uuid)
+                                 node)
         else:
             steps = automated_steps(offered,
                                     interface_steps.raid_in_band(task))
@@ -244,25 +245,33 @@ class GetSteps(node_steps.NodeTaskBase):
                                      REQUESTED: None})
 
 
-def check_agent_steps(task, steps, field):
-    """The requested clean ``steps`` the agent is to run (the conductor's
-    own aside): steps of the deploy interface, and of the raid interface
-    when the node's is the agent's; a create_configuration needs a target
-    RAID configuration. InvalidParameterValue (400) naming ``field``, or
+def check_agent_steps(task, steps, field, kind, with_agent=True):
+    """The requested steps of a manual cleaning or a servicing
+    (``kind``) that the conductor does not run itself: steps of the
+    deploy interface (the agent's, or without node flows,
+    ``with_agent`` False, the deploy interface's), and in cleaning
+    through the agent of the raid interface when the node's is the
+    agent's (whose create_configuration needs a target RAID
+    configuration). InvalidParameterValue (400) naming ``field``, or
     target_raid_config, before the node moves."""
     for step in steps or ():
-        if step_names.run_by_conductor(step) or node_steps.is_hold(step):
+        if interface_steps.runs_here(task.node, step, kind) or \
+                node_steps.is_hold(step):
             continue
         interface = step.get('interface', 'deploy')
-        if interface == 'raid' and interface_steps.raid_in_band(task):
+        if interface == 'raid' and kind == 'clean' and with_agent and \
+                interface_steps.raid_in_band(task):
             interface_steps.agent_node_fields(task, step)
             continue
         if interface != 'deploy':
             raise exception.InvalidParameterValue(
-                'Clean step "%s.%s": the agent runs steps of the "deploy" '
-                'interface, and of the "raid" interface when the node\'s '
-                'raid interface is "agent" (this node\'s is "%s").'
-                % (interface, step.get('step'), task.node.raid_interface),
+                '%s step "%s.%s" is neither a %s step of the node\'s %s '
+                'interface nor the agent\'s: the agent runs steps of the '
+                '"deploy" interface%s.' % (
+                    kind.capitalize(), interface, step.get('step'), kind,
+                    interface, ', and in cleaning of the "raid" interface '
+                    'when the node\'s raid interface is "agent"'
+                    if kind == 'clean' else ''),
                 field=field)
 
 

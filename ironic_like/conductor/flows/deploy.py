@@ -61,6 +61,7 @@ from ironic_like.conductor.flows import persistence
 from ironic_like.conductor.flows import reserved_steps
 from ironic_like.conductor import management
 from ironic_like.db import api as db_api
+from ironic_like.drivers import loader
 from ironic_like.drivers.modules import agent_client
 from ironic_like.drivers.modules import agent_raid
 
@@ -157,7 +158,7 @@ def _agent_deploy_step(step, node):
     if step_names.run_by_conductor(step):
         return False
     if step['interface'] == 'raid':
-        return node.raid_interface == agent_raid.NAME
+        return loader.interface_name(node, 'raid') == agent_raid.NAME
     return (step['interface'] == 'deploy'
             and not deploy_templates.is_builtin(step, BUILT_IN_STEPS))
 

@@ -2,7 +2,15 @@
 Ironic's in-band interfaces do: the raid interface "agent" (agent_raid)
 has the agent build RAID, tells it the target with the step, and records
 what it built once the step is over (Ironic's post step hooks). Shared
-by cleaning, servicing and the deploy."""
+by cleaning, servicing and the deploy. And the out-of-band steps of the
+node's interfaces (methods marked with drivers.base.clean_step or
+service_step), which the conductor runs itself in cleaning and
+servicing."""
+
+from ironic_like.common import exception
+from ironic_like.common import step_names
+from ironic_like.drivers import base as drivers_base
+from ironic_like.drivers import loader
 
 
 def raid_in_band(task):
@@ -27,3 +35,55 @@ def after_agent_step(task, step, doc, result_key):
     if step.get('interface') == 'raid' and raid_in_band(task):
         result = ((doc or {}).get('command_result') or {}).get(result_key)
         task.driver.raid.after_agent_step(task, step, result)
+
+
+def out_of_band(node, step, kind):
+    """What the node's interface marked its method with, when ``step`` is
+    one of its out-of-band ``kind`` steps ('clean' or 'service':
+    drivers.base.clean_step, service_step), which the conductor runs
+    itself; else None (the agent's, or the conductor's reserved steps,
+    or no such step)."""
+    interface_kind = step.get('interface')
+    if interface_kind not in drivers_base.INTERFACE_KINDS or \
+            interface_kind == 'deploy' or step_names.run_by_conductor(step):
+        return None
+    try:
+        iface = loader.node_interface(node, interface_kind)
+    except exception.IronicLikeException:
+        return None
+    if getattr(iface, 'in_band', False):
+        return None  # its steps are the agent's (agent_raid)
+    return drivers_base.step_info(iface, step.get('step') or '', kind)
+
+
+def runs_here(node, step, kind):
+    """The conductor runs ``step`` of ``node``'s ``kind`` work itself: a
+    reserved step name, a step on child nodes, or an out-of-band step of
+    the node's interfaces."""
+    return step_names.run_by_conductor(step) or \
+        out_of_band(node, step, kind) is not None
+
+
+def needs_ramdisk(node, step, kind):
+    """Whether ``step`` needs the ramdisk booted: the agent's steps, and
+    the out-of-band ones marked so (Ironic's requires_ramdisk)."""
+    if step_names.run_by_conductor(step):
+        return False
+    info = out_of_band(node, step, kind)
+    return info is None or info['requires_ramdisk']
+
+
+def run_out_of_band(task, step):
+    """Run an out-of-band step as Ironic does: ``method(task, **args)``
+    of the node's interface. Raises what it raises."""
+    method = getattr(getattr(task.driver, step['interface']), step['step'])
+    method(task, **(step.get('args') or {}))
+
+
+def without_ramdisk(node, params, steps, kind):
+    """Manual cleaning or servicing (``kind``) without the agent: asked
+    for (disable_ramdisk), or no step needs the ramdisk, so that booting
+    it is not needed (as Ironic skips it then)."""
+    return bool(params.get('disable_ramdisk')) or (
+        bool(steps) and not any(needs_ramdisk(node, step, kind)
+                                for step in steps))

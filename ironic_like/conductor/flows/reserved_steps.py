@@ -32,6 +32,7 @@ from ironic_like.common import agent_info
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.common import step_names
+from ironic_like.conductor.flows import interface_steps
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor import locks
 from ironic_like.conductor import node_history
@@ -69,7 +70,7 @@ def next_flow(node, flows):
     index = info.get(flows.INDEX) or 0
     if index >= len(steps):
         return flows.FINISH
-    if step_names.run_by_conductor(steps[index]):
+    if interface_steps.runs_here(node, steps[index], flows.STEP_LIST.kind):
         return flows.CONDUCTOR_STEP
     return flows.NEXT_STEP
 
@@ -93,7 +94,8 @@ class RunStep(node_steps.NodeTaskBase):
         steps = info.get(keys.steps_key) or []
         index = info.get(keys.index_key) or 0
         if node.provision_state != keys.state or index >= len(steps) \
-                or not step_names.run_by_conductor(steps[index]):
+                or not interface_steps.runs_here(node, steps[index],
+                                                 keys.kind):
             return
         try:
             run_listed(task, keys, index)
@@ -118,7 +120,7 @@ def run_listed(task, keys, index):
         node_steps.hold(task, keys.index_key, index)
         return False
     try:
-        done = run_step(task, step)
+        done = run_step(task, step, keys.kind)
     except Exception as e:
         raise StepFailed('%s step %s: %s' % (
             keys.kind, step.get('step'), exception.safe_message(e)))
@@ -131,7 +133,7 @@ def is_agent_step(keys, step, node):
     """Whether the agent runs ``step`` of ``keys``' list for ``node``."""
     if keys.agent_step is not None:
         return keys.agent_step(step, node)
-    return not step_names.run_by_conductor(step)
+    return not interface_steps.runs_here(node, step, keys.kind)
 
 
 def _agent_needed(node, keys, steps, index):
@@ -177,11 +179,13 @@ def _advance(task, keys, next_index, wait):
     task.update_node(values)
 
 
-def run_step(task, step):
+def run_step(task, step, kind=None):
     """Run a step of the conductor's other than "hold" on ``task.node``
-    (or its children). True when done; False for a "wait" without
-    seconds, which ends with the agent's next heartbeat (the caller
-    makes the node wait for it). Raises when the step fails."""
+    (or its children), or an out-of-band step of the node's interfaces
+    in its ``kind`` work (cleaning or servicing). True when done; False
+    for a "wait" without seconds, which ends with the agent's next
+    heartbeat (the caller makes the node wait for it). Raises when the
+    step fails."""
     if step_names.on_children(step):
         _on_children(task, step)
         return True
@@ -194,6 +198,9 @@ def run_step(task, step):
         if seconds is None:
             return False
         _pause(task, seconds)
+        return True
+    if kind and interface_steps.out_of_band(task.node, step, kind):
+        interface_steps.run_out_of_band(task, step)
         return True
     # The API and the conductor's request checks let nothing else here.
     raise exception.InvalidParameterValue(
@@ -279,25 +286,27 @@ def _sleep(seconds):
     time.sleep(seconds)
 
 
-def run_without_agent(task, steps, run_others=None):
+def run_without_agent(task, steps, run_others=None, kind=None):
     """Run ``steps`` (none of them "hold": the caller splits at it) in
     order, in the worker, for a node whose agent does not run them: the
     conductor's steps here; runs of the others handed to
     ``run_others(task, steps)`` (the fake deploy interface's clean()),
-    or, without it, skipped (nothing runs them). Returns the last
+    or, without it, skipped (nothing runs them); the out-of-band steps of
+    the node's interfaces in its ``kind`` work here too. Returns the last
     run_others() result (states.CLEANWAIT: the rest on a callback);
     raises when a step fails."""
     result = None
     others = []
     for position, step in enumerate(steps or ()):
-        if not step_names.run_by_conductor(step):
+        if not (interface_steps.runs_here(task.node, step, kind) if kind
+                else step_names.run_by_conductor(step)):
             others.append(step)
             continue
         if others:
             _run_others(task, others, run_others, last=False)
             others = []
         try:
-            done = run_step(task, step)
+            done = run_step(task, step, kind)
         except Exception as e:
             # The caller's last_error then names the step.
             raise exception.IronicLikeException('step %s: %s' % (

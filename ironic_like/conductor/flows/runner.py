@@ -156,6 +156,7 @@ def start_deploy(task, configdrive=None):
 def start_service(task, steps):
     """Servicing of an active node (API 1.87): boot the agent's ramdisk
     and wait for it; its heartbeats run ``steps``."""
+    clean.check_agent_steps(task, steps, 'service_steps', 'service')
     node_steps.set_info(task, **{
         service.REQUESTED: list(steps), service.STEPS: None,
         service.INDEX: None, agent_info.PHASE: None,
@@ -172,7 +173,7 @@ def start_clean(task, steps=None):
     """Automated cleaning (steps None) or manual cleaning of ``steps``
     (a list of {interface, step, args})."""
     if steps is not None:
-        clean.check_agent_steps(task, steps, 'clean_steps')
+        clean.check_agent_steps(task, steps, 'clean_steps', 'clean')
     node_steps.set_info(task, **{
         clean.REQUESTED: list(steps) if steps is not None else None,
         clean.STEPS: None, clean.INDEX: None,
@@ -404,7 +405,9 @@ def _act_on_command(task, phase):
         LOG.warning('Node %s: the agent lost %s step %s (it '
                     'rebooted?); starting it again', node.uuid, what, name)
         node_steps.set_info(task, **{agent_info.COMMAND: None})
-        _resume_with(task, flows.NEXT_STEP)
+        # The flow of the step at the index (a take-over may have moved
+        # the index on after the step ended: then the next one's).
+        _resume_with(task, reserved_steps.next_flow(task.node, flows))
     elif outcome != 'done':
         node_steps.fail_node(task, '%s failed at %s step %s: %s'
                              % ('Cleaning' if flows is clean

@@ -85,7 +85,7 @@ class GetSteps(node_steps.NodeTaskBase):
             agent_client.run_command(node, GET_SERVICE_STEPS),
             key='service_steps')
         steps = clean.manual_steps(offered, info.get(REQUESTED) or [],
-                                   node.uuid, field='service_steps')
+                                   node, field='service_steps')
         node_steps.set_info(task, **{STEPS: steps, INDEX: 0,
                                      REQUESTED: None})
 

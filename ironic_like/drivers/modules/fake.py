@@ -5,6 +5,8 @@ driver_internal_info and records which conductor acted last, so tests can
 prove that the owning conductor executed an action.
 """
 
+from oslo_utils import timeutils
+
 from ironic_like.common import exception
 from ironic_like.common import health_states
 from ironic_like.common import indicators
@@ -194,6 +196,26 @@ class FakeBoot(base.BootInterface):
         return None
 
 
+# Ironic's arguments of the BIOS apply_configuration step.
+APPLY_ARGSINFO = {'settings': {
+    'description': 'List of BIOS settings, each item needs to contain a '
+                   'dictionary with name/value pairs',
+    'required': True}}
+
+
+def bios_settings(settings):
+    """{name: value} of an apply_configuration step's ``settings`` (a
+    list of {"name", "value"}); InvalidParameterValue naming
+    ``settings`` otherwise."""
+    if not isinstance(settings, list) or not all(
+            isinstance(item, dict) and isinstance(item.get('name'), str)
+            and item['name'] and 'value' in item for item in settings):
+        raise exception.InvalidParameterValue(
+            err='settings must be a list of {"name": ..., "value": ...} '
+                '(got %r).' % (settings,), field='settings')
+    return {item['name']: item['value'] for item in settings}
+
+
 class FakeBIOS(base.BIOSInterface):
     """A BIOS with a few fixed settings (read on manage/verify)."""
 
@@ -219,9 +241,41 @@ class FakeBIOS(base.BIOSInterface):
                        'unique': False},
     }
 
+    # driver_internal_info: the settings its apply_configuration steps
+    # set ({name: value}), over SETTINGS.
+    APPLIED_KEY = 'fake_bios_settings'
+
     def get_bios_settings(self, task):
+        current = dict(self.SETTINGS, **(
+            (task.node.driver_internal_info or {}).get(self.APPLIED_KEY)
+            or {}))
         return {name: dict(self.REGISTRY.get(name, {}), value=value)
-                for name, value in self.SETTINGS.items()}
+                for name, value in current.items()}
+
+    @base.service_step(argsinfo=APPLY_ARGSINFO)
+    @base.clean_step(argsinfo=APPLY_ARGSINFO)
+    def apply_configuration(self, task, settings):
+        """Ironic's BIOS step: set ``settings`` ([{name, value}]), then
+        read them back into the node's cached settings."""
+        applied = dict((task.node.driver_internal_info or {}).get(
+            self.APPLIED_KEY) or {})
+        applied.update(bios_settings(settings))
+        self._store(task, applied)
+
+    @base.service_step()
+    @base.clean_step()
+    def factory_reset(self, task):
+        """Ironic's BIOS step: back to the factory settings."""
+        self._store(task, {})
+
+    def _store(self, task, applied):
+        info = dict(task.node.driver_internal_info or {})
+        if applied:
+            info[self.APPLIED_KEY] = applied
+        else:
+            info.pop(self.APPLIED_KEY, None)
+        task.update_node({'driver_internal_info': info})
+        self.cache_bios_settings(task)
 
 
 class FakeFirmware(base.FirmwareInterface):
@@ -275,9 +329,16 @@ class FakeRAID(base.RAIDInterface):
     def get_logical_disk_properties(self):
         return raid.logical_disk_properties()
 
-    def create_configuration(self, task, **kwargs):
-        task.update_node({'raid_config': dict(
-            task.node.target_raid_config or {})})
+    @base.clean_step()
+    def create_configuration(self, task, create_root_volume=True,
+                             create_nonroot_volumes=True):
+        """Ironic's RAID clean step: "builds" the node's target (filtered
+        as the arguments say) and records it as a real one would."""
+        built = raid.filter_target(task.node, create_root_volume,
+                                   create_nonroot_volumes)
+        task.update_node(raid.built_values(task.node, built,
+                                           timeutils.utcnow()))
 
+    @base.clean_step()
     def delete_configuration(self, task):
-        task.update_node({'raid_config': {}})
+        task.update_node(raid.deleted_values(task.node))

@@ -62,3 +62,46 @@ class TestAgentRAID(base.BaseBaremetalLikeTest):
             shown = self.client.show_node(uuid)
             self.assertEqual('manageable', shown['provision_state'])
             self.assertIsNone(shown['target_provision_state'])
+
+
+class TestOutOfBandSteps(base.BaseBaremetalLikeTest):
+    """The fake BIOS's and fake RAID's out-of-band clean steps, run by the
+    conductor (the fake deploy interface boots no ramdisk)."""
+
+    # 1.40: BIOS settings; 1.31: the node's interfaces.
+    min_microversion = '1.40'
+
+    @decorators.idempotent_id('b3c9e2d4-5f61-4a7b-8c9d-0e1f2a3b4c5d')
+    def test_bios_and_raid_clean_steps(self):
+        node = self.create_node(bios_interface='fake', raid_interface='fake')
+        self.client.set_node_provision_state(node['uuid'], 'manage')
+        self.wait_for_provision_state(node['uuid'], 'manageable')
+        self.client.set_node_raid_config(node['uuid'],
+                                         {'logical_disks': [ROOT]})
+        self.client.set_node_provision_state(
+            node['uuid'], 'clean', clean_steps=[
+                {'interface': 'bios', 'step': 'apply_configuration',
+                 'args': {'settings': [{'name': 'ProcVirtualization',
+                                        'value': 'Disabled'}]}},
+                {'interface': 'raid', 'step': 'create_configuration',
+                 'args': {}}])
+        done = self.wait_for_provision_state(node['uuid'], 'manageable')
+        self.assertIsNone(done['last_error'])
+        self.assertEqual([ROOT], done['raid_config']['logical_disks'])
+        self.assertEqual(10, done['properties']['local_gb'])
+        settings = {s['name']: s['value'] for s in
+                    self.client.list_node_bios(node['uuid'])['bios']}
+        self.assertEqual('Disabled', settings['ProcVirtualization'])
+
+    @decorators.attr(type='negative')
+    @decorators.idempotent_id('c4d0f3e5-6a72-4b8c-9d0e-1f2a3b4c5d6e')
+    def test_not_a_step_refused(self):
+        node = self.create_node(bios_interface='fake')
+        self.client.set_node_provision_state(node['uuid'], 'manage')
+        self.wait_for_provision_state(node['uuid'], 'manageable')
+        self.assertRaises(
+            lib_exc.BadRequest, self.client.set_node_provision_state,
+            node['uuid'], 'clean', clean_steps=[
+                {'interface': 'bios', 'step': 'get_bios_settings'}])
+        self.assertEqual('manageable', self.client.show_node(
+            node['uuid'])['provision_state'])

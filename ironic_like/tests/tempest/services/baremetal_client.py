@@ -176,6 +176,9 @@ class BaremetalLikeClient(rest_client.RestClient):
         return self._put(('nodes', ident, 'states', 'raid'),
                          target_raid_config, expected=204)
 
+    def list_node_bios(self, ident):
+        return self._get('nodes', ident, 'bios')
+
     def set_node_boot_mode(self, ident, target):
         return self._put(('nodes', ident, 'states', 'boot_mode'),
                          {'target': target})

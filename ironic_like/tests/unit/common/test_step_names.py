@@ -26,14 +26,6 @@ class TestWhoRunsAStep(testtools.TestCase):
         self.assertFalse(step_names.on_children(
             dict(step, execute_on_child_nodes=False)))
 
-    def test_all_run_by_conductor(self):
-        ours = {'interface': 'power', 'step': 'reboot'}
-        agents = {'interface': 'deploy', 'step': 'erase_devices'}
-        self.assertTrue(step_names.all_run_by_conductor([ours, ours]))
-        self.assertFalse(step_names.all_run_by_conductor([ours, agents]))
-        # No step: nothing says the ramdisk is not needed.
-        self.assertFalse(step_names.all_run_by_conductor([]))
-
     def test_child_limit_as_uuids_are_stored(self):
         step = {'interface': 'power', 'step': 'reboot',
                 'execute_on_child_nodes': True,

@@ -91,11 +91,12 @@ class TestAgentRAID(test_agent_deploy.AgentDeployBase):
         self.assertEqual('target_raid_config', e.field)
         self.assertIn('has no target RAID configuration', str(e))
 
-    def test_raid_steps_need_the_agent_raid_interface(self):
-        self.config(enabled_raid_interfaces=['fake', 'agent', 'no-raid'])
-        e = self._refused(self._raid_node(raid_interface='fake'), [CREATE])
+    def test_raid_steps_need_a_raid_interface_that_has_them(self):
+        # no-raid has no RAID step (fake has its own: test_out_of_band).
+        e = self._refused(self._raid_node(raid_interface='no-raid'),
+                          [CREATE])
         self.assertEqual('clean_steps', e.field)
-        self.assertIn('"fake"', str(e))
+        self.assertIn('raid.create_configuration', str(e))
         # Another interface's step is no agent step either.
         e = self._refused(self._raid_node(), [dict(
             CREATE, interface='bios', step='apply_configuration')])

@@ -98,7 +98,9 @@ class TestFakes(tests_base.TestCase):
         self.assertEqual(1, task.node.driver_internal_info['fake_nmi_count'])
 
     def test_fake_bios_console_raid(self):
-        task = self._task(target_raid_config={'logical_disks': []})
+        disk = {'size_gb': 1, 'raid_level': '0'}
+        task = self._task(target_raid_config={'logical_disks': [disk]},
+                          driver_internal_info={}, properties={})
         boot_mode = fake.FakeBIOS().get_bios_settings(task)['BootMode']
         self.assertEqual(('Uefi', ['Bios', 'Uefi']),
                          (boot_mode['value'],
@@ -112,7 +114,9 @@ class TestFakes(tests_base.TestCase):
         self.assertEqual(raid.logical_disk_properties(),
                          fake_raid.get_logical_disk_properties())
         fake_raid.create_configuration(task)
-        self.assertEqual({'logical_disks': []}, task.node.raid_config)
+        self.assertEqual([disk], task.node.raid_config['logical_disks'])
+        fake_raid.delete_configuration(task)
+        self.assertEqual({}, task.node.raid_config)
 
     def test_fake_bios_cache_writes_the_table(self):
         node = self.db.create_node({'driver': 'fake-hardware',

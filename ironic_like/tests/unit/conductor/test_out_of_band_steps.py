@@ -1,0 +1,140 @@
+"""Out-of-band clean and service steps: methods of the node's interfaces
+marked as steps (drivers.base.clean_step, service_step), run by the
+conductor as Ironic runs them (``method(task, **args)``), here the fake
+BIOS's and fake RAID's; with a running conductor and a fake agent."""
+
+from ironic_like.common import exception
+from ironic_like.common import states
+from ironic_like.conductor.flows import clean
+from ironic_like.conductor.flows import service
+from ironic_like.drivers.modules import fake
+from ironic_like.tests.unit.conductor import test_agent_deploy
+from ironic_like.tests.unit.db import utils
+
+APPLY = {'interface': 'bios', 'step': 'apply_configuration',
+         'args': {'settings': [{'name': 'ProcVirtualization',
+                                'value': 'Disabled'}]}}
+RESET = {'interface': 'bios', 'step': 'factory_reset', 'args': {}}
+ERASE = {'interface': 'deploy', 'step': 'erase_devices', 'args': {}}
+ROOT = {'size_gb': 20, 'raid_level': '1', 'is_root_volume': True}
+
+
+class OutOfBandBase(test_agent_deploy.AgentDeployBase):
+
+    def setUp(self):
+        super().setUp()
+        self.config(enabled_bios_interfaces=['fake', 'no-bios'])
+        self.config(enabled_raid_interfaces=['fake', 'agent', 'no-raid'])
+
+    def _setting(self, node, name):
+        return self.db.get_bios_setting(node.id, name).value
+
+    def _agent_steps(self, command):
+        return [p['step']['step'] for n, p, q in self.agent.received
+                if n == command]
+
+
+class TestOutOfBandCleanSteps(OutOfBandBase):
+
+    def _manageable(self, **kwargs):
+        values = {'provision_state': states.MANAGEABLE,
+                  'bios_interface': 'fake'}
+        values.update(kwargs)
+        return self._node(**values)
+
+    def test_with_the_agent_steps(self):
+        node = self._manageable()
+        node = self._act(node, 'clean', {'clean_steps': [APPLY, ERASE]})
+        # The BIOS step needs the ramdisk (Ironic's default): it boots.
+        self.assertEqual(states.CLEANWAIT, node.provision_state)
+        node = self._heartbeat(self._give_token(node))  # steps read,
+        #                              the BIOS set here, erase started
+        self.assertEqual('Disabled',
+                         self._setting(node, 'ProcVirtualization'))
+        node = self._heartbeat(node)                     # erase over
+        self.assertEqual(states.MANAGEABLE, node.provision_state)
+        self.assertIsNone(node.last_error)
+        # Only the erase went to the agent.
+        self.assertEqual(['erase_devices'],
+                         self._agent_steps(clean.EXECUTE_CLEAN_STEP))
+        # factory_reset puts the factory settings back.
+        node = self._act(node, 'clean', {'clean_steps': [RESET]})
+        node = self._heartbeat(self._give_token(node))
+        self.assertEqual(states.MANAGEABLE, node.provision_state)
+        self.assertEqual(fake.FakeBIOS.SETTINGS['ProcVirtualization'],
+                         self._setting(node, 'ProcVirtualization'))
+
+    def test_without_node_flows(self):
+        # The fake deploy interface: no agent; the conductor runs it.
+        node = utils.create_test_node(
+            provision_state=states.MANAGEABLE, raid_interface='fake',
+            target_raid_config={'logical_disks': [ROOT]})
+        node = self._act(node, 'clean', {'clean_steps': [
+            {'interface': 'raid', 'step': 'create_configuration'}]})
+        self.assertEqual(states.MANAGEABLE, node.provision_state)
+        self.assertIsNone(node.last_error)
+        self.assertEqual([ROOT], node.raid_config['logical_disks'])
+        self.assertEqual(20, node.properties['local_gb'])
+
+    def test_a_failed_step_fails_the_cleaning(self):
+        node = self._manageable()
+        node = self._act(node, 'clean', {'clean_steps': [dict(
+            APPLY, args={'settings': 'all of them'})]})
+        node = self._heartbeat(self._give_token(node))
+        self.assertEqual(states.CLEANFAIL, node.provision_state)
+        self.assertIn('apply_configuration', node.last_error)
+        self.assertIn('settings must be a list', node.last_error)
+
+    def _refused(self, node, params):
+        e = self.assertRaises(exception.InvalidParameterValue,
+                              self.api.do_provisioning_action,
+                              self.context, node, 'clean', params)
+        self.assertEqual(states.MANAGEABLE, self.db.get_node_by_id(
+            node.id).provision_state)
+        return e
+
+    def test_refused_before_the_node_moves(self):
+        node = self._manageable()
+        # Not a step: a method of the interface all the same.
+        e = self._refused(node, {'clean_steps': [dict(
+            APPLY, step='get_bios_settings')]})
+        self.assertEqual('clean_steps', e.field)
+        # Ironic's BIOS steps need the ramdisk: not with disable_ramdisk.
+        e = self._refused(node, {'clean_steps': [APPLY],
+                                 'disable_ramdisk': True})
+        self.assertIn('requires the agent ramdisk', str(e))
+        # The no-bios interface has none.
+        e = self._refused(self._manageable(bios_interface='no-bios'),
+                          {'clean_steps': [APPLY]})
+        self.assertIn('bios.apply_configuration', str(e))
+
+
+class TestOutOfBandServiceSteps(OutOfBandBase):
+
+    def test_bios_settings_of_an_active_node(self):
+        node = self._deploy_to_active(self._node(bios_interface='fake'))
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        node = self._act(node, 'service', {'service_steps': [APPLY]})
+        # Ironic's BIOS steps need the ramdisk: it boots.
+        self.assertEqual(states.SERVICEWAIT, node.provision_state)
+        node = self._heartbeat(self._give_token(node))
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.assertIsNone(node.last_error)
+        self.assertEqual('Disabled',
+                         self._setting(node, 'ProcVirtualization'))
+        self.assertEqual([], self._agent_steps(
+            service.EXECUTE_SERVICE_STEP))
+
+    def test_raid_steps_of_the_agent_refused(self):
+        # Ironic's agent RAID has no such service steps.
+        node = self._node(provision_state=states.ACTIVE,
+                          raid_interface='agent',
+                          target_raid_config={'logical_disks': [ROOT]})
+        e = self.assertRaises(
+            exception.InvalidParameterValue,
+            self.api.do_provisioning_action, self.context, node, 'service',
+            {'service_steps': [{'interface': 'raid',
+                                'step': 'create_configuration'}]})
+        self.assertEqual('service_steps', e.field)
+        self.assertEqual(states.ACTIVE, self.db.get_node_by_id(
+            node.id).provision_state)
