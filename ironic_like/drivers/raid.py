@@ -115,6 +115,19 @@ def logical_disk_properties():
             for name, prop in LOGICAL_DISK['properties'].items()}
 
 
+# The arguments of a create_configuration step (Ironic's).
+CREATE_ARGSINFO = {
+    'create_root_volume': {
+        'description': 'This specifies whether to create the root volume. '
+                       'Defaults to `True`.',
+        'required': False},
+    'create_nonroot_volumes': {
+        'description': 'This specifies whether to create the non-root '
+                       'volumes. Defaults to `True`.',
+        'required': False},
+}
+
+
 def filter_target(node, create_root_volume=True, create_nonroot_volumes=True):
     """The node's target RAID configuration as a create_configuration
     step builds it: without the root volume, or without the others, when

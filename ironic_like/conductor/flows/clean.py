@@ -252,11 +252,13 @@ def check_agent_steps(task, steps, field, kind, with_agent=True):
     ``with_agent`` False, the deploy interface's), and in cleaning
     through the agent of the raid interface when the node's is the
     agent's (whose create_configuration needs a target RAID
-    configuration). InvalidParameterValue (400) naming ``field``, or
+    configuration); and the arguments of the out-of-band steps of the
+    node's interfaces. InvalidParameterValue (400) naming ``field``, or
     target_raid_config, before the node moves."""
     for step in steps or ():
         if interface_steps.runs_here(task.node, step, kind) or \
                 node_steps.is_hold(step):
+            interface_steps.check_out_of_band(task, step, kind, field)
             continue
         interface = step.get('interface', 'deploy')
         if interface == 'raid' and kind == 'clean' and with_agent and \

@@ -73,6 +73,37 @@ def needs_ramdisk(node, step, kind):
     return info is None or info['requires_ramdisk']
 
 
+def check_out_of_band(task, step, kind, field):
+    """An out-of-band step's arguments against its marks (Ironic's rule:
+    none it does not know, every required one), then the interface's own
+    check_step(task, step) if it has one (the fake RAID's needs a
+    target). InvalidParameterValue (400) naming ``field`` (or the
+    interface's field), before the node moves."""
+    info = out_of_band(task.node, step, kind)
+    if info is None:
+        return
+    argsinfo = info['argsinfo']
+    args = step.get('args') or {}
+    name = '%s.%s' % (step.get('interface'), step.get('step'))
+    unexpected = sorted(set(args) - set(argsinfo))
+    if unexpected:
+        raise exception.InvalidParameterValue(
+            err='%s step %s has these unexpected arguments: %s.'
+                % (kind.capitalize(), name, ', '.join(unexpected)),
+            field=field)
+    missing = sorted(arg for arg, about in argsinfo.items()
+                     if about.get('required') and arg not in args)
+    if missing:
+        raise exception.InvalidParameterValue(
+            err='%s step %s is missing these required arguments: %s.'
+                % (kind.capitalize(), name, ', '.join(missing)),
+            field=field)
+    check = getattr(getattr(task.driver, step['interface']), 'check_step',
+                    None)
+    if check is not None:
+        check(task, step)
+
+
 def run_out_of_band(task, step):
     """Run an out-of-band step as Ironic does: ``method(task, **args)``
     of the node's interface. Raises what it raises."""

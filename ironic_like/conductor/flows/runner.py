@@ -451,17 +451,29 @@ def _act_on_deploy_step(task, outcome, doc):
 
 def unhold(task):
     """An operator's "unhold" (API 1.85) of a node on hold: it waits for
-    its agent again, whose next heartbeat carries on after the hold; a
-    deploy held where no agent runs (before the ramdisk boots, after it
-    was left) carries on at once."""
+    its agent again, whose next heartbeat carries on after the hold;
+    work held where no agent runs (a deploy before the ramdisk boots or
+    after it was left; any work after a power_off or reboot step took
+    the agent away) carries on at once."""
     node = task.node
     phase = {states.CLEANHOLD: clean.PHASE_NEXT_STEP,
              states.SERVICEHOLD: service.PHASE_NEXT_STEP}.get(
         node.provision_state, deploy.PHASE_RUN_STEPS)
     if node.provision_state == states.DEPLOYHOLD and \
             deploy.carries_on_without_agent(node):
-        _unhold_at_once(task)
+        _unhold_at_once(task, states.DEPLOYING, phase,
+                        deploy.flow_to_carry_on(node))
         return
+    flows = {states.CLEANHOLD: clean,
+             states.SERVICEHOLD: service}.get(node.provision_state)
+    if flows is not None and not reserved_steps.agent_present(node):
+        # A power_off or reboot step took the agent away: no heartbeat
+        # will come. The conductor's next step (or the end) runs now; an
+        # agent step after it waits for the agent booted again.
+        following = reserved_steps.next_flow(node, flows)
+        if following != flows.NEXT_STEP:
+            _unhold_at_once(task, flows.STEP_LIST.state, phase, following)
+            return
     node_steps.move(task, 'unhold')
     node_steps.set_info(task, **{
         agent_info.PHASE: phase,
@@ -470,21 +482,21 @@ def unhold(task):
              node.uuid)
 
 
-def _unhold_at_once(task):
-    """A deploy held where no agent will heartbeat carries on now: the
-    node goes back to deploying with the phase that names its steps in
-    one write (a take-over between two writes would find it waiting for
-    a heartbeat that never comes; restart_point() knows this one), then
-    a worker runs the flow of the next step."""
+def _unhold_at_once(task, state, phase, flow):
+    """Work held where no agent will heartbeat carries on now: the node
+    goes back to ``state`` (deploying, cleaning, servicing) with the
+    ``phase`` that names its next step in one write (a take-over between
+    two writes would find it waiting for a heartbeat that never comes;
+    restart_point() knows this one), then a worker runs ``flow``."""
     node = task.node
     info = dict(node.driver_internal_info or {})
-    info[agent_info.PHASE] = deploy.PHASE_RUN_STEPS
+    info[agent_info.PHASE] = phase
     info[agent_info.PHASE_STARTED] = timeutils.utcnow().isoformat()
-    task.update_node({'provision_state': states.DEPLOYING,
+    task.update_node({'provision_state': state,
                       'driver_internal_info': info})
     LOG.info('Node %s: hold released; carrying on', node.uuid)
     task.set_spawn_error_hook(_back_to_wait)
-    task.spawn_after(executor(), run_chain, deploy.flow_to_carry_on(node))
+    task.spawn_after(executor(), run_chain, flow)
 
 
 def abort(task):

@@ -329,11 +329,21 @@ class FakeRAID(base.RAIDInterface):
     def get_logical_disk_properties(self):
         return raid.logical_disk_properties()
 
-    @base.clean_step()
+    def check_step(self, task, step):
+        """Before cleaning starts: a create_configuration needs a target
+        to build (MissingParameterValue naming target_raid_config)."""
+        if step.get('step') == 'create_configuration':
+            args = step.get('args') or {}
+            raid.filter_target(task.node,
+                               args.get('create_root_volume', True),
+                               args.get('create_nonroot_volumes', True))
+
+    @base.clean_step(argsinfo=raid.CREATE_ARGSINFO)
     def create_configuration(self, task, create_root_volume=True,
                              create_nonroot_volumes=True):
-        """Ironic's RAID clean step: "builds" the node's target (filtered
-        as the arguments say) and records it as a real one would."""
+        """A RAID clean step as Ironic's RAID interfaces have: "builds"
+        the node's target (filtered as the arguments say) and records it
+        as a real one would."""
         built = raid.filter_target(task.node, create_root_volume,
                                    create_nonroot_volumes)
         task.update_node(raid.built_values(task.node, built,

@@ -1,6 +1,7 @@
 """The "unhold" provision verb (Ironic 1.85) through the API: its
 microversion, and the hold states it leaves."""
 
+from ironic_like.common import agent_info
 from ironic_like.common import states
 from ironic_like.tests.unit.api import base
 
@@ -11,10 +12,13 @@ class TestUnholdVerb(base.APITestCase):
 
     def setUp(self):
         super().setUp()
+        # Held with its agent running: unhold waits for its heartbeat.
         self.node = self.create_node(
             provision_state=states.CLEANHOLD,
             target_provision_state=states.MANAGEABLE,
-            deploy_interface='agent', boot_interface='fake')
+            deploy_interface='agent', boot_interface='fake',
+            driver_internal_info={
+                agent_info.AGENT_URL: 'http://127.0.0.1:9999'})
         self.url = '/v1/nodes/%s/states/provision' % self.node.uuid
 
     def test_needs_1_85(self):

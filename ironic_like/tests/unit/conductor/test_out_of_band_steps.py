@@ -93,6 +93,41 @@ class TestOutOfBandCleanSteps(OutOfBandBase):
             node.id).provision_state)
         return e
 
+    def test_hold_after_a_power_off_unheld_at_once(self):
+        node = self._manageable()
+        node = self._act(node, 'clean', {'clean_steps': [
+            {'interface': 'power', 'step': 'power_off'},
+            {'interface': 'deploy', 'step': 'hold'}, APPLY,
+            {'interface': 'power', 'step': 'power_on'}]})
+        node = self._heartbeat(self._give_token(node))
+        self.assertEqual(states.CLEANHOLD, node.provision_state)
+        self.assertEqual(states.POWER_OFF, self._power(node))
+        # The agent is off: no heartbeat would come. The BIOS step and
+        # the power_on run at once.
+        node = self._act(node, 'unhold')
+        self.assertEqual(states.MANAGEABLE, node.provision_state)
+        self.assertIsNone(node.last_error)
+        self.assertEqual('Disabled',
+                         self._setting(node, 'ProcVirtualization'))
+
+    def test_arguments_checked_before_the_node_moves(self):
+        node = self._manageable()
+        for args, text in (({}, 'missing these required arguments: '
+                                'settings'),
+                           (dict(APPLY['args'], force=True),
+                            'unexpected arguments: force')):
+            e = self._refused(node, {'clean_steps': [
+                ERASE, dict(APPLY, args=args)]})
+            self.assertEqual('clean_steps', e.field)
+            self.assertIn(text, str(e))
+        self.assertEqual([], self.agent.received)
+        # The fake RAID's create needs a target, as the agent's does.
+        node = utils.create_test_node(provision_state=states.MANAGEABLE,
+                                      raid_interface='fake')
+        e = self._refused(node, {'clean_steps': [
+            {'interface': 'raid', 'step': 'create_configuration'}]})
+        self.assertEqual('target_raid_config', e.field)
+
     def test_refused_before_the_node_moves(self):
         node = self._manageable()
         # Not a step: a method of the interface all the same.
