@@ -86,16 +86,11 @@ def interface_names(node_values):
     return names
 
 
-def interface_name(node, kind):
-    """The name of ``node``'s ``kind`` interface: its own, else its
-    hardware type's default (None when it has none)."""
-    return getattr(node, '%s_interface' % kind, None) or \
-        hardware_type(node.driver).default(kind)
-
-
 def node_interface(node, kind):
-    """``node``'s ``kind`` interface (loaded), or None when it has none."""
-    name = interface_name(node, kind)
+    """``node``'s ``kind`` interface (loaded): its own, else its hardware
+    type's default; None when it has none."""
+    name = getattr(node, '%s_interface' % kind, None) or \
+        hardware_type(node.driver).default(kind)
     return interface(kind, name) if name else None
 
 

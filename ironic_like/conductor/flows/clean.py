@@ -166,7 +166,7 @@ def manual_steps(offered, requested, node, field='clean_steps'):
             raise exception.InvalidParameterValue(
                 '%s step "%s.%s" is not offered by the agent of node %s '
                 '(it offers: %s).' % (
-                    field.split('_')[0].capitalize(),
+                    kind.capitalize(),
                     step.get('interface', 'deploy'), step.get('step'),
                     node.uuid, ', '.join(sorted(
                         '%s.%s' % pair for pair in offered_names))),

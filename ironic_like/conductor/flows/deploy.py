@@ -61,7 +61,6 @@ from ironic_like.conductor.flows import persistence
 from ironic_like.conductor.flows import reserved_steps
 from ironic_like.conductor import management
 from ironic_like.db import api as db_api
-from ironic_like.drivers import loader
 from ironic_like.drivers.modules import agent_client
 from ironic_like.drivers.modules import agent_raid
 
@@ -158,7 +157,7 @@ def _agent_deploy_step(step, node):
     if step_names.run_by_conductor(step):
         return False
     if step['interface'] == 'raid':
-        return loader.interface_name(node, 'raid') == agent_raid.NAME
+        return interface_steps.node_raid_in_band(node)
     return (step['interface'] == 'deploy'
             and not deploy_templates.is_builtin(step, BUILT_IN_STEPS))
 
@@ -386,6 +385,16 @@ class Validate(node_steps.NodeTaskBase):
         image_info(task.node)
         accelerator_request(task.node)
         task.driver.power.validate(task)
+
+
+class _UnlessPaused(object):
+    """Mixed into an atom of the deploy flows (before the atom's own
+    class in the bases) that does nothing once a deploy step before it
+    put the node on hold or to wait (_steps_paused)."""
+
+    def execute(self, task):
+        if not _steps_paused(task):
+            super().execute(task)
 
 
 class DiscoverAccelerators(node_steps.NodeTaskBase):
@@ -629,15 +638,6 @@ class RebootToInstance(_BuiltInStep):
 
     def run(self, task):
         node_steps.boot(task)
-
-
-class _UnlessPaused(object):
-    """Mixed into an atom of deploy-boot-ramdisk that does nothing once a
-    step before it put the node on hold."""
-
-    def execute(self, task):
-        if not _steps_paused(task):
-            super().execute(task)
 
 
 class PrepareRamdisk(_UnlessPaused, node_steps.PrepareRamdisk):

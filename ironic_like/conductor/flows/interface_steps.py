@@ -18,6 +18,15 @@ def raid_in_band(task):
     return bool(getattr(task.driver.raid, 'in_band', False))
 
 
+def node_raid_in_band(node):
+    """raid_in_band() of a node without its loaded driver."""
+    try:
+        iface = loader.node_interface(node, 'raid')
+    except exception.IronicLikeException:
+        return False
+    return bool(getattr(iface, 'in_band', False))
+
+
 def agent_node_fields(task, step):
     """What the agent reads of the node for ``step`` besides its UUID:
     the raid interface's say for its own steps (agent_raid)."""

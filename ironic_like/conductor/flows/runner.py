@@ -235,17 +235,14 @@ def restart_point(node):
         if phase == deploy.PHASE_STEP_RUNNING and info.get(
                 agent_info.COMMAND):
             return WAIT_AGAIN  # the next heartbeat reads the step's status
-        if phase in (deploy.PHASE_RUN_STEPS, deploy.PHASE_STEP_RUNNING):
+        if phase in (deploy.PHASE_RUN_STEPS, deploy.PHASE_STEP_RUNNING) \
+                or (info.get(deploy_templates.STEPS)
+                    and info.get(deploy_templates.INDEX)):
             # "unhold", or a heartbeat after a "wait" step or a reboot
-            # step, started the deploy steps again: they carry on at the
-            # recorded step index, in the flow of its part (the image is
-            # not written again once it was).
-            return deploy.flow_to_carry_on(node)
-        if info.get(deploy_templates.STEPS) and \
-                info.get(deploy_templates.INDEX):
-            # No phase (the agent's token went with tear_down_agent, or
-            # the ramdisk's boot was interrupted): the recorded index
-            # says where; the image is never written twice.
+            # step, started the deploy steps again; or no phase is left
+            # (tear_down_agent took it) but the index moved: they carry
+            # on at the recorded step index, in the flow of its part (the
+            # image is never written twice).
             return deploy.flow_to_carry_on(node)
         return deploy.BOOT_RAMDISK
     if state == states.DELETING:
@@ -397,33 +394,33 @@ def _act_on_command(task, phase):
         _act_on_deploy_step(task, outcome, doc)
         return
     flows = clean if phase == clean.PHASE_STEP_RUNNING else service
-    what = 'clean' if flows is clean else 'service'
+    keys = flows.STEP_LIST
     info = node.driver_internal_info or {}
     steps, index = info.get(flows.STEPS) or [], info.get(flows.INDEX, 0)
     name = steps[index]['step'] if index < len(steps) else '?'
     if outcome == LOST:
         LOG.warning('Node %s: the agent lost %s step %s (it '
-                    'rebooted?); starting it again', node.uuid, what, name)
+                    'rebooted?); starting it again', node.uuid, keys.kind,
+                    name)
         node_steps.set_info(task, **{agent_info.COMMAND: None})
         # The flow of the step at the index (a take-over may have moved
         # the index on after the step ended: then the next one's).
         _resume_with(task, reserved_steps.next_flow(task.node, flows))
-    elif outcome != 'done':
-        node_steps.fail_node(task, '%s failed at %s step %s: %s'
-                             % ('Cleaning' if flows is clean
-                                else 'Servicing', what, name, outcome))
-    else:
+        return
+    if outcome == 'done':
         try:
             interface_steps.after_agent_step(task, steps[index], doc,
-                                             '%s_result' % what)
+                                             '%s_result' % keys.kind)
         except Exception as e:
-            node_steps.fail_node(task, '%s failed at %s step %s: %s' % (
-                'Cleaning' if flows is clean else 'Servicing', what, name,
-                exception.safe_message(e)))
+            # The agent's report is unusable: the step failed.
+            outcome = exception.safe_message(e)
+        else:
+            node_steps.set_info(task, **{flows.INDEX: index + 1,
+                                         agent_info.COMMAND: None})
+            _resume_with(task, reserved_steps.next_flow(task.node, flows))
             return
-        node_steps.set_info(task, **{flows.INDEX: index + 1,
-                                     agent_info.COMMAND: None})
-        _resume_with(task, reserved_steps.next_flow(task.node, flows))
+    node_steps.fail_node(task, '%s failed at %s step %s: %s'
+                         % (keys.operation, keys.kind, name, outcome))
 
 
 def _act_on_deploy_step(task, outcome, doc):
@@ -435,17 +432,16 @@ def _act_on_deploy_step(task, outcome, doc):
         LOG.warning('Node %s: the agent lost deploy step %s (it '
                     'rebooted?); starting it again', node.uuid, name)
         node_steps.set_info(task, **{agent_info.COMMAND: None})
-    elif outcome != 'done':
-        node_steps.fail_node(task, 'Deploy failed at deploy step %s: %s'
-                             % (name, outcome))
-        return
-    else:
+    elif outcome == 'done':
         try:
             deploy.step_done(task, doc)
         except Exception as e:
-            node_steps.fail_node(task, 'Deploy failed at deploy step %s: '
-                                 '%s' % (name, exception.safe_message(e)))
-            return
+            # The agent's report is unusable: the step failed.
+            outcome = exception.safe_message(e)
+    if outcome not in (LOST, 'done'):
+        node_steps.fail_node(task, 'Deploy failed at deploy step %s: %s'
+                             % (name, outcome))
+        return
     _resume_with(task, deploy.flow_to_carry_on(task.node))
 
 

@@ -13,8 +13,6 @@ from ironic_like.common import exception
 from ironic_like.drivers import base
 from ironic_like.drivers import raid
 
-# Its entry point name (setup.cfg): a node's raid_interface.
-NAME = 'agent'
 CREATE = 'create_configuration'
 DELETE = 'delete_configuration'
 APPLY = 'apply_configuration'
