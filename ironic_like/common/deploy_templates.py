@@ -21,6 +21,7 @@ priority), so that the conductor and the tests share them.
 from ironic_like.common.accelerators import traits as acc_traits
 from ironic_like.common import exception
 from ironic_like.common import step_names
+from ironic_like.common import step_order
 
 # driver_internal_info: the ordered steps of the current (or last)
 # deploy, and the index of the next template step to run.
@@ -123,8 +124,9 @@ def ordered_steps(templates, builtin_steps=(), user_steps=()):
         # equal priorities.
         merged[(doc['interface'], doc['step'])] = doc
     enabled = [doc for doc in merged.values() if doc['priority'] > 0]
-    # sorted() is stable: ties keep the order above.
-    return sorted(enabled, key=lambda doc: -doc['priority'])
+    # Ties by interface as Ironic breaks them; within one interface
+    # they keep the order above (sorted() is stable).
+    return step_order.in_order(enabled)
 
 
 def is_builtin(step, builtin_steps):

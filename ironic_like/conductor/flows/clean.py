@@ -40,6 +40,7 @@ from ironic_like.common import agent_info
 from ironic_like.common import current_steps
 from ironic_like.common import exception
 from ironic_like.common import states
+from ironic_like.common import step_order
 from ironic_like.conductor import node_flags
 from ironic_like.conductor.flows import deploy
 from ironic_like.conductor.flows import interface_steps
@@ -134,8 +135,8 @@ def automated_steps(offered, raid_steps=False):
         if priority > 0:
             chosen.append({'step': step['step'], 'interface': interface,
                            'priority': priority, 'args': {}})
-    # Highest priority first, as Ironic orders them.
-    return sorted(chosen, key=lambda s: -s['priority'])
+    # Highest priority first, ties by interface, as Ironic orders them.
+    return step_order.in_order(chosen)
 
 
 def manual_steps(offered, requested, node, field='clean_steps'):

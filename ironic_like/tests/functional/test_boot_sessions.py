@@ -98,14 +98,19 @@ class BootLab(test_agent_deploy.Lab):
                 session=name).items()):
             if component['status']['status'] in ('stable', 'failed'):
                 continue
-            machine = self.machine(self.names.index(ident))
-            lines.append('%s: %s; machine: %s' % (ident, json.dumps(
-                component), json.dumps({
-                    k: machine.get(k) for k in (
-                        'state', 'counters', 'last_report_status')},
-                ) + ' os boot: %s' % json.dumps(
-                    (machine.get('records') or {}).get('os_boot'))))
+            lines.append('%s: %s; machine: %s' % (
+                ident, json.dumps(component), json.dumps(
+                    self.machine_summary(self.names.index(ident)))))
         return '\n'.join(lines[:5])
+
+    def machine_summary(self, index):
+        """What machine ``index`` says of itself, for a failure
+        message."""
+        machine = self.machine(index)
+        summary = {k: machine.get(k) for k in (
+            'state', 'counters', 'last_report_status')}
+        summary['os_boot'] = (machine.get('records') or {}).get('os_boot')
+        return summary
 
     def components(self, **filters):
         query = '&'.join('%s=%s' % kv for kv in sorted(filters.items()))
@@ -201,8 +206,12 @@ class TestFaults(BootSessionTestCase):
     def test_retries_forceful_off_and_staged(self):
         lab = self.start_boot_lab(6)
         lab.enrol_with_labels(lambda index: {'group.all': ''})
+        # 20 s: long enough for a machine to boot on a busy 2-core CI
+        # machine running another functional test beside this one (a
+        # boot slower than the bound is power-cycled and boots twice),
+        # short enough that two attempts fail well within the bound.
         lab.api('PATCH', '/v1/boot/options', {
-            'max_boot_wait_time': 10, 'max_power_off_wait_time': 10,
+            'max_boot_wait_time': 20, 'max_power_off_wait_time': 10,
             'default_retry_policy': 2})
         for index in (0, 1):
             lab.set_agent_options(index, never_report=True)
@@ -219,17 +228,19 @@ class TestFaults(BootSessionTestCase):
         components = lab.components(session='faults')
         for name in lab.names[:2]:
             component = components[name]
-            self.assertEqual('failed', component['status']['status'])
-            self.assertIn('did not report within max_boot_wait_time (10 s)',
+            self.assertEqual('failed', component['status']['status'],
+                             component)
+            self.assertIn('did not report within max_boot_wait_time (20 s)',
                           component['error'])
             self.assertEqual(2, component['event_stats'][
-                'power_on_attempts'])
+                'power_on_attempts'], component)
         # They ignored the graceful shutdown, so only a forced power off
         # can have let them boot the image (once).
         boots = lab.os_boots()
         for index in (2, 3, 4):
             self.check_booted(lab, components[lab.names[index]])
-            self.assertEqual(1, boots[index])
+            self.assertEqual(1, boots[index], (
+                components[lab.names[index]], lab.machine_summary(index)))
         self.assertEqual(40.0, status['percent_failed'])
         self.assertEqual(2, len(status['failed_nodes']))
         self.assertNotIn('retry limit', json.dumps(status['error_summary']))
@@ -244,16 +255,17 @@ class TestFaults(BootSessionTestCase):
             return lab.names[5] in component
         self.assertEventually(staged, 60, interval=0.5)
         before = lab.os_boots()[5]
-        self.assertEqual('running', lab.api(
-            'GET', '/v1/boot/sessions/staged')['status']['status'])
+        session = lab.api('GET', '/v1/boot/sessions/staged')
+        self.assertEqual('running', session['status']['status'], session)
         lab.api('PATCH', '/v1/boot/options', {'clear_stage': True})
         outcome = lab.api('POST', '/v1/boot/applystaged',
                           {'xnames': [lab.names[5]]})
-        self.assertEqual([lab.names[5]], outcome['succeeded'])
+        self.assertEqual([lab.names[5]], outcome['succeeded'], outcome)
         lab.wait_complete('staged')
         self.check_booted(lab, lab.api('GET', '/v1/boot/components/%s'
                                        % lab.names[5]))
-        self.assertEqual(before + 1, lab.os_boots()[5])
+        self.assertEqual(before + 1, lab.os_boots()[5],
+                         lab.machine_summary(5))
 
 
 class TestConductorKilledMidSession(BootSessionTestCase):

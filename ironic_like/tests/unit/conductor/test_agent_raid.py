@@ -136,6 +136,12 @@ class TestAutomatedRAIDSteps(test_agent_deploy.AgentDeployBase):
                           ('deploy', 'erase_devices', 10)],
                          [(s['interface'], s['step'], s['priority'])
                           for s in chosen])
+        # At one priority the deploy interface's step runs before the
+        # raid interface's, as in Ironic.
+        self.config(create_configuration_priority=10, group='deploy')
+        self.assertEqual(['erase_devices', 'create_configuration'],
+                         [s['step'] for s in clean.automated_steps(
+                             self._offered(), True)][1:])
         # Another raid interface: the agent's RAID steps are not run.
         self.assertEqual(['erase_devices'], [s['step'] for s in
                                              clean.automated_steps(

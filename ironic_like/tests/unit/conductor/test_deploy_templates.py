@@ -107,6 +107,19 @@ class TestMatching(base.TestCase):
         self.assertEqual(['write_image', 'one', 'two', 'boot_instance'],
                          [s['step'] for s in steps])
 
+    def test_ties_between_interfaces_in_ironics_order(self):
+        # Equal priorities: vendor, power, management, firmware, deploy,
+        # bios, raid (Ironic's DEPLOYING_INTERFACE_PRIORITY), whatever
+        # the templates' order.
+        steps = dt.ordered_steps([
+            _Template('CUSTOM_A', ('raid', 'r', 80), ('bios', 'b', 80),
+                      ('management', 'm', 80)),
+            _Template('CUSTOM_B', ('vendor', 'v', 80),
+                      ('firmware', 'f', 80), ('power', 'p', 80))],
+            BUILT_IN)
+        self.assertEqual(['v', 'p', 'm', 'f', 'write_image', 'b', 'r',
+                          'boot_instance'], [s['step'] for s in steps])
+
     def test_template_step_overrides_builtin(self):
         steps = dt.ordered_steps([_Template(
             'CUSTOM_A', ('deploy', 'boot_instance', 95, {'a': 1}))],
@@ -369,6 +382,17 @@ class TestRunStepsResume(base.TestCase):
             deploy.BootFromDisk(deploy.BOOT_FROM_DISK).execute(task)
             deploy.RebootToInstance(deploy.REBOOT_TO_INSTANCE).execute(task)
             self.assertEqual([], task.driver.method_calls)
+
+    def test_step_at_a_builtin_priority_placed_by_interface(self):
+        # management ranks above deploy: at 100 it runs before the
+        # ramdisk boots; bios ranks below: at 80, after the image write.
+        steps = dt.ordered_steps([], deploy.BUILT_IN_STEPS, [
+            dict(NMI, step='m', priority=100),
+            {'interface': 'bios', 'step': 'b', 'priority': 80, 'args': {}}])
+        self.assertEqual(['m', 'deploy', 'write_image', 'b'],
+                         [s['step'] for s in steps[:4]])
+        self.assertEqual(deploy.BEFORE_RAMDISK, deploy.part_of(steps, 0))
+        self.assertEqual(deploy.AFTER_IMAGE, deploy.part_of(steps, 3))
 
     def test_restart_point_of_the_steps(self):
         # Its conductor died between the heartbeat that started the steps
