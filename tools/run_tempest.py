@@ -121,7 +121,12 @@ class Deployment(fixtures.Fixture):
                         'enabled_bios_interfaces': 'no-bios,fake',
                         'default_bios_interface': 'no-bios',
                         'enabled_raid_interfaces': 'agent,no-raid,fake',
-                        'default_raid_interface': 'no-raid'},
+                        'default_raid_interface': 'no-raid',
+                        # The fake vendor passthru methods, as a
+                        # fake-hardware node's vendor_interface only.
+                        'enabled_vendor_interfaces':
+                            'redfish,no-vendor,fake',
+                        'default_vendor_interface': 'no-vendor'},
             'keystone_authtoken': self.keystone.authtoken_options(),
             'agent': {'heartbeat_timeout': AGENT_HEARTBEAT_TIMEOUT},
         }

@@ -97,6 +97,10 @@ def _route(method, path, summary, status=200, query=(), body=None,
                  body_required, public, since, patch_fields, response)
 
 
+# Vendor passthru calls: any of these verbs, the body the method's
+# arguments.
+_PASSTHRU_VERBS = ('GET', 'PUT', 'POST', 'PATCH', 'DELETE')
+
 NODE = '/v1/nodes/{node_ident}'
 PORT = '/v1/ports/{port_uuid}'
 PORTGROUP = '/v1/portgroups/{portgroup_ident}'
@@ -277,6 +281,17 @@ ROUTES = (
     _route('DELETE', NODE + '/vifs/{node_vif_ident}',
            'Detach a VIF from a node', status=204,
            since=node_vifs_ctl.VIFS),
+    _route('GET', NODE + '/vendor_passthru/methods',
+           'The vendor passthru methods of a node'),
+    *[_route(verb, NODE + '/vendor_passthru', 'Call a vendor passthru '
+             'method of a node (202 when it is asynchronous)',
+             query=['method'], body=node_schema.VENDOR_PASSTHRU_BODY,
+             body_required=False)
+      for verb in _PASSTHRU_VERBS],
+    *[_route(verb, NODE + '/vendor_passthru/{method_name}', 'Call a '
+             'vendor passthru method of a node, named in the path',
+             body=node_schema.VENDOR_PASSTHRU_BODY, body_required=False)
+      for verb in _PASSTHRU_VERBS],
     _route('POST', NODE + '/vendor_passthru/heartbeat',
            'Agent heartbeat (vendor passthru form)', status=202,
            body=_PASSTHRU_HEARTBEAT_BODY, public=True),
@@ -461,6 +476,18 @@ ROUTES = (
     _route('GET', '/v1/drivers/{driver_name}/raid/logical_disk_properties',
            'The properties of a logical disk in a target RAID '
            'configuration', since=versions.RAID_CONFIG),
+    _route('GET', '/v1/drivers/{driver_name}/vendor_passthru/methods',
+           'The vendor passthru methods of a driver'),
+    *[_route(verb, '/v1/drivers/{driver_name}/vendor_passthru',
+             'Call a vendor passthru method of a driver (202 when it is '
+             'asynchronous)', query=['method'],
+             body=node_schema.VENDOR_PASSTHRU_BODY, body_required=False)
+      for verb in _PASSTHRU_VERBS],
+    *[_route(verb, '/v1/drivers/{driver_name}/vendor_passthru/'
+             '{method_name}', 'Call a vendor passthru method of a driver, '
+             'named in the path', body=node_schema.VENDOR_PASSTHRU_BODY,
+             body_required=False)
+      for verb in _PASSTHRU_VERBS],
     _route('POST', '/v1/drivers/{driver_name}/vendor_passthru/lookup',
            'Agent lookup (vendor passthru form)',
            body=_PASSTHRU_LOOKUP_BODY, public=True),

@@ -523,6 +523,18 @@ _API_RULES = [
         'Delete an allocation and free its node.',
         [('DELETE', '/allocations/{allocation_id}'),
          ('DELETE', _NODE + '/allocation')]),
+    # Vendor passthru: admins only, as Ironic's SYSTEM_ADMIN rules.
+    _op('baremetal:node:vendor_passthru', _ADMIN,
+        'Access vendor-specific Node functions.',
+        [('GET', _NODE + '/vendor_passthru/methods')] +
+        [(verb, _NODE + '/vendor_passthru?method={method_name}')
+         for verb in ('GET', 'PUT', 'POST', 'PATCH', 'DELETE')]),
+    _op('baremetal:driver:vendor_passthru', _ADMIN,
+        'Access vendor-specific Driver functions.',
+        [('GET', '/drivers/{driver_name}/vendor_passthru/methods')] +
+        [(verb, '/drivers/{driver_name}/vendor_passthru?method='
+                '{method_name}')
+         for verb in ('GET', 'PUT', 'POST', 'PATCH', 'DELETE')]),
     _op('baremetal:conductor:get', _ALL_READER, 'List and show conductors.',
         [('GET', '/conductors'), ('GET', '/conductors/{hostname}')]),
     _op('baremetal:driver:get', _ALL_READER, 'List and show drivers.',

@@ -24,6 +24,7 @@ from ironic_like.conductor import provisioning
 from ironic_like.conductor import raid
 from ironic_like.conductor import rpcapi
 from ironic_like.conductor import validation
+from ironic_like.conductor import vendor_passthru
 from ironic_like.conductor import vifs
 from ironic_like.conductor import vmedia
 from ironic_like.conductor import volumes
@@ -162,6 +163,24 @@ class ConductorManager(object):
 
     def get_virtual_media(self, context, node_id):
         return vmedia.get(context, node_id)
+
+    # vendor passthru (API 1.0)
+    def vendor_passthru(self, context, node_id, driver_method, http_method,
+                        info):
+        return vendor_passthru.call_node(context, self._executor, node_id,
+                                         driver_method, http_method, info)
+
+    def get_node_vendor_passthru_methods(self, context, node_id):
+        return vendor_passthru.node_methods(context, node_id)
+
+    def driver_vendor_passthru(self, context, driver_name, driver_method,
+                               http_method, info):
+        return vendor_passthru.call_driver(context, self._executor,
+                                           driver_name, driver_method,
+                                           http_method, info)
+
+    def get_driver_vendor_passthru_methods(self, context, driver_name):
+        return vendor_passthru.driver_methods(driver_name)
 
     def set_secure_boot_state(self, context, node_id, state):
         return management.set_secure_boot_state(context, self._executor,

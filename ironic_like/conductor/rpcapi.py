@@ -61,7 +61,9 @@ TOPIC = 'ironic_like.conductor_manager'
 # 1.13: continue_inspection.
 # 1.14: attach_virtual_media, detach_virtual_media.
 # 1.15: get_virtual_media.
-RPC_API_VERSION = '1.15'
+# 1.16: vendor_passthru, get_node_vendor_passthru_methods,
+#       driver_vendor_passthru, get_driver_vendor_passthru_methods.
+RPC_API_VERSION = '1.16'
 
 
 # Clock difference tolerated between this process and the conductor that
@@ -456,6 +458,45 @@ class ConductorAPI(object):
     def get_virtual_media(self, context, node):
         return self._call_interfaces(context, node, 'get_virtual_media',
                                      version='1.15')
+
+    # vendor passthru (API 1.0)
+    def vendor_passthru(self, context, node, driver_method, http_method,
+                        info):
+        return self._call_interfaces(context, node, 'vendor_passthru',
+                                     version='1.16',
+                                     driver_method=driver_method,
+                                     http_method=http_method, info=info)
+
+    def get_node_vendor_passthru_methods(self, context, node):
+        return self._call_interfaces(context, node,
+                                     'get_node_vendor_passthru_methods',
+                                     version='1.16')
+
+    def _call_driver(self, context, driver_name, method, **kwargs):
+        """Call ``method`` on any alive conductor serving hardware type
+        ``driver_name`` (Ironic's rule for driver-level calls)."""
+        if not self.client.can_send_version('1.16'):
+            raise exception.ConductorUnavailable(
+                node='(driver %s)' % driver_name,
+                reason='%s needs conductor RPC API 1.16, above '
+                       '[DEFAULT]rpc_version_cap' % method)
+        host = self.ring.random_host(driver=driver_name)
+        cctxt = self.client.prepare(topic=TOPIC, server=host,
+                                    version='1.16',
+                                    timeout=CONF.rpc_node_call_timeout)
+        return cctxt.call(context, method, driver_name=driver_name,
+                          **kwargs)
+
+    def driver_vendor_passthru(self, context, driver_name, driver_method,
+                               http_method, info):
+        return self._call_driver(context, driver_name,
+                                 'driver_vendor_passthru',
+                                 driver_method=driver_method,
+                                 http_method=http_method, info=info)
+
+    def get_driver_vendor_passthru_methods(self, context, driver_name):
+        return self._call_driver(context, driver_name,
+                                 'get_driver_vendor_passthru_methods')
 
     def set_boot_mode(self, context, node, mode):
         return self._call_interfaces(context, node, 'set_boot_mode',

@@ -123,6 +123,21 @@ opts = [
                      'on provide and after an instance is undeployed. '
                      'When false, they go to available at once, except '
                      'nodes whose automated_clean field is true.'),
+    # Ironic's name, type and meaning, so that an ironic.conf carries
+    # over (read by conductor/flows/clean.py).
+    cfg.MultiOpt('clean_step_priority_override',
+                 item_type=cfg.types.Dict(),
+                 default={},
+                 help='Priority to run automated clean steps for both '
+                      'in-band and out of band clean steps, provided in '
+                      'interface.step_name:priority format, e.g. '
+                      'deploy.erase_devices_metadata:123. The option can '
+                      'be specified multiple times to define priorities '
+                      'for multiple steps. If set to 0, this specific step '
+                      'will not run during cleaning. If unset for an '
+                      'inband clean step, will use the priority set in the '
+                      'ramdisk (or by [deploy]erase_devices_priority and '
+                      'the RAID priority options).'),
     # Node history (API 1.78), Ironic's names and defaults
     # (conductor/node_history.py).
     cfg.BoolOpt('node_history',

@@ -128,7 +128,7 @@ INTERFACE_OPTION_DEFAULTS = {
     'raid': ['agent', 'no-raid'],
     'rescue': ['no-rescue'],
     'storage': ['noop'],
-    'vendor': ['no-vendor'],
+    'vendor': ['redfish', 'no-vendor'],
 }
 for _kind in sorted(INTERFACE_OPTION_DEFAULTS):
     opts.append(_enabled_opt(_kind, INTERFACE_OPTION_DEFAULTS[_kind]))

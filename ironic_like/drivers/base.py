@@ -6,6 +6,7 @@ interface, each loaded by name through stevedore.
 """
 
 import abc
+import inspect
 
 # The interface kinds a node has, in the order they are loaded.
 INTERFACE_KINDS = ('power', 'management', 'deploy', 'boot', 'bios',
@@ -54,6 +55,26 @@ def _step_marker(kind, priority, argsinfo, requires_ramdisk):
         setattr(method, _STEP_MARK, marks)
         return method
     return mark
+
+
+def _public_attributes(interface):
+    """(name, attribute) of the public attributes of ``interface``'s
+    class, read without calling properties (some are computed from these
+    very marks)."""
+    for name in dir(type(interface)):
+        attr = inspect.getattr_static(type(interface), name, None)
+        if not name.startswith('_') and not isinstance(attr, property):
+            yield name, attr
+
+
+def marked_steps(interface, kind):
+    """{name: what it was marked with} of every ``kind`` step of
+    ``interface`` (None: no interface)."""
+    if interface is None:
+        return {}
+    return {name: getattr(attr, _STEP_MARK)[kind]
+            for name, attr in _public_attributes(interface)
+            if kind in getattr(attr, _STEP_MARK, {})}
 
 
 def step_info(interface, name, kind):
@@ -348,8 +369,85 @@ class StorageInterface(BaseInterface):
         return True
 
 
+# Vendor passthru (API 1.0): a vendor interface's methods marked with
+# passthru (on a node) or driver_passthru (on a hardware type, no node)
+# are called through /v1/nodes/{id}/vendor_passthru?method=<name> and
+# /v1/drivers/{name}/vendor_passthru?method=<name>.
+PASSTHRU_HTTP_METHODS = ('GET', 'PUT', 'POST', 'PATCH', 'DELETE')
+_PASSTHRU_MARK = '_ironic_like_passthru'
+_DRIVER_PASSTHRU_MARK = '_ironic_like_driver_passthru'
+
+
+def passthru(http_methods, async_call=True, description='', attach=False,
+             require_exclusive_lock=True):
+    """Mark a vendor interface method as a node vendor passthru method,
+    as Ironic's decorator does: called as ``method(task, http_method=...,
+    **body)``; ``async_call``: the API answers 202 at once and the
+    conductor runs it in a worker, holding the node's lock; else 200
+    with its return value (``attach``: as the raw response body).
+    ``require_exclusive_lock``: False runs it under a shared lock."""
+    return _passthru_marker(_PASSTHRU_MARK, http_methods, async_call,
+                            description, attach, require_exclusive_lock)
+
+
+def driver_passthru(http_methods, async_call=True, description='',
+                    attach=False):
+    """The same for a driver vendor passthru method, called as
+    ``method(context, http_method=..., **body)`` (no node, no lock)."""
+    return _passthru_marker(_DRIVER_PASSTHRU_MARK, http_methods,
+                            async_call, description, attach, False)
+
+
+def _passthru_marker(mark, http_methods, async_call, description, attach,
+                     require_exclusive_lock):
+    wrong = [m for m in http_methods if m not in PASSTHRU_HTTP_METHODS]
+    if not http_methods or wrong:
+        # A programming error of the interface, found at import time.
+        raise ValueError('passthru HTTP methods must be among %s, not %s'
+                         % (', '.join(PASSTHRU_HTTP_METHODS), http_methods))
+
+    def mark_method(method):
+        setattr(method, mark, {
+            'http_methods': list(http_methods), 'async': bool(async_call),
+            'description': description, 'attach': bool(attach),
+            'require_exclusive_lock': bool(require_exclusive_lock)})
+        return method
+    return mark_method
+
+
+def _routes(interface, mark):
+    return {name: dict(getattr(attr, mark), func=getattr(interface, name))
+            for name, attr in _public_attributes(interface)
+            if callable(attr) and getattr(attr, mark, None) is not None}
+
+
+def routes_metadata(routes):
+    """What GET .../vendor_passthru/methods shows of ``routes``: each
+    method's marks without the function, as Ironic shows them."""
+    return {name: {k: v for k, v in info.items() if k != 'func'}
+            for name, info in routes.items()}
+
+
 class VendorInterface(BaseInterface):
-    """Vendor passthru methods (none yet)."""
+    """Vendor passthru methods of a node (``vendor_routes``) and of its
+    hardware type (``driver_routes``): the methods marked with passthru
+    and driver_passthru."""
+
+    def validate(self, task, method=None, **kwargs):
+        """Check a call of vendor ``method`` with ``kwargs`` (the request
+        body), or the interface itself when ``method`` is None (node
+        validation): InvalidParameterValue, MissingParameterValue."""
+
+    def driver_validate(self, method, **kwargs):
+        """Check a call of driver vendor ``method`` with ``kwargs``."""
+
+    @property
+    def vendor_routes(self):
+        return _routes(self, _PASSTHRU_MARK)
+
+    @property
+    def driver_routes(self):
+        return _routes(self, _DRIVER_PASSTHRU_MARK)
 
 
 class HardwareType(metaclass=abc.ABCMeta):

@@ -23,3 +23,6 @@ class FakeHardware(base.HardwareType):
     # no-rescue stays the default; the agent rescue drives a simulated
     # agent as the agent deploy does.
     supported_rescue_interfaces = ('no-rescue', 'agent')
+    # As Ironic's: the fake vendor passthru methods once enabled in
+    # [DEFAULT]enabled_vendor_interfaces (not by default), else none.
+    supported_vendor_interfaces = ('fake', 'no-vendor')

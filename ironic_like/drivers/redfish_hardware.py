@@ -24,3 +24,6 @@ class RedfishHardware(base.HardwareType):
     # Rescue through the agent once enabled
     # ([DEFAULT]enabled_rescue_interfaces); no-rescue stays the default.
     supported_rescue_interfaces = ('no-rescue', 'agent')
+    # As Ironic's: the redfish vendor passthru (eject_vmedia), enabled by
+    # default, else none.
+    supported_vendor_interfaces = ('redfish', 'no-vendor')

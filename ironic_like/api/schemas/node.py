@@ -178,6 +178,10 @@ BOOT_DEVICE_BODY = {
 }
 
 # PUT /v1/nodes/{id}/management/inject_nmi: an empty object.
+# A vendor passthru call: the method's arguments, whatever they are (the
+# node's vendor interface checks them).
+VENDOR_PASSTHRU_BODY = {'type': 'object'}
+
 INJECT_NMI_BODY = {
     'type': 'object',
     'properties': {},

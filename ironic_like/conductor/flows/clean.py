@@ -116,22 +116,60 @@ _RAID_PRIORITY_OPTIONS = {'create_configuration':
                           'delete_configuration_priority'}
 
 
-def automated_steps(offered, raid_steps=False):
-    """The agent's steps that automated cleaning runs: those with a
-    priority above 0, highest first; its raid interface's only with
-    ``raid_steps`` (the node's raid interface is the agent's)."""
+def priority_overrides():
+    """{'interface.step': priority} of [conductor]
+    clean_step_priority_override (Ironic's option: any number of
+    'interface.step:priority' items); an item whose priority is not a
+    whole number is left out, with a warning."""
+    overrides = {}
+    for item in CONF.conductor.clean_step_priority_override or ():
+        for name, value in (item or {}).items():
+            try:
+                overrides[name] = int(value)
+            except (TypeError, ValueError):
+                LOG.warning('[conductor]clean_step_priority_override: '
+                            'priority %r of %s is not a whole number; '
+                            'ignored.', value, name)
+    return overrides
+
+
+def _agent_priority(step, raid_steps):
+    """The priority of the agent's ``step`` in automated cleaning, as
+    the [deploy] options set it (None: not run, a raid step without
+    ``raid_steps``)."""
+    priority = step.get('priority') or 0
+    interface = step.get('interface', 'deploy')
+    if step['step'] == ERASE_STEP and interface == 'deploy':
+        priority = CONF.deploy.erase_devices_priority
+    if interface == 'raid':
+        if not raid_steps:
+            return None
+        option = _RAID_PRIORITY_OPTIONS.get(step['step'])
+        if option and getattr(CONF.deploy, option) is not None:
+            priority = getattr(CONF.deploy, option)
+    return priority
+
+
+def automated_steps(offered, raid_steps=False, out_of_band=()):
+    """The steps that automated cleaning runs: the agent's ``offered``
+    ones (its raid interface's only with ``raid_steps``: the node's raid
+    interface is the agent's) and the ``out_of_band`` ones of the node's
+    interfaces (interface_steps.automated_out_of_band), each at its
+    priority as [deploy] options and then [conductor]
+    clean_step_priority_override set it; those above 0, highest first,
+    ties by interface (Ironic's order)."""
+    overrides = priority_overrides()
+    candidates = [(step, _agent_priority(step, raid_steps))
+                  for step in offered]
+    candidates += [(step, step.get('priority') or 0)
+                   for step in out_of_band]
     chosen = []
-    for step in offered:
-        priority = step.get('priority') or 0
+    for step, priority in candidates:
+        if priority is None:
+            continue
         interface = step.get('interface', 'deploy')
-        if step['step'] == ERASE_STEP:
-            priority = CONF.deploy.erase_devices_priority
-        if interface == 'raid':
-            if not raid_steps:
-                continue
-            option = _RAID_PRIORITY_OPTIONS.get(step['step'])
-            if option and getattr(CONF.deploy, option) is not None:
-                priority = getattr(CONF.deploy, option)
+        priority = overrides.get('%s.%s' % (interface, step['step']),
+                                 priority)
         if priority > 0:
             chosen.append({'step': step['step'], 'interface': interface,
                            'priority': priority, 'args': {}})
@@ -240,8 +278,9 @@ class GetSteps(node_steps.NodeTaskBase):
             steps = manual_steps(offered, info.get(REQUESTED) or [],
                                  node)
         else:
-            steps = automated_steps(offered,
-                                    interface_steps.raid_in_band(task))
+            steps = automated_steps(
+                offered, interface_steps.raid_in_band(task),
+                interface_steps.automated_out_of_band(node))
         node_steps.set_info(task, **{STEPS: steps, INDEX: 0,
                                      REQUESTED: None})
 

@@ -65,6 +65,29 @@ def out_of_band(node, step, kind):
     return drivers_base.step_info(iface, step.get('step') or '', kind)
 
 
+def automated_out_of_band(node):
+    """The out-of-band clean steps of ``node``'s interfaces, each at the
+    priority it was marked with (automated cleaning runs those above 0,
+    after [conductor]clean_step_priority_override), interface by
+    interface as INTERFACE_KINDS lists them."""
+    steps = []
+    for kind in drivers_base.INTERFACE_KINDS:
+        if kind == 'deploy':
+            continue  # the agent's
+        try:
+            iface = loader.node_interface(node, kind)
+        except exception.IronicLikeException:
+            continue
+        if iface is None or getattr(iface, 'in_band', False):
+            continue
+        marked = drivers_base.marked_steps(iface, drivers_base.CLEAN)
+        for name in sorted(marked):
+            steps.append({'step': name, 'interface': kind,
+                          'priority': marked[name]['priority'],
+                          'args': {}})
+    return steps
+
+
 def runs_here(node, step, kind):
     """The conductor runs ``step`` of ``node``'s ``kind`` work itself: a
     reserved step name, a step on child nodes, or an out-of-band step of

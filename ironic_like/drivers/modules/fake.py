@@ -5,6 +5,7 @@ driver_internal_info and records which conductor acted last, so tests can
 prove that the owning conductor executed an action.
 """
 
+from oslo_log import log
 from oslo_utils import timeutils
 
 from ironic_like.common import exception
@@ -14,6 +15,8 @@ from ironic_like.common import states
 from ironic_like.conf import CONF
 from ironic_like.drivers import base
 from ironic_like.drivers import raid
+
+LOG = log.getLogger(__name__)
 
 FAKE_POWER_KEY = 'fake_power_state'
 LAST_CONDUCTOR_KEY = 'fake_last_power_conductor'
@@ -352,3 +355,57 @@ class FakeRAID(base.RAIDInterface):
     @base.clean_step()
     def delete_configuration(self, task):
         task.update_node(raid.deleted_values(task.node))
+
+
+class FakeVendor(base.VendorInterface):
+    """Ironic's ``fake`` vendor interface of fake-hardware: passthru
+    methods that test the API's paths without a BMC. The ``bar`` methods
+    answer whether ``bar`` is their word; log_passthrough echoes its
+    arguments, and is also a clean step (priority 1) and a service step
+    that needs no ramdisk, as Ironic's is. ``echo`` is a driver passthru
+    method (ours: Ironic's fake has none, and the driver path deserves a
+    test too)."""
+
+    _WANTS_BAR = ('second_method', 'third_method_sync',
+                  'fourth_method_shared_lock')
+
+    def validate(self, task, method=None, **kwargs):
+        if method in self._WANTS_BAR and not kwargs.get('bar'):
+            raise exception.MissingParameterValue(
+                "Parameter 'bar' not passed to method '%s'." % method,
+                field='bar')
+
+    @base.passthru(['POST'], description='Logs whether bar is "kazoo" '
+                   '(asynchronous: the answer is 202).')
+    def second_method(self, task, http_method, bar):
+        LOG.info('Node %s: fake vendor second_method: %s', task.node.uuid,
+                 bar == 'kazoo')
+        return bar == 'kazoo'
+
+    @base.passthru(['POST'], async_call=False,
+                   description='Whether bar is "meow".')
+    def third_method_sync(self, task, http_method, bar):
+        return bar == 'meow'
+
+    @base.passthru(['POST'], require_exclusive_lock=False,
+                   description='Logs whether bar is "woof", under a '
+                               'shared lock (asynchronous).')
+    def fourth_method_shared_lock(self, task, http_method, bar):
+        LOG.info('Node %s: fake vendor fourth_method_shared_lock: %s',
+                 task.node.uuid, bar == 'woof')
+        return bar == 'woof'
+
+    @base.service_step(requires_ramdisk=False)
+    @base.clean_step(priority=1)
+    @base.passthru(['POST'], async_call=False,
+                   description='Logs and returns its arguments.')
+    def log_passthrough(self, task, **kwargs):
+        LOG.info('Node %s: fake vendor log_passthrough: %s',
+                 task.node.uuid, kwargs)
+        return kwargs
+
+    @base.driver_passthru(['GET', 'POST'], async_call=False,
+                          description='Returns its arguments (the HTTP '
+                                      'method among them).')
+    def echo(self, context, **kwargs):
+        return kwargs

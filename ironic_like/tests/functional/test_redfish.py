@@ -28,11 +28,27 @@ from ironic_like.tests.functional import sushy_emulator
 # Bound of a power change seen through the API (the emulator's delay is 0;
 # the conductor then records the state).
 POWER_BOUND = 20
+VERSION = 'X-OpenStack-Ironic-API-Version'
 
 
 def _task(driver_info, uuid='direct-node'):
     node = types.SimpleNamespace(uuid=uuid, driver_info=driver_info)
     return types.SimpleNamespace(node=node)
+
+
+def _serve_iso(test):
+    """The URL of a small ISO served on loopback for ``test``'s life
+    (the emulator's virtual media fetches it)."""
+    root = test.useFixture(fixtures.TempDir()).path
+    with open(os.path.join(root, 'boot.iso'), 'wb') as f:
+        f.write(b'\0' * 4096)
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler,
+                                directory=root)
+    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), handler)
+    test.addCleanup(server.server_close)
+    test.addCleanup(server.shutdown)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return 'http://127.0.0.1:%d/boot.iso' % server.server_address[1]
 
 
 class TestRedfishDirect(testtools.TestCase):
@@ -104,16 +120,7 @@ class TestRedfishDirect(testtools.TestCase):
     def test_virtual_media(self):
         # API 1.89: the emulator's virtual CD fetches the image and
         # shows it inserted.
-        root = self.useFixture(fixtures.TempDir()).path
-        with open(os.path.join(root, 'boot.iso'), 'wb') as f:
-            f.write(b'\0' * 4096)
-        handler = functools.partial(http.server.SimpleHTTPRequestHandler,
-                                    directory=root)
-        server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), handler)
-        self.addCleanup(server.server_close)
-        self.addCleanup(server.shutdown)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        url = 'http://127.0.0.1:%d/boot.iso' % server.server_address[1]
+        url = _serve_iso(self)
         self.management.attach_virtual_media(self.task, 'cdrom', url)
         system = redfish_utils.get_system(self.task.node)[1]
         cds = [d for d in redfish._virtual_media(system)
@@ -215,6 +222,41 @@ class TestRedfishCluster(base.FunctionalTestCase):
             reached, POWER_BOUND, interval=0.25,
             message=lambda: 'node %s not in %s: %s'
             % (uuid, wanted, self._node(uuid)))
+
+    def _cd_inserted(self, uuid):
+        resp = self.cluster.request('GET', '/v1/nodes/%s/vmedia' % uuid,
+                                    headers={VERSION: '1.93'})
+        self.assertEqual(200, resp.status_code, resp.text)
+        return [d['inserted'] for d in resp.json()
+                if 'CD' in d['media_types']] == [True]
+
+    def test_eject_vmedia_by_vendor_passthru(self):
+        # Ironic's redfish vendor method, the redfish nodes' default
+        # vendor interface: the emulator's CD is ejected.
+        uuid = self._create('rf-vendor', self.emulator.driver_info(
+            self.systems[0]['uuid']))
+        resp = self.cluster.request(
+            'GET', '/v1/nodes/%s/vendor_passthru/methods' % uuid)
+        self.assertEqual(['eject_vmedia'], list(resp.json()), resp.text)
+        resp = self.cluster.request(
+            'POST', '/v1/nodes/%s/vmedia' % uuid, headers={VERSION: '1.89'},
+            json={'device_type': 'cdrom', 'image_url': _serve_iso(self)})
+        self.assertEqual(204, resp.status_code, resp.text)
+        self.assertEventually(lambda: self._cd_inserted(uuid), POWER_BOUND,
+                              interval=0.25, message='CD not inserted')
+        resp = self.cluster.request(
+            'POST', '/v1/nodes/%s/vendor_passthru?method=eject_vmedia'
+            % uuid, json={'boot_device': 'floppy_disk'})
+        self.assertEqual(400, resp.status_code, resp.text)
+        self.assertTrue(self._cd_inserted(uuid))
+        resp = self.cluster.request(
+            'POST', '/v1/nodes/%s/vendor_passthru?method=eject_vmedia'
+            % uuid, json={'boot_device': 'cd'})
+        self.assertEqual(202, resp.status_code, resp.text)
+        self.assertEventually(lambda: not self._cd_inserted(uuid),
+                              POWER_BOUND, interval=0.25,
+                              message='CD not ejected')
+        self.assertIsNone(self._node(uuid)['last_error'])
 
     def test_power_through_api(self):
         system = self.systems[0]['uuid']

@@ -25,6 +25,10 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
 VENV = (os.environ.get('IRONIC_LIKE_IRONICCLIENT_VENV')
         or os.path.join(REPO, '.tox', 'ironicclient'))
 STOCK_OPENSTACK = os.path.join(VENV, 'bin', 'openstack')
+# The fake vendor passthru methods, for a node that asks for them.
+VENDOR_CONF = {'DEFAULT': {'enabled_vendor_interfaces': 'redfish,no-vendor,'
+                                                        'fake',
+                           'default_vendor_interface': 'no-vendor'}}
 # Bound of one CLI run (its start-up alone takes a second or two).
 CLI_TIMEOUT = 90
 WAIT = 60
@@ -406,16 +410,52 @@ class StockClientsMixin(object):
                          (shown['provision_state'], shown['last_error']))
         cli.run('baremetal', 'runbook', 'delete', 'CUSTOM_CLI_RUNBOOK')
 
+    def _vendor_passthru(self, url):
+        """A fake-hardware node's fake vendor methods through
+        openstacksdk and the stock CLI (the service enables the fake
+        vendor interface: VENDOR_CONF)."""
+        conn = _connect(url)
+        self.addCleanup(conn.close)
+        bm = conn.baremetal
+        node = bm.create_node(driver='fake-hardware', name='vendor-stock',
+                              vendor_interface='fake')
+        self.addCleanup(bm.delete_node, node, ignore_missing=True)
+        methods = bm.list_node_vendor_passthru(node)
+        self.assertIn('third_method_sync', methods)
+        response = bm.call_node_vendor_passthru(
+            node, 'POST', 'third_method_sync', {'bar': 'meow'})
+        self.assertEqual((200, True), (response.status_code,
+                                       response.json()))
+        response = bm.call_node_vendor_passthru(
+            node, 'POST', 'second_method', {'bar': 'kazoo'})
+        self.assertEqual(202, response.status_code)
+        self.assertRaises(sdk_exc.BadRequestException,
+                          bm.call_node_vendor_passthru, node, 'POST',
+                          'no_such_method')
+        self.assertEqual({}, bm.list_driver_vendor_passthru('fake-hardware'))
+
+        cli = StockCLI(self, url)
+        rows = cli.json('baremetal', 'node', 'passthru', 'list',
+                        node.id)
+        self.assertIn('log_passthrough', [row['Name'] for row in rows])
+        proc = cli.run('baremetal', 'node', 'passthru', 'call', node.id,
+                       'log_passthrough', '--arg', 'colour=blue')
+        self.assertIn('blue', proc.stdout)
+        cli.run('baremetal', 'node', 'passthru', 'call', node.id,
+                'third_method_sync', expect_ok=False)
+
 
 class TestStockClientsCluster(StockClientsMixin, base.FunctionalTestCase):
     """API, two conductors, RabbitMQ, MariaDB."""
 
     def test_sdk_and_cli(self):
         require_stock_cli(self)
-        cluster = self.start_cluster(conductors=2, api_workers=1)
+        cluster = self.start_cluster(conductors=2, api_workers=1,
+                                     conf=VENDOR_CONF)
         self._sdk(cluster.url)
         self._stock_cli(cluster.url)
         self._stock_cli_newer(cluster.url)
+        self._vendor_passthru(cluster.url)
 
 
 class TestStockClientsEmbedded(StockClientsMixin, base.FunctionalTestCase):
@@ -428,7 +468,8 @@ class TestStockClientsEmbedded(StockClientsMixin, base.FunctionalTestCase):
         port = base.free_port()
         url = 'http://127.0.0.1:%d' % port
         config = base.write_config(os.path.join(tmp, 'all.conf'), {
-            'DEFAULT': {'host': 'ft-stock-%s' % base.random_suffix()},
+            'DEFAULT': dict(VENDOR_CONF['DEFAULT'],
+                            host='ft-stock-%s' % base.random_suffix()),
             'api': {'host_ip': '127.0.0.1', 'port': port},
             'database': {'connection': 'sqlite:///%s'
                          % os.path.join(tmp, 'ironic_like.sqlite')},
@@ -448,3 +489,4 @@ class TestStockClientsEmbedded(StockClientsMixin, base.FunctionalTestCase):
         self._sdk(url)
         self._stock_cli(url)
         self._stock_cli_newer(url)
+        self._vendor_passthru(url)

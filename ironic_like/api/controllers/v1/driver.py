@@ -5,6 +5,7 @@ from pecan import rest
 
 from ironic_like.api.controllers.v1 import ramdisk
 from ironic_like.api.controllers.v1 import utils
+from ironic_like.api.controllers.v1 import vendor_passthru
 from ironic_like.api import versions
 from ironic_like.api.views import driver as driver_view
 from ironic_like.common import exception
@@ -116,6 +117,9 @@ class DriversController(rest.RestController):
         if list(remainder) == ['vendor_passthru', 'lookup']:
             # The agent's lookup in the vendor passthru form (ramdisk).
             return ramdisk.DriverVendorPassthruController(name), ['lookup']
+        if remainder and remainder[0] == 'vendor_passthru':
+            return vendor_passthru.DriverVendorPassthruController(
+                name, _get_hosts), list(remainder[1:])
         return None
 
     @pecan.expose('json')

@@ -28,7 +28,7 @@ from ironic_like.api.controllers.v1 import node_vifs
 from ironic_like.api.controllers.v1 import node_vmedia
 from ironic_like.api.controllers.v1 import port
 from ironic_like.api.controllers.v1 import portgroup
-from ironic_like.api.controllers.v1 import ramdisk
+from ironic_like.api.controllers.v1 import vendor_passthru
 from ironic_like.api.controllers.v1 import utils
 from ironic_like.api.controllers.v1 import volume
 from ironic_like.api import links
@@ -267,9 +267,9 @@ class NodesController(rest.RestController):
         'volume': volume.VolumeController,
         # Its accelerators (no microversion; see accelerators/node.py).
         'accelerators': node_accelerators.NodeAcceleratorsController,
-        # Only the agent's heartbeat, in the vendor passthru form (see
-        # ramdisk).
-        'vendor_passthru': ramdisk.NodeVendorPassthruController,
+        # Its vendor passthru methods, and the agent's heartbeat in the
+        # vendor passthru form (see ramdisk).
+        'vendor_passthru': vendor_passthru.NodeVendorPassthruController,
     }
 
     @pecan.expose()

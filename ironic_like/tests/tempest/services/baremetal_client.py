@@ -214,6 +214,23 @@ class BaremetalLikeClient(rest_client.RestClient):
         self.expected_success(204, resp.status)
         return rest_client.ResponseBody(resp, body)
 
+    # -- vendor passthru (1.0) ------------------------------------------
+
+    def list_vendor_passthru_methods(self, resource, ident):
+        """``resource``: 'nodes' or 'drivers'."""
+        return self._get(resource, ident, 'vendor_passthru', 'methods')
+
+    def call_vendor_passthru(self, resource, ident, method, body=None,
+                             http_method='POST'):
+        """(HTTP status, the decoded answer or None)."""
+        resp, resp_body = self.request(
+            http_method, self._url(resource, ident, 'vendor_passthru',
+                                   method=method),
+            self.get_headers(),
+            json.dumps(body) if body is not None else None)
+        self.expected_success([200, 202], resp.status)
+        return resp.status, json.loads(resp_body) if resp_body else None
+
     def list_node_firmware(self, ident):
         return self._get('nodes', ident, 'firmware')
 

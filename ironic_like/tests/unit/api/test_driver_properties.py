@@ -56,7 +56,10 @@ class TestDriverProperties(base.APITestCase):
         self.assertEqual('noop', doc['default_network_interface'])
         self.assertEqual(['noop', 'flat'], doc['enabled_network_interfaces'])
         self.assertEqual('no-console', doc['default_console_interface'])
-        self.assertEqual(['no-vendor'], doc['enabled_vendor_interfaces'])
+        # As Ironic's: the redfish vendor passthru, enabled by default.
+        self.assertEqual(['redfish', 'no-vendor'],
+                         doc['enabled_vendor_interfaces'])
+        self.assertEqual('redfish', doc['default_vendor_interface'])
         # Storage (1.33), rescue (1.38) and bios (1.40) come later.
         older = self.get('/v1/drivers/redfish', version='1.32').json
         for kind in ('storage', 'rescue', 'bios'):

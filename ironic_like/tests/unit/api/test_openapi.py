@@ -38,6 +38,8 @@ from ironic_like.api.controllers.v1 import node_states
 from ironic_like.api.controllers.v1 import node_traits
 from ironic_like.api.controllers.v1 import node_vifs
 from ironic_like.api.controllers.v1 import port as port_ctl
+from ironic_like.api.controllers.v1 import vendor_passthru as \
+    vendor_passthru_ctl
 from ironic_like.api.controllers.v1 import portgroup as portgroup_ctl
 from ironic_like.api.controllers.v1 import runbook as runbook_ctl
 from ironic_like.api.controllers.v1 import ramdisk
@@ -63,7 +65,8 @@ _VALIDATOR_MODULES = (node_ctl, node_states, node_boot_mode,
                       boot_options, hostos_common, hostos_modules,
                       hostos_configurations, hostos_agents,
                       volume_ctl, inspection_callback, node_vmedia,
-                      runbook_ctl, inspection_rule_ctl)
+                      runbook_ctl, inspection_rule_ctl,
+                      vendor_passthru_ctl)
 
 
 def _validators():

@@ -3,9 +3,12 @@ marked as steps (drivers.base.clean_step, service_step), run by the
 conductor as Ironic runs them (``method(task, **args)``), here the fake
 BIOS's and fake RAID's; with a running conductor and a fake agent."""
 
+from unittest import mock
+
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor.flows import clean
+from ironic_like.conductor.flows import interface_steps
 from ironic_like.conductor.flows import service
 from ironic_like.drivers.modules import fake
 from ironic_like.tests.unit.conductor import test_agent_deploy
@@ -173,3 +176,108 @@ class TestOutOfBandServiceSteps(OutOfBandBase):
         self.assertEqual('service_steps', e.field)
         self.assertEqual(states.ACTIVE, self.db.get_node_by_id(
             node.id).provision_state)
+
+
+# No arguments: the step has no argsinfo, so any would be refused (as
+# Ironic refuses them).
+LOG_STEP = {'interface': 'vendor', 'step': 'log_passthrough', 'args': {}}
+
+
+class TestStepsWithoutTheRamdisk(OutOfBandBase):
+    """The fake vendor's log_passthrough, a service step marked as not
+    needing the ramdisk and a manual clean step, as Ironic's fake
+    vendor's."""
+
+    def setUp(self):
+        super().setUp()
+        self.config(enabled_vendor_interfaces=['fake', 'no-vendor'])
+
+    def test_servicing_does_not_boot_the_ramdisk(self):
+        node = self._deploy_to_active(self._node(vendor_interface='fake'))
+        with mock.patch.object(fake, 'LOG') as log:
+            node = self._act(node, 'service', {'service_steps': [LOG_STEP]})
+        # Done at once: no ramdisk booted, no agent asked.
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.assertIsNone(node.last_error)
+        log.info.assert_called_once_with(
+            'Node %s: fake vendor log_passthrough: %s', node.uuid, {})
+        self.assertEqual([], self._agent_steps(
+            service.EXECUTE_SERVICE_STEP))
+
+    def test_manual_cleaning_with_disable_ramdisk(self):
+        # A clean step that needs no ramdisk may run with
+        # disable_ramdisk (1.70); Ironic's marks it only for servicing,
+        # so cleaning refuses it, as Ironic does.
+        node = self._node(provision_state=states.MANAGEABLE,
+                          vendor_interface='fake')
+        e = self.assertRaises(
+            exception.InvalidParameterValue,
+            self.api.do_provisioning_action, self.context, node, 'clean',
+            {'clean_steps': [LOG_STEP], 'disable_ramdisk': True})
+        self.assertIn('requires the agent ramdisk', str(e))
+        # With the ramdisk, it runs in its turn.
+        with mock.patch.object(fake, 'LOG') as log:
+            node = self._act(node, 'clean', {'clean_steps': [LOG_STEP]})
+            node = self._heartbeat(self._give_token(node))
+        self.assertEqual(states.MANAGEABLE, node.provision_state)
+        self.assertTrue(log.info.called)
+
+
+class TestAutomatedOutOfBandSteps(OutOfBandBase):
+    """Automated cleaning runs the out-of-band clean steps of the node's
+    interfaces whose priority is above 0, by their mark (the fake
+    vendor's log_passthrough: 1) or by [conductor]
+    clean_step_priority_override, among the agent's, in Ironic's
+    order."""
+
+    def setUp(self):
+        super().setUp()
+        self.config(enabled_vendor_interfaces=['fake', 'no-vendor'])
+
+    def test_steps_chosen_and_ordered(self):
+        node = self._node(vendor_interface='fake', bios_interface='fake')
+        out_of_band = interface_steps.automated_out_of_band(node)
+        self.assertEqual({('bios', 'apply_configuration', 0),
+                          ('bios', 'factory_reset', 0),
+                          ('raid', 'create_configuration', 0),
+                          ('raid', 'delete_configuration', 0),
+                          ('vendor', 'log_passthrough', 1)},
+                         {(s['interface'], s['step'], s['priority'])
+                          for s in out_of_band})
+        offered = [dict(ERASE, priority=10)]
+        self.assertEqual(
+            [('deploy', 'erase_devices', 10),
+             ('vendor', 'log_passthrough', 1)],
+            [(s['interface'], s['step'], s['priority']) for s in
+             clean.automated_steps(offered, False, out_of_band)])
+        # Overrides: in-band and out-of-band, 0 leaves a step out, a
+        # priority that is no number is ignored.
+        self.config(clean_step_priority_override=[
+            {'bios.factory_reset': '10', 'deploy.erase_devices': '0'},
+            {'vendor.log_passthrough': 'high'}], group='conductor')
+        self.assertEqual(
+            [('bios', 'factory_reset', 10),
+             ('vendor', 'log_passthrough', 1)],
+            [(s['interface'], s['step'], s['priority']) for s in
+             clean.automated_steps(offered, False, out_of_band)])
+
+    def test_automated_cleaning_runs_them(self):
+        self.config(clean_step_priority_override=[
+            {'bios.factory_reset': '20'}], group='conductor')
+        node = self._node(provision_state=states.MANAGEABLE,
+                          vendor_interface='fake', bios_interface='fake')
+        with mock.patch.object(fake, 'LOG') as log:
+            node = self._act(node, 'provide')
+            node = self._heartbeat(self._give_token(node))  # steps read,
+            #                 factory_reset run here, erase started
+            self.assertEqual(states.CLEANWAIT, node.provision_state)
+            node = self._heartbeat(node)  # erase over, log_passthrough
+        self.assertEqual(states.AVAILABLE, node.provision_state)
+        self.assertIsNone(node.last_error)
+        self.assertTrue(any('log_passthrough' in c.args[0]
+                            for c in log.info.call_args_list))
+        self.assertEqual(fake.FakeBIOS.SETTINGS['ProcVirtualization'],
+                         self._setting(node, 'ProcVirtualization'))
+        # Only the erase went to the agent.
+        self.assertEqual(['erase_devices'],
+                         self._agent_steps(clean.EXECUTE_CLEAN_STEP))

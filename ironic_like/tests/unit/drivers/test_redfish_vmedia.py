@@ -1,11 +1,13 @@
 """Virtual media (API 1.89, read 1.93) and health (1.109) through Redfish,
 against a mocked BMC."""
 
+import types
 from unittest import mock
 
 import sushy
 
 from ironic_like.common import exception
+from ironic_like.drivers.modules import redfish
 from ironic_like.tests.unit.drivers import test_firmware
 from ironic_like.tests.unit.drivers import test_redfish
 
@@ -15,7 +17,8 @@ def _device(*types, inserted=False, image=None):
                      image=image)
 
 
-class TestRedfishVirtualMedia(test_redfish._SushyTest):
+class _WithVirtualMedia(test_redfish._SushyTest):
+    """A BMC with a CD/DVD drive (inserted) and a USB stick."""
 
     def setUp(self):
         super().setUp()
@@ -26,6 +29,9 @@ class TestRedfishVirtualMedia(test_redfish._SushyTest):
         manager = mock.Mock()
         manager.virtual_media.get_members.return_value = [self.usb, self.cd]
         self.system.managers = [manager]
+
+
+class TestRedfishVirtualMedia(_WithVirtualMedia):
 
     def test_attach_ejects_then_inserts(self):
         self.management.attach_virtual_media(test_firmware._task(), 'cdrom',
@@ -55,6 +61,43 @@ class TestRedfishVirtualMedia(test_redfish._SushyTest):
              {'media_types': ['CD', 'DVD'], 'inserted': True,
               'image': 'http://x/old.iso'}],
             self.management.get_virtual_media(test_firmware._task()))
+
+
+class TestRedfishVendorEject(_WithVirtualMedia):
+    """The redfish vendor interface's eject_vmedia (Ironic's passthru
+    method): the virtual media detach of the node's management."""
+
+    def setUp(self):
+        super().setUp()
+        self.vendor = redfish.RedfishVendor()
+        self.task = test_firmware._task()
+        self.task.driver = types.SimpleNamespace(
+            management=self.management)
+
+    def test_routes(self):
+        routes = self.vendor.vendor_routes
+        self.assertEqual(['eject_vmedia'], list(routes))
+        self.assertEqual(['POST'], routes['eject_vmedia']['http_methods'])
+        self.assertTrue(routes['eject_vmedia']['async'])
+        self.assertEqual({}, self.vendor.driver_routes)
+
+    def test_eject_one_kind_or_all(self):
+        self.vendor.validate(self.task, method='eject_vmedia',
+                             http_method='POST', boot_device='usb')
+        self.vendor.eject_vmedia(self.task, http_method='POST',
+                                 boot_device='usb')
+        self.cd.eject_media.assert_not_called()    # not asked for
+        self.vendor.eject_vmedia(self.task, http_method='POST',
+                                 boot_device='dvd')
+        self.cd.eject_media.assert_called_once_with()
+
+    def test_bad_boot_device(self):
+        e = self.assertRaises(exception.InvalidParameterValue,
+                              self.vendor.validate, self.task,
+                              method='eject_vmedia', http_method='POST',
+                              boot_device='tape')
+        self.assertEqual('boot_device', e.field)
+        self.assertIn('cd, dvd, floppy, usb', str(e))
 
 
 class TestRedfishHealth(test_redfish._SushyTest):
