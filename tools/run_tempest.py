@@ -129,6 +129,10 @@ class Deployment(fixtures.Fixture):
                         'default_vendor_interface': 'no-vendor'},
             'keystone_authtoken': self.keystone.authtoken_options(),
             'agent': {'heartbeat_timeout': AGENT_HEARTBEAT_TIMEOUT},
+            # An unknown machine's inspection data enrolls it (the
+            # plugin's auto-discovery test; its other inventories name
+            # their nodes).
+            'auto_discovery': {'enabled': True, 'driver': 'fake-hardware'},
         }
         cluster_dir = os.path.join(self.work_dir, 'cluster')
         os.makedirs(cluster_dir)

@@ -114,6 +114,18 @@ class HashRingManager(object):
             ring = self._key_ring[1]
         return next(iter(ring.get_nodes(key.encode('utf-8'))))
 
+    def random_host_serving(self, driver):
+        """Any alive conductor serving hardware type ``driver``, in any
+        conductor group; NoValidHost if none."""
+        hosts = sorted(set().union(*[
+            ring.nodes for (hw_type, _group), ring in self.rings.items()
+            if hw_type == driver]))
+        if not hosts:
+            raise exception.NoValidHost(
+                reason='no alive conductor serves hardware type "%s"'
+                       % driver)
+        return random.choice(hosts)
+
     def random_host(self, driver=None, conductor_group=None):
         """Any alive conductor (serving ``driver`` in the group, if given)."""
         if driver is None:

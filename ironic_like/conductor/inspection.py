@@ -26,6 +26,7 @@ there instead of asking the agent.
 from oslo_log import log
 from oslo_utils import timeutils
 
+from ironic_like.accelerators import discovery
 from ironic_like.common import agent_info
 from ironic_like.common import exception
 from ironic_like.common import states
@@ -96,8 +97,7 @@ def _record_out_of_band(task, found):
                                    found.properties, from_bmc=True)
     props = task.node.properties or {}
     LOG.info('Node %s inspected out-of-band: %s; ports added: %s',
-             task.node.uuid, {k: props.get(k) for k in (
-                 'cpus', 'cpu_arch', 'memory_mb', 'local_gb')},
+             task.node.uuid, inspect_flows.summary(props),
              ', '.join(created) or '-')
 
 
@@ -143,6 +143,14 @@ def continue_inspection(context, node_id, inventory, plugin_data):
     with locks.acquire(context, node_id,
                        purpose='continue inspection') as task:
         node = task.node
+        if node.provision_state == states.ENROLL and \
+                CONF.auto_discovery.enabled:
+            # A machine auto-discovery just enrolled (the API finds no
+            # other node in "enroll" for inspection data).
+            inspect_flows.check_inventory(task, inventory)
+            task.spawn_after(runner.executor(), _record_discovered,
+                             inventory, plugin_data)
+            return
         if (node.provision_state != states.INSPECTWAIT or node.maintenance
                 or not _runs_flows(getattr(task.driver, 'inspect', None))):
             LOG.warning('Node %s: inspection data posted while it is %s%s '
@@ -162,6 +170,30 @@ def continue_inspection(context, node_id, inventory, plugin_data):
         task.set_spawn_error_hook(_back_to_wait)
         task.spawn_after(runner.executor(), runner.run_chain,
                          inspect_flows.FINISH)
+
+
+def _record_discovered(task, inventory, plugin_data):
+    """In a worker holding the lock: record what an auto-discovered
+    machine's inventory says of it, as an inspection records it
+    (properties, ports, inspection rules, the inventory kept, its
+    accelerators); it stays in "enroll". A failure goes to last_error."""
+    node = task.node
+    plugin_data = dict(plugin_data or {})
+    try:
+        props = inspect_flows.check_inventory(task, inventory)
+        created = inspect_flows.record(task, inventory, plugin_data, props)
+        discovery.record(task.node, inventory)
+    except Exception as e:
+        if task.lock_lost:
+            return
+        LOG.error('Node %s: auto-discovery failed: %s', node.uuid,
+                  exception.safe_message(e))
+        task.update_node({'last_error': 'Failed to finish auto-discovery: '
+                                        '%s' % exception.safe_message(e)})
+        return
+    LOG.info('Successfully finished auto-discovery of node %s: %s; ports '
+             'added: %s', node.uuid, inspect_flows.summary(props),
+             ', '.join(created) or '-')
 
 
 def abort(task):

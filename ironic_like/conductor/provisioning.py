@@ -227,7 +227,14 @@ def _clean(task, params):
     steps, after_hold = node_steps.split_at_hold(requested)
     try:
         if steps is None:
-            # Automated cleaning: the driver's own steps.
+            # Automated cleaning without the agent: the out-of-band
+            # steps of the node's interfaces above priority 0 (by their
+            # marks and [conductor]clean_step_priority_override), then
+            # the deploy interface's own.
+            reserved_steps.run_without_agent(
+                task, clean.automated_steps(
+                    [], out_of_band=interface_steps.automated_out_of_band(
+                        task.node)), kind='clean')
             result = task.driver.deploy.clean(task, None)
         else:
             # No agent here: the conductor runs its steps, the deploy

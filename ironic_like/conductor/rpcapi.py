@@ -460,12 +460,26 @@ class ConductorAPI(object):
                                      version='1.15')
 
     # vendor passthru (API 1.0)
+    def _check_vendor_version(self, method, what):
+        if not self.client.can_send_version('1.16'):
+            raise exception.ConductorUnavailable(
+                node=what, reason='%s needs conductor RPC API 1.16, above '
+                                  '[DEFAULT]rpc_version_cap' % method)
+
     def vendor_passthru(self, context, node, driver_method, http_method,
                         info):
-        return self._call_interfaces(context, node, 'vendor_passthru',
-                                     version='1.16',
-                                     driver_method=driver_method,
-                                     http_method=http_method, info=info)
+        """One call to the node's owner, as Ironic makes it: never sent
+        again to another conductor (a method that outlasted
+        rpc_node_call_timeout would run twice), and waited for as long as
+        any RPC call (rpc_response_timeout), since a synchronous method
+        may talk to a slow BMC."""
+        self._check_vendor_version('vendor_passthru', node.uuid)
+        cctxt = self.client.prepare(topic=TOPIC,
+                                    server=self._owner(node, []),
+                                    version='1.16')
+        return cctxt.call(context, 'vendor_passthru', node_id=node.id,
+                          driver_method=driver_method,
+                          http_method=http_method, info=info)
 
     def get_node_vendor_passthru_methods(self, context, node):
         return self._call_interfaces(context, node,
@@ -473,17 +487,13 @@ class ConductorAPI(object):
                                      version='1.16')
 
     def _call_driver(self, context, driver_name, method, **kwargs):
-        """Call ``method`` on any alive conductor serving hardware type
-        ``driver_name`` (Ironic's rule for driver-level calls)."""
-        if not self.client.can_send_version('1.16'):
-            raise exception.ConductorUnavailable(
-                node='(driver %s)' % driver_name,
-                reason='%s needs conductor RPC API 1.16, above '
-                       '[DEFAULT]rpc_version_cap' % method)
-        host = self.ring.random_host(driver=driver_name)
+        """One call of ``method`` to any alive conductor serving hardware
+        type ``driver_name``, whatever its conductor group (Ironic's rule
+        for driver-level calls), waited for as vendor_passthru is."""
+        self._check_vendor_version(method, '(driver %s)' % driver_name)
+        host = self.ring.random_host_serving(driver_name)
         cctxt = self.client.prepare(topic=TOPIC, server=host,
-                                    version='1.16',
-                                    timeout=CONF.rpc_node_call_timeout)
+                                    version='1.16')
         return cctxt.call(context, method, driver_name=driver_name,
                           **kwargs)
 

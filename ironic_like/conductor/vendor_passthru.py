@@ -3,12 +3,17 @@ a hardware type's default vendor interface, exposes beyond Ironic's
 standard API (drivers.base.passthru, driver_passthru), listed and called
 as Ironic's conductor does.
 
-A node's method is looked up and its HTTP method checked under a shared
-lock; a method that needs the exclusive lock (the default) takes it
-before the interface validates the call, so that a refused call never
-writes the node. A synchronous method answers with its return value; an
-asynchronous one runs in a conductor worker that holds the lock, and the
-API answers 202 at once. A failure of an asynchronous call is logged
+Every check of a node's call (the method, its HTTP method, the
+interface's validate(), the arguments) runs first under a shared lock,
+so that a refused call never writes the node (taking the exclusive lock
+writes its row). A method that needs the exclusive lock (the default)
+then takes it and is checked again there, as the node may have changed
+in between: the interface's validate() runs twice for it (Ironic takes
+the exclusive lock first and validates once).
+
+A synchronous method answers with its return value; an asynchronous one
+runs in a conductor worker that holds the lock, and the API answers 202
+at once. A failure of an asynchronous call is logged
 (Ironic does the same: the caller was answered already).
 """
 

@@ -93,6 +93,27 @@ rules_opts = [
 ]
 
 
+discovery_group = cfg.OptGroup(
+    'auto_discovery', title='Enrolment of unknown inspected machines')
+
+# Ironic's names, defaults and meaning (read by the API's
+# continue_inspection and by conductor/inspection.py).
+discovery_opts = [
+    cfg.BoolOpt('enabled', default=False, mutable=True,
+                help='Setting this to True enables automatic enrollment '
+                     'of inspected nodes that are not recognized. When '
+                     'enabling this feature, keep in mind that any machine '
+                     'hitting the inspection callback endpoint '
+                     '(POST /v1/continue_inspection, which takes no '
+                     'credentials) will be automatically enrolled. The '
+                     'driver must be set when setting this to True.'),
+    cfg.StrOpt('driver', mutable=True,
+               help='The default driver to use for newly enrolled nodes. '
+                    'Must be set when enabling auto-discovery (a hardware '
+                    'type the conductors serve).'),
+]
+
+
 def register_opts(conf):
     conf.register_group(group)
     conf.register_opts(opts, group=group)
@@ -101,3 +122,5 @@ def register_opts(conf):
     conf.register_opts(inventory_opts, group=inventory_group)
     conf.register_group(rules_group)
     conf.register_opts(rules_opts, group=rules_group)
+    conf.register_group(discovery_group)
+    conf.register_opts(discovery_opts, group=discovery_group)

@@ -28,5 +28,6 @@ def list_opts():
         ('conductor', inspector.conductor_opts),
         ('inventory', inspector.inventory_opts),
         ('inspection_rules', inspector.rules_opts),
+        ('auto_discovery', inspector.discovery_opts),
         ('pxe', pxe.opts),
     ]

@@ -378,53 +378,60 @@ _PASSTHRU_MARK = '_ironic_like_passthru'
 _DRIVER_PASSTHRU_MARK = '_ironic_like_driver_passthru'
 
 
-def passthru(http_methods, async_call=True, description='', attach=False,
-             require_exclusive_lock=True):
+def passthru(http_methods, method=None, async_call=True, description='',
+             attach=False, require_exclusive_lock=True):
     """Mark a vendor interface method as a node vendor passthru method,
     as Ironic's decorator does: called as ``method(task, http_method=...,
-    **body)``; ``async_call``: the API answers 202 at once and the
-    conductor runs it in a worker, holding the node's lock; else 200
-    with its return value (``attach``: as the raw response body).
-    ``require_exclusive_lock``: False runs it under a shared lock."""
-    return _passthru_marker(_PASSTHRU_MARK, http_methods, async_call,
-                            description, attach, require_exclusive_lock)
+    **body)``; ``method``: the name it is called by (default: its own);
+    ``async_call``: the API answers 202 at once and the conductor runs it
+    in a worker, holding the node's lock; else 200 with its return value
+    (``attach``: as the raw response body). ``require_exclusive_lock``:
+    False runs it under a shared lock."""
+    return _passthru_marker(_PASSTHRU_MARK, http_methods, method, {
+        'async': bool(async_call), 'description': description,
+        'attach': bool(attach),
+        'require_exclusive_lock': bool(require_exclusive_lock)})
 
 
-def driver_passthru(http_methods, async_call=True, description='',
-                    attach=False):
+def driver_passthru(http_methods, method=None, async_call=True,
+                    description='', attach=False):
     """The same for a driver vendor passthru method, called as
     ``method(context, http_method=..., **body)`` (no node, no lock)."""
-    return _passthru_marker(_DRIVER_PASSTHRU_MARK, http_methods,
-                            async_call, description, attach, False)
+    return _passthru_marker(_DRIVER_PASSTHRU_MARK, http_methods, method, {
+        'async': bool(async_call), 'description': description,
+        'attach': bool(attach)})
 
 
-def _passthru_marker(mark, http_methods, async_call, description, attach,
-                     require_exclusive_lock):
-    wrong = [m for m in http_methods if m not in PASSTHRU_HTTP_METHODS]
-    if not http_methods or wrong:
+def _passthru_marker(mark, http_methods, name, info):
+    methods = [m.upper() for m in http_methods or ()]
+    wrong = [m for m in methods if m not in PASSTHRU_HTTP_METHODS]
+    if not methods or wrong:
         # A programming error of the interface, found at import time.
         raise ValueError('passthru HTTP methods must be among %s, not %s'
                          % (', '.join(PASSTHRU_HTTP_METHODS), http_methods))
 
-    def mark_method(method):
-        setattr(method, mark, {
-            'http_methods': list(http_methods), 'async': bool(async_call),
-            'description': description, 'attach': bool(attach),
-            'require_exclusive_lock': bool(require_exclusive_lock)})
-        return method
+    def mark_method(func):
+        setattr(func, mark, dict(info, http_methods=methods,
+                                 name=name or func.__name__))
+        return func
     return mark_method
 
 
 def _routes(interface, mark):
-    return {name: dict(getattr(attr, mark), func=getattr(interface, name))
-            for name, attr in _public_attributes(interface)
-            if callable(attr) and getattr(attr, mark, None) is not None}
+    routes = {}
+    for attr_name, attr in _public_attributes(interface):
+        info = getattr(attr, mark, None) if callable(attr) else None
+        if info is not None:
+            routes[info['name']] = dict(info,
+                                        func=getattr(interface, attr_name))
+    return routes
 
 
 def routes_metadata(routes):
     """What GET .../vendor_passthru/methods shows of ``routes``: each
     method's marks without the function, as Ironic shows them."""
-    return {name: {k: v for k, v in info.items() if k != 'func'}
+    return {name: {k: v for k, v in info.items()
+                   if k not in ('func', 'name')}
             for name, info in routes.items()}
 
 

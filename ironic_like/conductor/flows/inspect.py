@@ -123,6 +123,12 @@ def record(task, inventory, plugin_data, props, from_bmc=False):
     return created
 
 
+def summary(props):
+    """The properties an inspection log line shows."""
+    return {k: props.get(k) for k in ('cpus', 'cpu_arch', 'memory_mb',
+                                      'local_gb')}
+
+
 class ProcessInventory(node_steps.NodeTaskBase):
     """Read the agent's inventory and record what it says: properties,
     ports, accelerators."""
@@ -145,9 +151,7 @@ class ProcessInventory(node_steps.NodeTaskBase):
                         'refused: %s', node.uuid,
                         exception.safe_message(e))
         LOG.info('Node %s inspected: %s; ports added: %s', node.uuid,
-                 {k: props.get(k) for k in ('cpus', 'cpu_arch', 'memory_mb',
-                                            'local_gb')},
-                 ', '.join(created) or '-')
+                 summary(props), ', '.join(created) or '-')
 
 
 class Done(node_steps.NodeTaskBase):

@@ -9,6 +9,7 @@ servicing."""
 
 from ironic_like.common import exception
 from ironic_like.common import step_names
+from ironic_like.common import step_order
 from ironic_like.drivers import base as drivers_base
 from ironic_like.drivers import loader
 
@@ -68,10 +69,10 @@ def out_of_band(node, step, kind):
 def automated_out_of_band(node):
     """The out-of-band clean steps of ``node``'s interfaces, each at the
     priority it was marked with (automated cleaning runs those above 0,
-    after [conductor]clean_step_priority_override), interface by
-    interface as INTERFACE_KINDS lists them."""
+    after [conductor]clean_step_priority_override), of the interfaces
+    Ironic takes clean steps from (step_order.INTERFACE_RANK)."""
     steps = []
-    for kind in drivers_base.INTERFACE_KINDS:
+    for kind in sorted(step_order.INTERFACE_RANK):
         if kind == 'deploy':
             continue  # the agent's
         try:

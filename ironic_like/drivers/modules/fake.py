@@ -360,7 +360,7 @@ class FakeRAID(base.RAIDInterface):
 class FakeVendor(base.VendorInterface):
     """Ironic's ``fake`` vendor interface of fake-hardware: passthru
     methods that test the API's paths without a BMC. The ``bar`` methods
-    answer whether ``bar`` is their word; log_passthrough echoes its
+    answer whether ``bar`` is their word; log_passthrough logs its
     arguments, and is also a clean step (priority 1) and a service step
     that needs no ramdisk, as Ironic's is. ``echo`` is a driver passthru
     method (ours: Ironic's fake has none, and the driver path deserves a
@@ -395,14 +395,15 @@ class FakeVendor(base.VendorInterface):
                  task.node.uuid, bar == 'woof')
         return bar == 'woof'
 
+    # Asynchronous and returning nothing, as Ironic's: a step called
+    # through the API has no value to answer with.
     @base.service_step(requires_ramdisk=False)
     @base.clean_step(priority=1)
-    @base.passthru(['POST'], async_call=False,
-                   description='Logs and returns its arguments.')
+    @base.passthru(['POST'], description='Logs its arguments '
+                   '(asynchronous).')
     def log_passthrough(self, task, **kwargs):
         LOG.info('Node %s: fake vendor log_passthrough: %s',
                  task.node.uuid, kwargs)
-        return kwargs
 
     @base.driver_passthru(['GET', 'POST'], async_call=False,
                           description='Returns its arguments (the HTTP '

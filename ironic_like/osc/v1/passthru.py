@@ -1,8 +1,8 @@
 """``openstack baremetal node passthru list|call`` and ``openstack
 baremetal driver passthru list|call``: the vendor passthru methods of a
 node's or a driver's vendor interface, listed and called as
-python-ironicclient does (``--arg KEY=VALUE`` gives string arguments,
-``--http-method`` defaults to POST)."""
+python-ironicclient does (``--arg KEY=VALUE``, the value decoded as
+JSON when it is JSON; ``--http-method`` defaults to POST)."""
 
 import json
 
@@ -52,7 +52,7 @@ class _CallPassthru(base.ResourceCommand, command.Command):
 
     def take_action(self, parsed_args):
         self.check_version()
-        body = common.to_dict(parsed_args.arg, deserialize=False)
+        body = common.to_dict(parsed_args.arg)
         answer = self.client.request(
             parsed_args.http_method,
             self.path(parsed_args, 'vendor_passthru'),

@@ -17,8 +17,12 @@ does when booted with an inspection callback URL.
   configuration with its token), so the agent can heartbeat next; at 1.1
   it is ``{"uuid": ...}``, ironic-inspector's.
 
-Nodes the inventory matches none of are not enrolled: Ironic's
-auto-discovery ([auto_discovery]) is not implemented.
+An inventory that names no node at all (no node_uuid, no port with one
+of its MACs, no waiting node with its BMC address) enrolls a new node
+when [auto_discovery]enabled, as Ironic's auto-discovery does: a node of
+[auto_discovery]driver in "enroll", created by its conductor, which
+records what the inventory says of it (properties, ports, inspection
+rules; plugin data ``auto_discovered``) and leaves it in "enroll".
 """
 
 from urllib import parse
@@ -35,6 +39,7 @@ from ironic_like.api import validation
 from ironic_like.api import versions
 from ironic_like.common import exception
 from ironic_like.common import states
+from ironic_like.conf import CONF
 
 LOG = log.getLogger(__name__)
 
@@ -70,6 +75,14 @@ _NO_BMC = ('', '0.0.0.0', '::')
 def _not_found():
     return exception.NotFound('No node is waiting for this inspection '
                               'data.')
+
+
+class _Unknown(exception.NotFound):
+    """The inspection data names no node at all (auto-discovery may
+    enroll one); the same 404 as any other failed look-up."""
+
+    def __init__(self):
+        super().__init__('No node is waiting for this inspection data.')
 
 
 def _bmc_host(value):
@@ -117,6 +130,11 @@ def find_waiting_node(macs, bmc_addresses, node_uuid=None):
             candidates = candidates & found if candidates else found
             if not candidates:
                 break
+    if node_uuid is None and not by_mac and not by_bmc:
+        LOG.warning('Inspection data with MAC addresses %s and BMC '
+                    'addresses %s matches no node', ', '.join(macs) or '-',
+                    ', '.join(bmc_addresses) or '-')
+        raise _Unknown()
     if len(candidates) != 1:
         LOG.warning('Inspection data with MAC addresses %s, BMC addresses '
                     '%s and node %s matches %s', ', '.join(macs) or '-',
@@ -129,6 +147,32 @@ def find_waiting_node(macs, bmc_addresses, node_uuid=None):
                     node.uuid, node.provision_state, states.INSPECTWAIT)
         raise _not_found()
     return node
+
+
+def _enroll(macs, bmc_addresses):
+    """A new node of [auto_discovery]driver in "enroll" for an unknown
+    machine's inspection data, created by its conductor (which proves
+    it can load the driver). Any failure is logged and answered with the
+    same 404 (nothing is disclosed to an unauthenticated caller)."""
+    driver = CONF.auto_discovery.driver
+    if not driver:
+        LOG.error('[auto_discovery]enabled is set but [auto_discovery]'
+                  'driver is not: the machine with MAC addresses %s is not '
+                  'enrolled.', ', '.join(macs) or '-')
+        raise _not_found()
+    values = {'uuid': uuidutils.generate_uuid(), 'driver': driver,
+              'provision_state': states.ENROLL}
+    try:
+        utils.rpcapi().create_node(ramdisk.agent_context(), values)
+    except exception.IronicLikeException as e:
+        LOG.error('Auto-discovery could not enroll a node with driver %s '
+                  '(MAC addresses %s): %s', driver, ', '.join(macs) or '-',
+                  exception.safe_message(e))
+        raise _not_found()
+    LOG.info('Enrolled the newly discovered node %s with driver %s, MAC '
+             'addresses [%s] and BMC address(es) [%s]', values['uuid'],
+             driver, ', '.join(macs), ', '.join(bmc_addresses))
+    return utils.dbapi().get_node_by_uuid(values['uuid'])
 
 
 class ContinueInspectionController(rest.RestController):
@@ -164,7 +208,14 @@ class ContinueInspectionController(rest.RestController):
                     err='No lookup information provided: no valid MAC '
                         'address, BMC address or node_uuid.',
                     field='inventory.interfaces')
-            node = find_waiting_node(macs, bmc_addresses, node_uuid)
+            try:
+                node = find_waiting_node(macs, bmc_addresses, node_uuid)
+            except _Unknown:
+                if not CONF.auto_discovery.enabled:
+                    raise
+                node = _enroll(macs, bmc_addresses)
+                # ironic-inspector's flag, as Ironic sets it.
+                data['auto_discovered'] = True
             answer = {'uuid': node.uuid}
             if utils.allowed(versions.CONTINUE_INSPECTION):
                 # The token first: the conductor locks the node next.

@@ -31,16 +31,21 @@ from ironic_like.common import policy
 NODE_RULE = 'baremetal:node:vendor_passthru'
 DRIVER_RULE = 'baremetal:driver:vendor_passthru'
 _CALL_VALIDATOR = validation.make_validator(schema.VENDOR_PASSTHRU_BODY)
+# What the calls answer (clients send Accept: application/json); an
+# attachment overrides it.
+_JSON = 'application/json'
 
 
 def _method(in_path):
     """The method's name: from the path (``.../vendor_passthru/<name>``,
     python-ironicclient's form) or the ``method`` query parameter
     (openstacksdk's); 400 when neither gives one (Ironic: "Method not
-    specified")."""
+    specified"); 404 for a deeper path."""
     method = utils.query(['method']).get('method')
+    if len(in_path) > 1:
+        raise exception.NotFound()
     if in_path:
-        method = in_path
+        method = in_path[0]
     if not method:
         raise exception.InvalidParameterValue(err='Method not specified',
                                               field='method')
@@ -64,40 +69,42 @@ def _respond(answer):
     if answer.get('attach'):
         pecan.override_template(None, 'application/octet-stream')
         return value.encode('utf-8') if isinstance(value, str) else value
-    pecan.override_template(None, 'application/json')
+    pecan.override_template(None, _JSON)
     return json.dumps(value)
 
 
 class _Passthru(rest.RestController):
     """Every HTTP method of the passthru resource of ``ident`` (a node's
     UUID or name, a hardware type's name) calls ``_call``, with the
-    method named in the path or the query."""
+    method named in the path or the query. The path's parts come as
+    positional arguments: pecan also passes a JSON body's keys as
+    keyword arguments, which must never name the method."""
 
     def __init__(self, ident):
         self.ident = ident
 
-    @pecan.expose()
+    @pecan.expose(content_type=_JSON)
     def get_all(self, **kwargs):
-        return self._call('GET', None)
+        return self._call('GET', ())
 
-    @pecan.expose()
-    def get_one(self, in_path, **kwargs):
+    @pecan.expose(content_type=_JSON)
+    def get_one(self, *in_path, **kwargs):
         return self._call('GET', in_path)
 
-    @pecan.expose()
-    def post(self, in_path=None, **kwargs):
+    @pecan.expose(content_type=_JSON)
+    def post(self, *in_path, **kwargs):
         return self._call('POST', in_path)
 
-    @pecan.expose()
-    def put(self, in_path=None, **kwargs):
+    @pecan.expose(content_type=_JSON)
+    def put(self, *in_path, **kwargs):
         return self._call('PUT', in_path)
 
-    @pecan.expose()
-    def patch(self, in_path=None, **kwargs):
+    @pecan.expose(content_type=_JSON)
+    def patch(self, *in_path, **kwargs):
         return self._call('PATCH', in_path)
 
-    @pecan.expose()
-    def delete(self, in_path=None, **kwargs):
+    @pecan.expose(content_type=_JSON)
+    def delete(self, *in_path, **kwargs):
         return self._call('DELETE', in_path)
 
 

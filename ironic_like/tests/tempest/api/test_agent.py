@@ -194,3 +194,36 @@ class TestContinueInspection(base.BaseBaremetalLikeTest):
         kept = self.client.show_node_inventory(node['uuid'])
         self.assertEqual(inventory, kept['inventory'])
         self.assertEqual('tempest', kept['plugin_data']['from'])
+
+    @decorators.idempotent_id('6b0f3d2e-9a41-4c57-8e1d-2f7a5c9b3e64')
+    def test_auto_discovery(self):
+        # The plugin's service enables [auto_discovery] (fake-hardware):
+        # an unknown machine's inventory enrolls it.
+        mac = data_utils.rand_mac_address()
+        inventory = {
+            'cpu': {'count': 8, 'architecture': 'x86_64'},
+            'memory': {'physical_mb': 16384},
+            'disks': [{'name': '/dev/sda', 'size': 40 * 1024 ** 3}],
+            'interfaces': [{'name': 'eth0', 'mac_address': mac}],
+            'boot': {'current_boot_mode': 'uefi', 'pxe_interface': mac}}
+        answer = self.client.continue_inspection(
+            {'inventory': inventory, 'from': 'tempest'},
+            authenticated=False)
+        uuid = answer['node']['uuid']
+        self.addCleanup(self.cleanup_node, uuid)
+        self.assertTrue(answer['config']['agent_token'])
+
+        def recorded():
+            node = self.client.show_node(uuid)
+            return node['properties'].get('cpus') == 8 and node
+        node = self.wait_for(recorded, 'discovered node %s recorded' % uuid)
+        self.assertEqual(('enroll', 'fake-hardware', None),
+                         (node['provision_state'], node['driver'],
+                          node['last_error']))
+        self.assertEqual([mac], [p['address'] for p in
+                                 self.client.list_node_ports(uuid)['ports']])
+        kept = self.client.show_node_inventory(uuid)
+        self.assertIs(True, kept['plugin_data']['auto_discovered'])
+        # Known now: the same data again is refused, nothing enrolled.
+        self.assertRaises(lib_exc.NotFound, self.client.continue_inspection,
+                          {'inventory': inventory}, authenticated=False)

@@ -226,8 +226,8 @@ class BaremetalLikeClient(rest_client.RestClient):
         resp, resp_body = self.request(
             http_method, self._url(resource, ident, 'vendor_passthru',
                                    method=method),
-            self.get_headers(),
-            json.dumps(body) if body is not None else None)
+            headers=self.get_headers(),
+            body=json.dumps(body) if body is not None else None)
         self.expected_success([200, 202], resp.status)
         return resp.status, json.loads(resp_body) if resp_body else None
 

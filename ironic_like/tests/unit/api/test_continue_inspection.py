@@ -125,3 +125,92 @@ class TestContinueInspection(base.APITestCase):
 
     def test_public_route(self):
         self.assertTrue(public_routes.is_public(URL))
+
+
+NEW_MAC = '52:54:00:77:00:01'
+UNKNOWN = dict(INVENTORY, interfaces=[
+    {'name': 'eth0', 'mac_address': NEW_MAC, 'ipv4_address': '10.0.7.2'}],
+    boot={'current_boot_mode': 'uefi', 'pxe_interface': NEW_MAC})
+
+
+class TestAutoDiscovery(base.APITestCase):
+    """[auto_discovery]: inspection data naming no node enrolls one, as
+    Ironic's auto-discovery does."""
+
+    with_conductor = True
+
+    def setUp(self):
+        super().setUp()
+        self.config(lookup_failures_per_minute=0, group='agent')
+
+    def _discovered(self):
+        nodes = self.db.get_node_list()
+        self.assertEqual(1, len(nodes), nodes)
+        return nodes[0]
+
+    def test_disabled_by_default(self):
+        self.post(URL, {'inventory': UNKNOWN}, version=V, status=404)
+        self.assertEqual([], self.db.get_node_list())
+
+    def test_enrolls_and_records_the_machine(self):
+        self.config(enabled=True, driver='fake-hardware',
+                    group='auto_discovery')
+        doc = self.post(URL, {'inventory': UNKNOWN, 'extra': 'x'},
+                        version=V, status=202).json
+        node = self._discovered()
+        self.assertEqual(node.uuid, doc['node']['uuid'])
+        self.assertTrue(doc['config']['agent_token'])
+        node = self.wait_for(node.uuid,
+                             lambda n: n.properties.get('cpus') == 4)
+        # Recorded as an inspection records it; left in "enroll".
+        self.assertEqual(states.ENROLL, node.provision_state)
+        self.assertEqual('fake-hardware', node.driver)
+        self.assertEqual('aarch64', node.properties['cpu_arch'])
+        self.assertIsNone(node.last_error)
+        self.assertEqual([NEW_MAC], [
+            p.address for p in self.db.get_ports_by_node_id(node.id)])
+        kept = self.get('/v1/nodes/%s/inventory' % node.uuid,
+                        version=V).json
+        self.assertIs(True, kept['plugin_data']['auto_discovered'])
+        self.assertEqual('x', kept['plugin_data']['extra'])
+        self.wait_for(node.uuid, lambda n: n.reservation is None)
+        # The same machine again: its port names it now, and it is not
+        # waiting for inspection (404, nothing enrolled twice).
+        self.post(URL, {'inventory': UNKNOWN}, version=V, status=404)
+        self._discovered()
+
+    def test_known_nodes_never_enrolled_again(self):
+        self.config(enabled=True, driver='fake-hardware',
+                    group='auto_discovery')
+        known = self.create_node(provision_state=states.MANAGEABLE)
+        self.create_port(known, address=NEW_MAC)
+        self.post(URL, {'inventory': UNKNOWN}, version=V, status=404)
+        # A node_uuid names a node: never enrolled either.
+        self.post(URL + '?node_uuid=%s' % known.uuid,
+                  {'inventory': dict(UNKNOWN, interfaces=[
+                      {'name': 'x', 'mac_address': '52:54:00:77:00:09'}])},
+                  version=V, status=404)
+        self.assertEqual([known.uuid],
+                         [n.uuid for n in self.db.get_node_list()])
+
+    def test_without_a_driver_or_with_a_bad_one(self):
+        self.config(enabled=True, group='auto_discovery')
+        self.post(URL, {'inventory': UNKNOWN}, version=V, status=404)
+        self.config(driver='no-such-hardware', group='auto_discovery')
+        r = self.post(URL, {'inventory': UNKNOWN}, version=V, status=404)
+        self.assertIn('No node is waiting', r.json['error_message'])
+        self.assertEqual([], self.db.get_node_list())
+
+    def test_bad_inventory_leaves_the_node_without_it(self):
+        # An inventory inspection cannot use: refused (400) by the
+        # conductor before anything is recorded; the enrolled node stays
+        # for the operator to see (as Ironic leaves it).
+        self.config(enabled=True, driver='fake-hardware',
+                    group='auto_discovery')
+        bad = dict(UNKNOWN, memory={'physical_mb': 'lots'})
+        r = self.post(URL, {'inventory': bad}, version=V, status='*')
+        node = self._discovered()
+        self.assertEqual(states.ENROLL, node.provision_state)
+        self.assertEqual({}, node.properties or {})
+        self.assertEqual([], self.db.get_ports_by_node_id(node.id))
+        self.assertEqual(400, r.status_int, r.text)

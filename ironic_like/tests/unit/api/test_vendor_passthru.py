@@ -22,9 +22,12 @@ class VendorPassthruBase(base.APITestCase):
         self.node = self.create_node(name='n1', vendor_interface='fake')
 
     def call(self, verb, url, body=None, status=200):
+        # As the stock clients send it: JSON accepted (a handler that
+        # could only answer text/html would be 406).
         return self.app.request(
             url, method=verb, status=status,
-            headers=self._headers(None, None),
+            headers=dict(self._headers(None, None),
+                         Accept='application/json'),
             **({'json': body} if body is not None else {}))
 
     def assertNotLocked(self):
@@ -42,6 +45,7 @@ class TestNodeVendorPassthru(VendorPassthruBase):
                           'attach': False, 'require_exclusive_lock': True,
                           'description': 'Whether bar is "meow".'},
                          methods['third_method_sync'])
+        self.assertTrue(methods['log_passthrough']['async'])
         self.assertTrue(methods['second_method']['async'])
         self.assertFalse(methods['fourth_method_shared_lock'][
             'require_exclusive_lock'])
@@ -59,16 +63,15 @@ class TestNodeVendorPassthru(VendorPassthruBase):
         r = self.call('POST', NODE_URL + '?method=third_method_sync',
                       {'bar': 'woof'})
         self.assertIs(False, r.json)
-        r = self.call('POST', NODE_URL + '?method=log_passthrough',
-                      {'a': 1, 'b': ['x']})
-        self.assertEqual({'a': 1, 'b': ['x'], 'http_method': 'POST'},
-                         r.json)
         # python-ironicclient names the method in the path.
         r = self.call('POST', NODE_URL + '/third_method_sync',
                       {'bar': 'meow'})
         self.assertIs(True, r.json)
-        r = self.call('POST', NODE_URL + '/log_passthrough')
-        self.assertEqual({'http_method': 'POST'}, r.json)
+        # A body key never names the method (pecan passes body keys as
+        # keyword arguments).
+        r = self.call('POST', NODE_URL + '?method=third_method_sync',
+                      {'bar': 'meow', 'in_path': 'nope'}, status=400)
+        self.assertFault(r, 400, 'cannot be called with')
         self.assertNotLocked()
 
     def test_asynchronous_call_answers_202_and_runs(self):
@@ -79,6 +82,14 @@ class TestNodeVendorPassthru(VendorPassthruBase):
             self.wait_for(self.node.uuid, lambda n: log.info.called)
         self.assertEqual(('Node %s: fake vendor second_method: %s',
                           self.node.uuid, True), log.info.call_args.args)
+        self.assertNotLocked()
+        # Ironic's log_passthrough: asynchronous, its arguments logged.
+        with mock.patch.object(fake, 'LOG') as log:
+            self.call('POST', NODE_URL + '/log_passthrough',
+                      {'a': 1, 'b': ['x']}, status=202)
+            self.wait_for(self.node.uuid, lambda n: log.info.called)
+        self.assertEqual({'a': 1, 'b': ['x'], 'http_method': 'POST'},
+                         log.info.call_args.args[2])
         self.assertNotLocked()
         # Under a shared lock: the node is never reserved for it.
         self.call('POST', NODE_URL + '?method=fourth_method_shared_lock',
@@ -102,6 +113,7 @@ class TestNodeVendorPassthru(VendorPassthruBase):
                  {'bar': 'meow', 'extra': 1}, 'cannot be called with'),
                 ('POST', '?method=log_passthrough', {'http_method': 'GET'},
                  '"http_method" is set by the service'),
+                ('POST', '/nope', {}, 'No handler for method nope'),
                 ('POST', '?method=third_method_sync&x=1', {'bar': 'meow'},
                  'Unknown argument: "x"')):
             r = self.call(verb, NODE_URL + query, body, status=400)
@@ -139,8 +151,12 @@ class TestDriverVendorPassthru(VendorPassthruBase):
 
     def test_methods_and_call(self):
         methods = self.get(DRIVER_URL + '/methods').json
-        self.assertEqual(['echo'], list(methods))
-        self.assertEqual(['GET', 'POST'], methods['echo']['http_methods'])
+        # Ironic's keys for a driver method: no lock to speak of.
+        self.assertEqual({'echo': {
+            'http_methods': ['GET', 'POST'], 'async': False,
+            'attach': False,
+            'description': 'Returns its arguments (the HTTP method among '
+                           'them).'}}, methods)
         r = self.call('GET', DRIVER_URL + '?method=echo')
         self.assertEqual({'http_method': 'GET'}, r.json)
         r = self.call('POST', DRIVER_URL + '?method=echo', {'k': 'v'})

@@ -281,3 +281,23 @@ class TestAutomatedOutOfBandSteps(OutOfBandBase):
         # Only the erase went to the agent.
         self.assertEqual(['erase_devices'],
                          self._agent_steps(clean.EXECUTE_CLEAN_STEP))
+
+    def test_without_the_agent(self):
+        # The fake deploy interface (no agent, no flows): the conductor
+        # runs them all the same, in the provisioning worker.
+        node = utils.create_test_node(provision_state=states.MANAGEABLE,
+                                      vendor_interface='fake')
+        with mock.patch.object(fake, 'LOG') as log:
+            node = self._act(node, 'provide')
+        self.assertEqual(states.AVAILABLE, node.provision_state)
+        self.assertIsNone(node.last_error)
+        log.info.assert_called_once_with(
+            'Node %s: fake vendor log_passthrough: %s', node.uuid, {})
+        # Priority 0 by override: not run.
+        self.config(clean_step_priority_override=[
+            {'vendor.log_passthrough': '0'}], group='conductor')
+        node = self._act(node, 'manage')
+        with mock.patch.object(fake, 'LOG') as log:
+            node = self._act(node, 'provide')
+        self.assertEqual(states.AVAILABLE, node.provision_state)
+        self.assertFalse(log.info.called)

@@ -82,13 +82,21 @@ class TestRedfishVendorEject(_WithVirtualMedia):
         self.assertEqual({}, self.vendor.driver_routes)
 
     def test_eject_one_kind_or_all(self):
+        self.usb.inserted = True
         self.vendor.validate(self.task, method='eject_vmedia',
                              http_method='POST', boot_device='usb')
         self.vendor.eject_vmedia(self.task, http_method='POST',
                                  boot_device='usb')
+        self.usb.eject_media.assert_called_once_with()
         self.cd.eject_media.assert_not_called()    # not asked for
         self.vendor.eject_vmedia(self.task, http_method='POST',
                                  boot_device='dvd')
+        self.cd.eject_media.assert_called_once_with()
+
+    def test_eject_all(self):
+        self.usb.inserted = True
+        self.vendor.eject_vmedia(self.task, http_method='POST')
+        self.usb.eject_media.assert_called_once_with()
         self.cd.eject_media.assert_called_once_with()
 
     def test_bad_boot_device(self):

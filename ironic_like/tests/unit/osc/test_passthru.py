@@ -43,8 +43,8 @@ class TestPassthru(base.CommandTestCase):
         request = self.last()
         self.assertEqual('POST', request.method)
         self.assertEqual({'method': 'third_method_sync'}, request.params)
-        # python-ironicclient's: every value a string.
-        self.assertEqual({'bar': 'meow', 'n': '4'}, request.body)
+        # python-ironicclient's: a value that is JSON is decoded.
+        self.assertEqual({'bar': 'meow', 'n': 4}, request.body)
         self.assertEqual(True, json.loads(out.getvalue()))
 
     def test_call_by_other_verbs_and_async(self):
