@@ -192,6 +192,51 @@ def _bmc_inventory_error(reason):
     return exception.HardwareInspectionFailure(error=reason)
 
 
+def _selected(found, boot_mac, add_ports, from_bmc):
+    """The MACs of ``found`` (nics()) that ``add_ports`` selects."""
+    if add_ports == inspector_opts.ADD_PORTS_DISABLED:
+        return []
+    if add_ports == inspector_opts.ADD_PORTS_ALL:
+        return [mac for mac, _active in found]
+    if add_ports == inspector_opts.ADD_PORTS_PXE and boot_mac:
+        return [mac for mac, _active in found if mac == boot_mac]
+    if from_bmc:
+        # pxe, the boot NIC unknown: any NIC may be it.
+        return [mac for mac, _active in found]
+    # active, or pxe from an agent that does not name its boot NIC.
+    return [mac for mac, active in found if active]
+
+
+def port_changes(inventory, ports, add_ports, keep_ports,
+                 update_pxe_enabled, from_bmc=False):
+    """What inspection changes of the node's ``ports`` (objects with
+    ``address`` and ``pxe_enabled``), as Ironic's ports hook: (the
+    ports to delete, by [inspector]keep_ports: ``present`` keeps those
+    whose MAC the inventory has, ``added`` those ``add_ports`` selects,
+    nothing deleted when that leaves no MAC to keep; {address:
+    pxe_enabled} of the kept ports whose pxe_enabled changes, with
+    ``update_pxe_enabled`` and a known boot NIC: not from a BMC's
+    inventory)."""
+    found = nics(inventory)
+    boot_mac = pxe_mac(inventory)
+    if keep_ports == inspector_opts.KEEP_PORTS_PRESENT:
+        expected = {mac for mac, _active in found}
+    elif keep_ports == inspector_opts.KEEP_PORTS_ADDED:
+        expected = set(_selected(found, boot_mac, add_ports, from_bmc))
+    else:
+        expected = set()
+    deleted, pxe = [], {}
+    for port in ports:
+        address = (port.address or '').lower()
+        if expected and address not in expected:
+            deleted.append(port)
+            continue
+        if update_pxe_enabled and boot_mac and not from_bmc and \
+                bool(port.pxe_enabled) != (address == boot_mac):
+            pxe[port.address] = address == boot_mac
+    return deleted, pxe
+
+
 def ports_to_add(inventory, add_ports, existing=(), from_bmc=False):
     """The ports inspection creates: a list of {'address', 'pxe_enabled'}
     for the NICs ``add_ports`` selects that are not among ``existing``
@@ -225,18 +270,7 @@ def ports_to_add(inventory, add_ports, existing=(), from_bmc=False):
         raise _bmc_inventory_error(
             'no network interface matches [inspector]add_ports = active: '
             'the BMC does not know the NICs\' IP addresses')
-    if add_ports == inspector_opts.ADD_PORTS_DISABLED:
-        chosen = []
-    elif add_ports == inspector_opts.ADD_PORTS_ALL:
-        chosen = [mac for mac, _active in found]
-    elif add_ports == inspector_opts.ADD_PORTS_PXE and boot_mac:
-        chosen = [mac for mac, _active in found if mac == boot_mac]
-    elif from_bmc:
-        # pxe, the boot NIC unknown: any NIC may be it.
-        chosen = [mac for mac, _active in found]
-    else:
-        # active, or pxe from an agent that does not name its boot NIC.
-        chosen = [mac for mac, active in found if active]
+    chosen = _selected(found, boot_mac, add_ports, from_bmc)
     known = {m.lower() for m in existing if m}
     return [{'address': mac,
              # Only the boot NIC boots from the network when it is known.

@@ -14,7 +14,31 @@ ADD_PORTS_ACTIVE = 'active'
 ADD_PORTS_PXE = 'pxe'
 ADD_PORTS_DISABLED = 'disabled'
 
+# What keep_ports accepts, as Ironic's [inspector]keep_ports.
+KEEP_PORTS_ALL = 'all'
+KEEP_PORTS_PRESENT = 'present'
+KEEP_PORTS_ADDED = 'added'
+
 opts = [
+    cfg.StrOpt('keep_ports', default=KEEP_PORTS_ALL,
+               choices=[
+                   (KEEP_PORTS_ALL, 'keep even ports with MAC addresses '
+                                    'not present in the inventory'),
+                   (KEEP_PORTS_PRESENT, 'keep only ports with MAC '
+                                        'addresses present in the '
+                                        'inventory'),
+                   (KEEP_PORTS_ADDED, 'keep only ports determined by the '
+                                      'add_ports option')],
+               help='Which ports (already present on a node) to keep after '
+                    'inspection. Nothing is deleted when the inventory '
+                    'gives no MAC address to keep (as in Ironic).'),
+    cfg.BoolOpt('update_pxe_enabled', default=True,
+                help='Whether to update the ports\' pxe_enabled field '
+                     'according to the inspection data: true for the port '
+                     'of the NIC the node booted from, false for the '
+                     'others. Only when the inventory names that NIC (an '
+                     'agent\'s boot.pxe_interface); never from a BMC\'s '
+                     'inventory, which does not know it.'),
     cfg.StrOpt('add_ports', default=ADD_PORTS_PXE,
                choices=[
                    (ADD_PORTS_ALL, 'a port for every NIC with a MAC '

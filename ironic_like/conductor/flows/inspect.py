@@ -68,6 +68,28 @@ def _create_ports(task, new_ports):
     return created
 
 
+def _update_ports(task, inventory, from_bmc):
+    """[inspector]keep_ports and update_pxe_enabled on the node's
+    ports, as Ironic's ports hook applies them."""
+    node = task.node
+    deleted, pxe = inspection.port_changes(
+        inventory, task.db.get_ports_by_node_id(node.id),
+        CONF.inspector.add_ports, CONF.inspector.keep_ports,
+        CONF.inspector.update_pxe_enabled, from_bmc=from_bmc)
+    for port in deleted:
+        LOG.info('Node %s: deleting port %s (%s): its MAC address is not '
+                 'among those [inspector]keep_ports = %s keeps', node.uuid,
+                 port.uuid, port.address, CONF.inspector.keep_ports)
+        task.db.destroy_port(port.id)
+    for port in task.db.get_ports_by_node_id(node.id):
+        if port.address in pxe:
+            LOG.info('Node %s: port %s (%s) pxe_enabled set to %s as the '
+                     'inventory says', node.uuid, port.uuid, port.address,
+                     pxe[port.address])
+            task.db.update_port(port.id,
+                                {'pxe_enabled': pxe[port.address]})
+
+
 def check_inventory(task, inventory):
     """The node's properties with ``inventory`` applied; checked whole
     (properties and ports) before anything is written, so that a bad
@@ -98,11 +120,13 @@ def _inventory(task):
 def record(task, inventory, plugin_data, props, from_bmc=False):
     """Record what an inspection found on ``task.node`` (locked), in-band
     or out-of-band (conductor/inspection.py): its properties ``props``,
-    ports for the new NICs [inspector]add_ports selects (existing ones
-    kept), the inspection rules (API 1.96), which see and may change what
-    was recorded, then the inventory kept as [inventory]data_backend
-    says, with what inspection made of it in ``plugin_data`` (changed in
-    place). Returns the MAC addresses of the ports created.
+    ports for the new NICs [inspector]add_ports selects, the existing
+    ones kept or deleted ([inspector]keep_ports) and their pxe_enabled
+    updated ([inspector]update_pxe_enabled), the inspection rules (API
+    1.96), which see and may change what was recorded, then the
+    inventory kept as [inventory]data_backend says, with what inspection
+    made of it in ``plugin_data`` (changed in place). Returns the MAC
+    addresses of the ports created.
 
     ``from_bmc``: the inventory was read from the BMC (see
     inspection.ports_to_add()); its port errors are raised before
@@ -115,6 +139,7 @@ def record(task, inventory, plugin_data, props, from_bmc=False):
                                         existing, from_bmc=from_bmc)
     task.update_node({'properties': props})
     created = _create_ports(task, new_ports)
+    _update_ports(task, inventory, from_bmc)
     inspection_rules.apply(task, inventory, plugin_data)
     if CONF.inventory.data_backend == inspector_conf.INVENTORY_DATABASE:
         # Served by GET /v1/nodes/{node}/inventory (API 1.81).

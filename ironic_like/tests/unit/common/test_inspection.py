@@ -202,3 +202,55 @@ class BMCPortsTestCase(base.TestCase):
         # In-band, the agent's inventory without NICs adds nothing.
         self.assertEqual([], inspection.ports_to_add({'interfaces': []},
                                                      'pxe'))
+
+
+STALE_MAC = '52:54:00:aa:bb:99'
+
+
+class _Port(object):
+    def __init__(self, address, pxe_enabled=True):
+        self.address = address
+        self.pxe_enabled = pxe_enabled
+
+
+class PortChangesTestCase(base.TestCase):
+    """[inspector]keep_ports and update_pxe_enabled, as Ironic's ports
+    hook applies them."""
+
+    def _changes(self, ports, keep, update=True, add='pxe', **kwargs):
+        deleted, pxe = inspection.port_changes(
+            kwargs.pop('inventory', _inventory()), ports, add, keep,
+            update, **kwargs)
+        return [p.address for p in deleted], pxe
+
+    def test_keep_all_deletes_nothing(self):
+        ports = [_Port(BOOT_MAC), _Port(STALE_MAC, False)]
+        self.assertEqual(([], {}), self._changes(ports, 'all'))
+
+    def test_keep_present(self):
+        ports = [_Port(BOOT_MAC), _Port(IDLE_MAC, False),
+                 _Port(STALE_MAC)]
+        self.assertEqual(([STALE_MAC], {}), self._changes(ports,
+                                                          'present'))
+
+    def test_keep_added(self):
+        ports = [_Port(BOOT_MAC), _Port(IDLE_MAC, False)]
+        # pxe selects the boot NIC only; all selects every NIC.
+        self.assertEqual(([IDLE_MAC], {}), self._changes(ports, 'added'))
+        self.assertEqual(([], {}), self._changes(ports, 'added',
+                                                 add='all'))
+        # Nothing selected: nothing deleted (as Ironic).
+        self.assertEqual(([], {}), self._changes(ports, 'added',
+                                                 add='disabled'))
+
+    def test_update_pxe_enabled(self):
+        ports = [_Port(BOOT_MAC.upper(), False), _Port(IDLE_MAC, True)]
+        self.assertEqual(([], {BOOT_MAC.upper(): True, IDLE_MAC: False}),
+                         self._changes(ports, 'all'))
+        self.assertEqual(([], {}), self._changes(ports, 'all',
+                                                 update=False))
+        # The boot NIC unknown, or a BMC's inventory: left alone.
+        self.assertEqual(([], {}), self._changes(
+            ports, 'all', inventory=_inventory(boot={})))
+        self.assertEqual(([], {}), self._changes(ports, 'all',
+                                                 from_bmc=True))

@@ -130,6 +130,24 @@ class InspectionTestCase(cond_utils.ConductorTestCase):
         self.assertEqual(states.MANAGEABLE, node.provision_state)
         self.assertEqual(2, len(self.db.get_ports_by_node_id(node.id)))
 
+    def test_keep_ports_and_pxe_enabled(self):
+        # Ironic's ports hook: a port whose MAC the inventory does not
+        # have is deleted (keep_ports = present), and the boot NIC's
+        # port boots from the network, the others not.
+        self.config(keep_ports='present', group='inspector')
+        node = self._node()
+        utils.create_test_port(node.id, address=BOOT_MAC,
+                               pxe_enabled=False)
+        utils.create_test_port(node.id, address=OTHER_MAC,
+                               pxe_enabled=True)
+        utils.create_test_port(node.id, address='52:54:00:12:34:99')
+        node = self._heartbeat(self._to_inspect_wait(node))
+        self.assertEqual(states.MANAGEABLE, node.provision_state)
+        self.assertIsNone(node.last_error)
+        ports = {p.address: p.pxe_enabled
+                 for p in self.db.get_ports_by_node_id(node.id)}
+        self.assertEqual({BOOT_MAC: True, OTHER_MAC: False}, ports)
+
     def test_inventory_not_kept(self):
         self.config(data_backend='none', group='inventory')
         node = self._heartbeat(self._to_inspect_wait(self._node()))

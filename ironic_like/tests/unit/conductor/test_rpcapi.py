@@ -157,6 +157,47 @@ class TestRouting(base.TestCase):
         self.assertEqual(1, self.cctxt.call.call_count)
 
 
+class TestVendorPassthruCalls(base.TestCase):
+    """Vendor passthru calls are sent once (a slow method must not run
+    twice) and wait as long as any RPC call."""
+
+    def setUp(self):
+        super().setUp()
+        self.config(rpc_node_call_attempts=3, rpc_node_call_timeout=7)
+
+    def test_node_call_sent_once(self):
+        _with_mocked_client(self, ['c1', 'c2', 'c3'])
+        self.client = self.api.client
+        node = _node()
+        owner = hash_ring.HashRingManager().get_owner(node.uuid,
+                                                      utils.FAKE_HW, '')
+        self.cctxt.call.side_effect = messaging.MessagingTimeout('slow')
+        self.assertRaises(messaging.MessagingTimeout,
+                          self.api.vendor_passthru, self.context, node,
+                          'm', 'POST', {'a': 1})
+        # One conductor asked, without the short node-call timeout.
+        self.client.prepare.assert_called_once_with(
+            topic=rpcapi.TOPIC, server=owner, version='1.16')
+        self.cctxt.call.assert_called_once_with(
+            self.context, 'vendor_passthru', node_id=1, driver_method='m',
+            http_method='POST', info={'a': 1})
+        # And not marked silent for its other nodes.
+        self.assertEqual(owner, self.api.owner_of(node))
+
+    def test_driver_call_to_a_conductor_of_any_group(self):
+        # Its only conductor is in a named group.
+        utils.register_conductor('g1', group='rack-1')
+        _with_mocked_client(self, [])
+        self.client = self.api.client
+        self.api.driver_vendor_passthru(self.context, utils.FAKE_HW, 'echo',
+                                        'GET', {})
+        self.client.prepare.assert_called_once_with(
+            topic=rpcapi.TOPIC, server='g1', version='1.16')
+        self.assertRaises(exception.NoValidHost,
+                          self.api.get_driver_vendor_passthru_methods,
+                          self.context, 'no-such-driver')
+
+
 class TestRetriedCallsTellTheTruth(base.TestCase):
     """A call that timed out on a conductor that did the work anyway, and
     was retried on another, reports the work as done."""
