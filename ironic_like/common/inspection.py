@@ -207,12 +207,24 @@ def _selected(found, boot_mac, add_ports, from_bmc):
     return [mac for mac, active in found if active]
 
 
+def _validated(found, boot_mac, add_ports):
+    """The MACs Ironic's validate-interfaces hook keeps for ``add_ports``
+    (its "added" ports): every NIC, only the boot NIC for ``pxe`` when it
+    is known, only those with an IP address for ``active``."""
+    if add_ports == inspector_opts.ADD_PORTS_PXE and boot_mac:
+        return {mac for mac, _active in found if mac == boot_mac}
+    if add_ports == inspector_opts.ADD_PORTS_ACTIVE:
+        return {mac for mac, active in found if active}
+    return {mac for mac, _active in found}
+
+
 def port_changes(inventory, ports, add_ports, keep_ports,
                  update_pxe_enabled, from_bmc=False):
     """What inspection changes of the node's ``ports`` (objects with
     ``address`` and ``pxe_enabled``), as Ironic's ports hook: (the
     ports to delete, by [inspector]keep_ports: ``present`` keeps those
-    whose MAC the inventory has, ``added`` those ``add_ports`` selects,
+    whose MAC the inventory has, ``added`` those Ironic's
+    validate-interfaces hook keeps for ``add_ports`` (_validated()),
     nothing deleted when that leaves no MAC to keep; {address:
     pxe_enabled} of the kept ports whose pxe_enabled changes, with
     ``update_pxe_enabled`` and a known boot NIC: not from a BMC's
@@ -222,7 +234,7 @@ def port_changes(inventory, ports, add_ports, keep_ports,
     if keep_ports == inspector_opts.KEEP_PORTS_PRESENT:
         expected = {mac for mac, _active in found}
     elif keep_ports == inspector_opts.KEEP_PORTS_ADDED:
-        expected = set(_selected(found, boot_mac, add_ports, from_bmc))
+        expected = _validated(found, boot_mac, add_ports)
     else:
         expected = set()
     deleted, pxe = [], {}

@@ -26,7 +26,6 @@ there instead of asking the agent.
 from oslo_log import log
 from oslo_utils import timeutils
 
-from ironic_like.accelerators import discovery
 from ironic_like.common import agent_info
 from ironic_like.common import exception
 from ironic_like.common import states
@@ -148,6 +147,7 @@ def continue_inspection(context, node_id, inventory, plugin_data):
             # A machine auto-discovery just enrolled (the API finds no
             # other node in "enroll" for inspection data).
             inspect_flows.check_inventory(task, inventory)
+            task.set_spawn_error_hook(_discovery_not_started)
             task.spawn_after(runner.executor(), _record_discovered,
                              inventory, plugin_data)
             return
@@ -172,6 +172,13 @@ def continue_inspection(context, node_id, inventory, plugin_data):
                          inspect_flows.FINISH)
 
 
+def _discovery_not_started(task, error):
+    # The pool refused the work: said on the node, which stays enrolled
+    # without its inventory.
+    task.update_node({'last_error': 'Auto-discovery was not started: %s'
+                                    % exception.safe_message(error)})
+
+
 def _record_discovered(task, inventory, plugin_data):
     """In a worker holding the lock: record what an auto-discovered
     machine's inventory says of it, as an inspection records it
@@ -182,7 +189,7 @@ def _record_discovered(task, inventory, plugin_data):
     try:
         props = inspect_flows.check_inventory(task, inventory)
         created = inspect_flows.record(task, inventory, plugin_data, props)
-        discovery.record(task.node, inventory)
+        inspect_flows.record_accelerators(task, inventory)
     except Exception as e:
         if task.lock_lost:
             return

@@ -154,6 +154,18 @@ def summary(props):
                                       'local_gb')}
 
 
+def record_accelerators(task, inventory):
+    """Record the inventory's accelerators as discovery does; a refusal
+    is only logged (discovery marked itself failed with the reason; what
+    the node is made of is known all the same)."""
+    try:
+        discovery.record(task.node, inventory)
+    except exception.InvalidParameterValue as e:
+        LOG.warning('Node %s: the accelerators of its inventory were '
+                    'refused: %s', task.node.uuid,
+                    exception.safe_message(e))
+
+
 class ProcessInventory(node_steps.NodeTaskBase):
     """Read the agent's inventory and record what it says: properties,
     ports, accelerators."""
@@ -167,14 +179,7 @@ class ProcessInventory(node_steps.NodeTaskBase):
                 and (node.driver_internal_info or {}).get(POSTED)):
             task.db.destroy_node_inventory(node.id)
         node_steps.set_info(task, **{POSTED: None})
-        try:
-            discovery.record(task.node, inventory)
-        except exception.InvalidParameterValue as e:
-            # Discovery marked itself failed with the reason; what the
-            # node is made of is known all the same.
-            LOG.warning('Node %s: the accelerators of its inventory were '
-                        'refused: %s', node.uuid,
-                        exception.safe_message(e))
+        record_accelerators(task, inventory)
         LOG.info('Node %s inspected: %s; ports added: %s', node.uuid,
                  summary(props), ', '.join(created) or '-')
 

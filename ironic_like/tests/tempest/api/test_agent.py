@@ -214,8 +214,11 @@ class TestContinueInspection(base.BaseBaremetalLikeTest):
         self.assertTrue(answer['config']['agent_token'])
 
         def recorded():
+            # Properties first, then ports and inventory: wait for the
+            # conductor to let go of the node.
             node = self.client.show_node(uuid)
-            return node['properties'].get('cpus') == 8 and node
+            return (node['properties'].get('cpus') == 8
+                    and node['reservation'] is None and node)
         node = self.wait_for(recorded, 'discovered node %s recorded' % uuid)
         self.assertEqual(('enroll', 'fake-hardware', None),
                          (node['provision_state'], node['driver'],

@@ -234,14 +234,23 @@ class PortChangesTestCase(base.TestCase):
                                                           'present'))
 
     def test_keep_added(self):
-        ports = [_Port(BOOT_MAC), _Port(IDLE_MAC, False)]
-        # pxe selects the boot NIC only; all selects every NIC.
-        self.assertEqual(([IDLE_MAC], {}), self._changes(ports, 'added'))
-        self.assertEqual(([], {}), self._changes(ports, 'added',
-                                                 add='all'))
-        # Nothing selected: nothing deleted (as Ironic).
-        self.assertEqual(([], {}), self._changes(ports, 'added',
-                                                 add='disabled'))
+        # Ironic's validate-interfaces hook: pxe keeps the boot NIC when
+        # it is known; active those with an IP address; the others (and
+        # pxe without a known boot NIC) every NIC.
+        ports = [_Port(BOOT_MAC), _Port(IDLE_MAC, False),
+                 _Port(STALE_MAC, False)]
+        self.assertEqual(([IDLE_MAC, STALE_MAC], {}),
+                         self._changes(ports, 'added'))
+        self.assertEqual(([IDLE_MAC, STALE_MAC], {}),
+                         self._changes(ports, 'added', add='active'))
+        for add in ('all', 'disabled'):
+            self.assertEqual(([STALE_MAC], {}),
+                             self._changes(ports, 'added', add=add))
+        self.assertEqual(([STALE_MAC], {}), self._changes(
+            ports, 'added', inventory=_inventory(boot={})))
+        # Nothing to keep (no NIC with a valid MAC): nothing deleted.
+        self.assertEqual(([], {}), self._changes(
+            ports, 'added', inventory=_inventory(interfaces=[])))
 
     def test_update_pxe_enabled(self):
         ports = [_Port(BOOT_MAC.upper(), False), _Port(IDLE_MAC, True)]
