@@ -73,6 +73,15 @@ def _respond(answer):
     return json.dumps(value)
 
 
+def _handler(http_method):
+    """The pecan handler of ``http_method`` calls: the method named in
+    the path (positional parts) or the query."""
+    @pecan.expose(content_type=_JSON)
+    def handle(self, *in_path, **kwargs):
+        return self._call(http_method, in_path)
+    return handle
+
+
 class _Passthru(rest.RestController):
     """Every HTTP method of the passthru resource of ``ident`` (a node's
     UUID or name, a hardware type's name) calls ``_call``, with the
@@ -83,29 +92,12 @@ class _Passthru(rest.RestController):
     def __init__(self, ident):
         self.ident = ident
 
-    @pecan.expose(content_type=_JSON)
-    def get_all(self, **kwargs):
-        return self._call('GET', ())
-
-    @pecan.expose(content_type=_JSON)
-    def get_one(self, *in_path, **kwargs):
-        return self._call('GET', in_path)
-
-    @pecan.expose(content_type=_JSON)
-    def post(self, *in_path, **kwargs):
-        return self._call('POST', in_path)
-
-    @pecan.expose(content_type=_JSON)
-    def put(self, *in_path, **kwargs):
-        return self._call('PUT', in_path)
-
-    @pecan.expose(content_type=_JSON)
-    def patch(self, *in_path, **kwargs):
-        return self._call('PATCH', in_path)
-
-    @pecan.expose(content_type=_JSON)
-    def delete(self, *in_path, **kwargs):
-        return self._call('DELETE', in_path)
+    # GET without a path part is pecan's get_all, with one its get_one.
+    get_all = get_one = _handler('GET')
+    post = _handler('POST')
+    put = _handler('PUT')
+    patch = _handler('PATCH')
+    delete = _handler('DELETE')
 
 
 class NodeVendorPassthruController(_Passthru):
