@@ -27,6 +27,7 @@ from oslo_log import log
 from oslo_utils import timeutils
 
 from ironic_like.common import agent_info
+from ironic_like.common import bmc_lookup
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor.flows import inspect as inspect_flows
@@ -62,9 +63,13 @@ def start(task, params=None):
                       'inspection_finished_at': None})
     iface = task.driver.inspect
     if _runs_flows(iface):
-        node_steps.set_info(task, **{agent_info.PHASE: None,
-                                     agent_info.COMMAND: None,
-                                     inspect_flows.POSTED: None})
+        # Resolved now, so that the API's look-up of posted inspection
+        # data by BMC address resolves nothing (Ironic's cache).
+        node_steps.set_info(task, **{
+            agent_info.PHASE: None, agent_info.COMMAND: None,
+            inspect_flows.POSTED: None,
+            bmc_lookup.CACHE: bmc_lookup.resolve(task.node.driver_info,
+                                                 task.node.uuid)})
         runner.run_chain(task, inspect_flows.BOOT_RAMDISK)
         return
     try:

@@ -19,6 +19,7 @@ from oslo_utils import timeutils
 from taskflow.patterns import linear_flow
 
 from ironic_like.accelerators import discovery
+from ironic_like.common import bmc_lookup
 from ironic_like.common import exception
 from ironic_like.common import inspection
 from ironic_like.common import states
@@ -190,6 +191,7 @@ class Done(node_steps.NodeTaskBase):
         if task.node.provision_state != states.INSPECTING:
             return
         node_steps.leave_ramdisk(task)
+        node_steps.set_info(task, **{bmc_lookup.CACHE: None})
         # As Ironic: inspection also reads the firmware versions (never
         # fails).
         firmware.cache_components(task)

@@ -11,7 +11,8 @@ does when booted with an inspection callback URL.
 - The node is found by ``node_uuid``, by the MAC addresses of the
   inventory's interfaces (its ports), or by the inventory's BMC
   addresses (``bmc_address``, ``bmc_v6address``) against the host of each
-  ``*_address`` field of a waiting node's driver_info. Any failure is the
+  ``*_address`` field of a waiting node's driver_info and the addresses
+  it resolved to (common/bmc_lookup.py). Any failure is the
   same 404, which says nothing of the nodes (as Ironic answers).
 - 202. At 1.84 the answer is a lookup's (the node and the agent's
   configuration with its token), so the agent can heartbeat next; at 1.1
@@ -25,8 +26,6 @@ records what the inventory says of it (properties, ports, inspection
 rules; plugin data ``auto_discovered``) and leaves it in "enroll".
 """
 
-from urllib import parse
-
 from oslo_log import log
 from oslo_utils import uuidutils
 import pecan
@@ -37,6 +36,7 @@ from ironic_like.api.controllers.v1 import utils
 from ironic_like.api import lookup_limit
 from ironic_like.api import validation
 from ironic_like.api import versions
+from ironic_like.common import bmc_lookup
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conf import CONF
@@ -85,26 +85,17 @@ class _Unknown(exception.NotFound):
         super().__init__('No node is waiting for this inspection data.')
 
 
-def _bmc_host(value):
-    """The host of a driver_info address: a URL's host, or the value."""
-    if not isinstance(value, str) or not value.strip():
-        return None
-    value = value.strip()
-    host = parse.urlsplit(value).hostname if '://' in value else value
-    return (host or '').strip('[]').lower() or None
-
-
 def _by_bmc(db, bmc_addresses):
-    """The nodes in "inspect wait" whose driver_info has one of
-    ``bmc_addresses`` (only the waiting nodes are read: a short list)."""
+    """The nodes in "inspect wait" one of ``bmc_addresses`` names: the
+    host of a ``*_address`` field of their driver_info, or an address
+    it resolved to when their inspection started (only the waiting
+    nodes are read: a short list)."""
     wanted = {address.lower() for address in bmc_addresses}
     found = []
     for node in db.get_node_list(
             filters={'provision_state': states.INSPECTWAIT},
-            columns=['uuid', 'driver_info']):
-        hosts = {_bmc_host(value) for key, value in
-                 (node.driver_info or {}).items() if key.endswith('_address')}
-        if hosts & wanted:
+            columns=['uuid', 'driver_info', 'driver_internal_info']):
+        if bmc_lookup.addresses(node) & wanted:
             found.append(node.id)
     return found
 

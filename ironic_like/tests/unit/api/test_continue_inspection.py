@@ -4,6 +4,7 @@ boot."""
 
 from ironic_like.api.middleware import public_routes
 from ironic_like.common import agent_token
+from ironic_like.common import bmc_lookup
 from ironic_like.common import states
 from ironic_like.tests.unit.api import base
 from ironic_like.tests.unit.conductor import test_inspection
@@ -69,6 +70,19 @@ class TestContinueInspection(base.APITestCase):
 
     def test_by_bmc_address(self):
         inventory = dict(INVENTORY, bmc_address='10.1.2.3', interfaces=[
+            {'name': 'eth9', 'mac_address': '52:54:00:99:99:99'}])
+        self.post(URL, {'inventory': inventory}, version=V, status=202)
+        self.assertEqual(states.MANAGEABLE, self._finished().provision_state)
+
+    def test_by_resolved_bmc_address(self):
+        # A BMC named by host name: matched by the address it resolved to
+        # when the inspection started (Ironic's lookup cache).
+        node = self.db.get_node_by_id(self.node.id)
+        self.db.update_node(node.id, {
+            'driver_info': {'redfish_address': 'https://bmc-7.example.com'},
+            'driver_internal_info': dict(node.driver_internal_info, **{
+                bmc_lookup.CACHE: ['bmc-7.example.com', '10.7.7.7']})})
+        inventory = dict(INVENTORY, bmc_address='10.7.7.7', interfaces=[
             {'name': 'eth9', 'mac_address': '52:54:00:99:99:99'}])
         self.post(URL, {'inventory': inventory}, version=V, status=202)
         self.assertEqual(states.MANAGEABLE, self._finished().provision_state)

@@ -3,6 +3,7 @@ running conductor, fake power and boot, and a fake agent on loopback."""
 
 from ironic_like.common import agent_info
 from ironic_like.common import agent_token
+from ironic_like.common import bmc_lookup
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor import agent_timeouts
@@ -116,6 +117,19 @@ class InspectionTestCase(cond_utils.ConductorTestCase):
         self.assertEqual(self.agent.inventory, kept.inventory_data)
         self.assertEqual([BOOT_MAC], kept.plugin_data['added_ports'])
         self.assertEqual(4, kept.plugin_data['properties']['cpus'])
+
+    def test_bmc_addresses_cached_while_waiting(self):
+        node = self._node(driver_info={
+            'redfish_address': 'https://10.1.2.3:8000/',
+            'ipmi_address': '127.0.0.1'})
+        node = self._to_inspect_wait(node)
+        # IP literals resolve to themselves; a host written in
+        # driver_info is kept even when it is a loopback address.
+        self.assertEqual(['10.1.2.3', '127.0.0.1'],
+                         node.driver_internal_info[bmc_lookup.CACHE])
+        node = self._heartbeat(node)
+        self.assertEqual(states.MANAGEABLE, node.provision_state)
+        self.assertNotIn(bmc_lookup.CACHE, node.driver_internal_info)
 
     def test_add_ports_all_and_again(self):
         self.config(add_ports='all', group='inspector')
