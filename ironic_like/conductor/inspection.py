@@ -151,10 +151,10 @@ def continue_inspection(context, node_id, inventory, plugin_data):
                 CONF.auto_discovery.enabled:
             # A machine auto-discovery just enrolled (the API finds no
             # other node in "enroll" for inspection data).
-            inspect_flows.check_inventory(task, inventory)
+            props = inspect_flows.check_inventory(task, inventory)
             task.set_spawn_error_hook(_discovery_not_started)
             task.spawn_after(runner.executor(), _record_discovered,
-                             inventory, plugin_data)
+                             inventory, plugin_data, props)
             return
         if (node.provision_state != states.INSPECTWAIT or node.maintenance
                 or not _runs_flows(getattr(task.driver, 'inspect', None))):
@@ -184,15 +184,15 @@ def _discovery_not_started(task, error):
                                     % exception.safe_message(error)})
 
 
-def _record_discovered(task, inventory, plugin_data):
+def _record_discovered(task, inventory, plugin_data, props):
     """In a worker holding the lock: record what an auto-discovered
-    machine's inventory says of it, as an inspection records it
+    machine's inventory says of it (``props``: its properties, as
+    check_inventory() made them), as an inspection records it
     (properties, ports, inspection rules, the inventory kept, its
     accelerators); it stays in "enroll". A failure goes to last_error."""
     node = task.node
     plugin_data = dict(plugin_data or {})
     try:
-        props = inspect_flows.check_inventory(task, inventory)
         created = inspect_flows.record(task, inventory, plugin_data, props)
         inspect_flows.record_accelerators(task, inventory)
     except Exception as e:

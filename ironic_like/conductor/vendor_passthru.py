@@ -48,20 +48,19 @@ def _route(routes, method, http_method):
 _RESERVED_ARGUMENTS = ('task', 'context', 'method', 'http_method')
 
 
-def _check_reserved(method, info):
+def _check_call(route, method, http_method, info, validate):
+    """Every check of a call before it runs (400, naming the argument):
+    no argument the conductor sets itself in the body, the interface's
+    ``validate(method=..., http_method=..., **info)``, then the
+    arguments against the method's signature, so that a bad call fails
+    before the node moves, not with a TypeError inside the conductor."""
     reserved = sorted(set(info) & set(_RESERVED_ARGUMENTS))
     if reserved:
         raise exception.InvalidParameterValue(
             err='Vendor passthru method %s: "%s" is set by the service, '
                 'not by the request body.' % (method, reserved[0]),
             field=reserved[0])
-
-
-def _check_arguments(route, method, info):
-    """400 when the body's arguments do not fit the method (one it does
-    not take, or one it needs missing), after the interface's own
-    validation, so that a bad call fails before the node moves, not with
-    a TypeError inside the conductor."""
+    validate(method=method, http_method=http_method, **info)
     try:
         inspect.signature(route['func']).bind(None, http_method=None,
                                               **info)
@@ -85,11 +84,10 @@ def node_methods(context, node_id):
 
 def _checked_route(task, method, http_method, info):
     """The route of the call, once every check passed (else 400)."""
-    route = _route(task.driver.vendor.vendor_routes, method, http_method)
-    _check_reserved(method, info)
-    task.driver.vendor.validate(task, method=method,
-                                http_method=http_method, **info)
-    _check_arguments(route, method, info)
+    vendor = task.driver.vendor
+    route = _route(vendor.vendor_routes, method, http_method)
+    _check_call(route, method, http_method, info,
+                lambda **kwargs: vendor.validate(task, **kwargs))
     return route
 
 
@@ -102,15 +100,21 @@ def _node_call(task, executor, route, method, http_method, info):
                                         **info))
 
 
-def _run_async(task, func, method, kwargs):
+def _run_logged(what, func, first, method, kwargs):
+    """Run an asynchronous method, ``func(first, **kwargs)``: its caller
+    was answered already, so its outcome is logged (``what``: the node
+    or driver it is of)."""
     try:
-        func(task, **kwargs)
+        func(first, **kwargs)
     except Exception as e:
-        LOG.error('Node %s: vendor passthru method %s failed: %s',
-                  task.node.uuid, method, exception.safe_message(e))
+        LOG.error('%s: vendor passthru method %s failed: %s', what, method,
+                  exception.safe_message(e))
         return
-    LOG.info('Node %s: vendor passthru method %s done', task.node.uuid,
-             method)
+    LOG.info('%s: vendor passthru method %s done', what, method)
+
+
+def _run_async(task, func, method, kwargs):
+    _run_logged('Node %s' % task.node.uuid, func, task, method, kwargs)
 
 
 def call_node(context, executor, node_id, method, http_method, info):
@@ -137,14 +141,15 @@ def call_node(context, executor, node_id, method, http_method, info):
 
 def _driver_vendor(driver_name):
     """The default vendor interface of hardware type ``driver_name``
-    (Ironic's rule for driver-level calls), or None."""
+    (Ironic's rule for driver-level calls), or None; and its driver
+    routes."""
     name = loader.hardware_type(driver_name).default('vendor')
-    return loader.interface('vendor', name) if name else None
+    vendor = loader.interface('vendor', name) if name else None
+    return vendor, (vendor.driver_routes if vendor else {})
 
 
 def driver_methods(driver_name):
-    vendor = _driver_vendor(driver_name)
-    return base.routes_metadata(vendor.driver_routes if vendor else {})
+    return base.routes_metadata(_driver_vendor(driver_name)[1])
 
 
 def call_driver(context, executor, driver_name, method, http_method, info):
@@ -152,24 +157,15 @@ def call_driver(context, executor, driver_name, method, http_method, info):
     (no node, no lock)."""
     http_method = http_method.upper()
     info = dict(info or {})
-    vendor = _driver_vendor(driver_name)
-    route = _route(vendor.driver_routes if vendor else {}, method,
-                   http_method)
-    _check_reserved(method, info)
-    vendor.driver_validate(method=method, http_method=http_method, **info)
-    _check_arguments(route, method, info)
+    vendor, routes = _driver_vendor(driver_name)
+    route = _route(routes, method, http_method)
+    _check_call(route, method, http_method, info, vendor.driver_validate)
     kwargs = dict(info, http_method=http_method)
     if not route['async']:
         return _answer(route, route['func'](context, **kwargs))
-
-    def _work():
-        try:
-            route['func'](context, **kwargs)
-        except Exception as e:
-            LOG.error('Driver %s: vendor passthru method %s failed: %s',
-                      driver_name, method, exception.safe_message(e))
     try:
-        executor.submit(_work)
+        executor.submit(_run_logged, 'Driver %s' % driver_name,
+                        route['func'], context, method, kwargs)
     except Exception as e:
         raise exception.TemporaryFailure(
             'The conductor could not start vendor passthru method %s: %s'

@@ -19,13 +19,28 @@ def raid_in_band(task):
     return bool(getattr(task.driver.raid, 'in_band', False))
 
 
+def _node_interface(node, kind):
+    """``node``'s ``kind`` interface (loaded), or None when it has none
+    or it cannot be loaded."""
+    try:
+        return loader.node_interface(node, kind)
+    except exception.IronicLikeException:
+        return None
+
+
+def _out_of_band_interface(node, kind):
+    """``node``'s ``kind`` interface when the conductor runs its steps
+    (not the deploy interface, nor one whose steps are the agent's:
+    agent_raid), else None."""
+    if kind == 'deploy':
+        return None
+    iface = _node_interface(node, kind)
+    return None if getattr(iface, 'in_band', False) else iface
+
+
 def node_raid_in_band(node):
     """raid_in_band() of a node without its loaded driver."""
-    try:
-        iface = loader.node_interface(node, 'raid')
-    except exception.IronicLikeException:
-        return False
-    return bool(getattr(iface, 'in_band', False))
+    return bool(getattr(_node_interface(node, 'raid'), 'in_band', False))
 
 
 def agent_node_fields(task, step):
@@ -55,15 +70,11 @@ def out_of_band(node, step, kind):
     or no such step)."""
     interface_kind = step.get('interface')
     if interface_kind not in drivers_base.INTERFACE_KINDS or \
-            interface_kind == 'deploy' or step_names.run_by_conductor(step):
+            step_names.run_by_conductor(step):
         return None
-    try:
-        iface = loader.node_interface(node, interface_kind)
-    except exception.IronicLikeException:
-        return None
-    if getattr(iface, 'in_band', False):
-        return None  # its steps are the agent's (agent_raid)
-    return drivers_base.step_info(iface, step.get('step') or '', kind)
+    return drivers_base.step_info(
+        _out_of_band_interface(node, interface_kind),
+        step.get('step') or '', kind)
 
 
 def automated_out_of_band(node):
@@ -73,15 +84,8 @@ def automated_out_of_band(node):
     Ironic takes clean steps from (step_order.INTERFACE_RANK)."""
     steps = []
     for kind in sorted(step_order.INTERFACE_RANK):
-        if kind == 'deploy':
-            continue  # the agent's
-        try:
-            iface = loader.node_interface(node, kind)
-        except exception.IronicLikeException:
-            continue
-        if iface is None or getattr(iface, 'in_band', False):
-            continue
-        marked = drivers_base.marked_steps(iface, drivers_base.CLEAN)
+        marked = drivers_base.marked_steps(
+            _out_of_band_interface(node, kind), drivers_base.CLEAN)
         for name in sorted(marked):
             steps.append({'step': name, 'interface': kind,
                           'priority': marked[name]['priority'],
