@@ -6,7 +6,10 @@ here, below both. The task helpers take the NodeTask the conductor hands
 to drivers (anything with ``node`` and ``update_node``).
 """
 
+from oslo_utils import timeutils
+
 from ironic_like.common import agent_token
+from ironic_like.common import states
 
 # Where the agent listens, and what its last heartbeat said.
 AGENT_URL = 'agent_url'
@@ -69,3 +72,31 @@ def without_agent(info):
     for key in RECORDED_KEYS:
         info.pop(key, None)
     return info
+
+
+def with_heartbeat(info, callback_url, agent_version=None,
+                   agent_status=None, agent_status_message=None):
+    """A copy of driver_internal_info ``info`` recording a heartbeat:
+    where the agent listens, when it was heard, what it said; the silent
+    agent's reboot count is reset."""
+    info = dict(info or {})
+    info[AGENT_URL] = callback_url
+    info[LAST_HEARTBEAT] = timeutils.utcnow().isoformat()
+    info.pop(TIMEOUT_REBOOTS, None)
+    info.pop(TIMEOUT_REBOOTED_AT, None)
+    if agent_version is not None:
+        info[AGENT_VERSION] = agent_version
+    if agent_status is not None:
+        info[AGENT_STATUS] = agent_status
+        info[AGENT_STATUS_MESSAGE] = agent_status_message
+    return info
+
+
+def heartbeat_is_idle(provision_state, maintenance):
+    """Whether a heartbeat of a node in ``provision_state`` has nothing
+    for a conductor to do beyond recording it. The conductor's handlers
+    (the flows' next phase, inspection's inventory, rescue's finish) act
+    only in a wait state and never in maintenance; the conductor asks
+    this before calling them, and the API records such a heartbeat
+    itself."""
+    return bool(maintenance) or provision_state not in states.WAIT_STATES

@@ -26,7 +26,6 @@ lock then passes to that worker.
 import inspect
 
 from oslo_log import log
-from oslo_utils import timeutils
 
 from ironic_like.common import agent_certificates
 from ironic_like.common import agent_info
@@ -51,21 +50,6 @@ def check_token(node, token):
         raise exception.AgentTokenInvalid(node=node.uuid)
 
 
-def _recorded(info, callback_url, agent_version, agent_status,
-              agent_status_message):
-    info = dict(info or {})
-    info[agent_info.AGENT_URL] = callback_url
-    info[agent_info.LAST_HEARTBEAT] = timeutils.utcnow().isoformat()
-    info.pop(agent_info.TIMEOUT_REBOOTS, None)
-    info.pop(agent_info.TIMEOUT_REBOOTED_AT, None)
-    if agent_version is not None:
-        info[agent_info.AGENT_VERSION] = agent_version
-    if agent_status is not None:
-        info[agent_info.AGENT_STATUS] = agent_status
-        info[agent_info.AGENT_STATUS_MESSAGE] = agent_status_message
-    return info
-
-
 def _call_deploy_heartbeat(task, callback_url, agent_version, agent_status,
                            agent_status_message):
     """The flows' next phase, or the deploy interface's heartbeat when it
@@ -73,9 +57,9 @@ def _call_deploy_heartbeat(task, callback_url, agent_version, agent_status,
     if drivers_base.runs_flows(task.driver.deploy):
         runner.on_heartbeat(task)
         return
-    handler = getattr(task.driver.deploy, 'heartbeat', None)
-    if handler is None:
+    if not drivers_base.has_heartbeat_handler(task.driver.deploy):
         return
+    handler = task.driver.deploy.heartbeat
     kwargs = {}
     try:
         params = inspect.signature(handler).parameters
@@ -112,9 +96,10 @@ def heartbeat(context, node_id, callback_url, agent_version=None,
             # Checked on the node the reservation read (no read of its
             # own on this hot path); a locked node's below.
             check_token(task.node, agent_token)
-            info = _recorded(task.node.driver_internal_info, callback_url,
-                             agent_version, agent_status,
-                             agent_status_message)
+            node = task.node
+            info = agent_info.with_heartbeat(
+                node.driver_internal_info, callback_url, agent_version,
+                agent_status, agent_status_message)
             if agent_verify_ca:
                 # Refused (nothing recorded) if the agent's certificate
                 # changed.
@@ -123,6 +108,13 @@ def heartbeat(context, node_id, callback_url, agent_version=None,
                     agent_verify_ca))
             # One conditional UPDATE: nothing else of the node changes.
             task.write_columns({'driver_internal_info': info})
+            if (agent_info.heartbeat_is_idle(node.provision_state,
+                                             node.maintenance)
+                    and not drivers_base.has_heartbeat_handler(
+                        task.driver.deploy)):
+                # Recorded, nothing else to do (the API records such
+                # heartbeats alone when the node is unlocked).
+                return True
             # Work the deploy interface hands over with spawn_after takes
             # the lock with it.
             if task.node.provision_state in _INSPECTION_STATES:

@@ -226,6 +226,14 @@ def runs_flows(deploy_interface):
     return isinstance(deploy_interface, FlowDeployInterface)
 
 
+def has_heartbeat_handler(deploy_interface):
+    """Whether ``deploy_interface`` is not run as flows and has a
+    ``heartbeat`` method of its own: the conductor calls it on every
+    heartbeat, whatever the node's state."""
+    return (not runs_flows(deploy_interface)
+            and callable(getattr(deploy_interface, 'heartbeat', None)))
+
+
 class BootInterface(BaseInterface):
 
     @abc.abstractmethod

@@ -21,7 +21,9 @@ measures:
   ``[agent]heartbeat_timeout = 10`` (``--heartbeat-timeout``; agents
   then heartbeat every 5 s
   +-15 %), every node is cleaned again with the agents' clean step held
-  for an hour, so that all N agents sit in ``clean wait`` heartbeating;
+  for an hour, so that all N agents sit in ``clean wait`` heartbeating
+  (with ``--idle-heartbeats`` every node is then put in maintenance, so
+  that the heartbeats have nothing for a conductor to do);
   for ``--heartbeat-seconds`` it samples the simulator's
   ``/control/health`` (heartbeats accepted so far, timers scheduled) and
   prints the rate accepted against the rate the agents ask for, and the
@@ -68,6 +70,8 @@ PROGRESS_EVERY = 10.0
 # Agents heartbeat every heartbeat_timeout / 2 (+-15 %); the default
 # of --heartbeat-timeout.
 HEARTBEAT_TIMEOUT = 10
+# The maintenance reason of --idle-heartbeats.
+IDLE_REASON = 'bench: idle heartbeats'
 # Long enough that every agent is still "running" its clean step when the
 # measurement ends.
 HELD_STEP_SECONDS = 3600
@@ -323,6 +327,13 @@ def run_heartbeats(args, client, cluster, lab, memory):
             break
         time.sleep(POLL)
     log('  %.1fs after provide: %s' % (time.monotonic() - started, counts))
+    if args.idle_heartbeats:
+        # Maintenance leaves nothing for a conductor to do on a
+        # heartbeat: the API records it alone (api/idle_heartbeats.py).
+        log('heartbeats: idle: every node in maintenance')
+        concurrently(lambda u: checked(client.request(
+            'PUT', '/v1/nodes/%s/maintenance' % u,
+            {'reason': IDLE_REASON}), 'maintenance %s' % u), ready)
     # Let the heartbeats of the agents that booted last spread out.
     time.sleep(args.heartbeat_timeout)
     log('heartbeats: measuring for %d s' % args.heartbeat_seconds)
@@ -345,9 +356,13 @@ def run_heartbeats(args, client, cluster, lab, memory):
         client, lab)
     _nodes, figures['states'] = count_states(lab)
     maintenance = client.request(
-        'GET', '/v1/nodes?maintenance=true&fields=uuid&limit=1000'
-        '&resource_class=lab').json().get('nodes', [])
-    figures['maintenance'] = len(maintenance)
+        'GET', '/v1/nodes?maintenance=true&fields=uuid,maintenance_reason'
+        '&limit=1000&resource_class=lab').json().get('nodes', [])
+    # Put there by the service (e.g. the silent-agent check), not by
+    # --idle-heartbeats.
+    figures['maintenance'] = len([
+        n for n in maintenance if n.get('maintenance_reason') != IDLE_REASON])
+    figures['idle'] = bool(args.idle_heartbeats)
     return figures
 
 
@@ -397,6 +412,11 @@ def main(argv=None):
     parser.add_argument('--heartbeats-only', action='store_true',
                         help='Skip the manage/provide/deploy/undeploy '
                              'stages: enrol, then measure heartbeats.')
+    parser.add_argument('--idle-heartbeats', action='store_true',
+                        help='Put every node in maintenance before the '
+                             'heartbeat measurement: heartbeats with '
+                             'nothing for a conductor to do, which the '
+                             'API records alone.')
     parser.add_argument('--keep', action='store_true',
                         help='Keep the work directory (logs, disks).')
     args = parser.parse_args(argv)
@@ -498,10 +518,11 @@ def summary(args, stages, heartbeats, memory):
                                  s['reached'], s['burst']))
     if heartbeats:
         h = heartbeats
-        log('  heartbeats: %.1f/s accepted over %.0f s, %.1f/s asked by '
+        log('  %sheartbeats: %.1f/s accepted over %.0f s, %.1f/s asked by '
             '%d agents; backlog %d -> %d (max %d); %d heartbeat errors; '
-            '%d nodes in maintenance; states %s'
-            % (h['rate'], h['span'], h['asked'], h['agents'],
+            '%d nodes put in maintenance; states %s'
+            % ('idle ' if h.get('idle') else '', h['rate'], h['span'],
+               h['asked'], h['agents'],
                h['backlog_first'], h['backlog_last'], h['backlog_max'],
                h['errors'], h['maintenance'], h['states']))
         if h['error_statuses']:

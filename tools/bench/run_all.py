@@ -39,6 +39,11 @@ PLAN = [
     ('heartbeats 200 agents /2 s', 'bench_deploy.py',
      ['--nodes', '200', '--heartbeats-only', '--heartbeat-timeout', '4',
       '--heartbeat-seconds', '40']),
+    # The same agents with their nodes in maintenance: heartbeats with
+    # nothing for a conductor to do, recorded by the API alone.
+    ('idle heartbeats 200 agents /2 s', 'bench_deploy.py',
+     ['--nodes', '200', '--heartbeats-only', '--heartbeat-timeout', '4',
+      '--heartbeat-seconds', '40', '--idle-heartbeats']),
 ]
 
 
@@ -74,9 +79,10 @@ def summary(name, figures):
             ', '.join(parts), _busiest(figures['cpu_seconds']))
     if kind == 'deploy' and figures.get('heartbeats'):
         h = figures['heartbeats']
-        return ('%.1f heartbeats/s accepted of %.1f/s asked, backlog max '
-                '%d, %d errors, %d in maintenance; CPU s: %s' % (
-                    h['rate'], h['asked'], h['backlog_max'], h['errors'],
+        return ('%s%.1f heartbeats/s accepted of %.1f/s asked, backlog '
+                'max %d, %d errors, %d put in maintenance; CPU s: %s' % (
+                    'idle: ' if h.get('idle') else '', h['rate'],
+                    h['asked'], h['backlog_max'], h['errors'],
                     h['maintenance'], _busiest(h['cpu_seconds'])))
     return json.dumps(figures)
 

@@ -36,6 +36,7 @@ from ironic_like.db.sqlalchemy import inspection_rules
 # bound) on every engine.
 from ironic_like.db.sqlalchemy import connection_setup  # noqa: F401
 from ironic_like.db.sqlalchemy import models
+from ironic_like.db.sqlalchemy import node_heartbeats
 from ironic_like.db.sqlalchemy import node_history
 from ironic_like.db.sqlalchemy import node_inventory
 from ironic_like.db.sqlalchemy import node_locks
@@ -393,6 +394,7 @@ class Connection(accelerators.AcceleratorsMixin,
                  firmware.FirmwareMixin,
                  hostos.HostOSMixin,
                  inspection_rules.InspectionRulesMixin,
+                 node_heartbeats.NodeHeartbeatsMixin,
                  node_history.NodeHistoryMixin,
                  node_inventory.NodeInventoryMixin,
                  node_locks.NodeLocksMixin,

@@ -16,8 +16,10 @@ Two forms of each:
 
 Agents have no keystone token: these routes are public (see
 middleware/public_routes.py); what authenticates an agent is its agent
-token, checked by the conductor on every heartbeat. No policy rule
-applies and the conductor is called with an anonymous context.
+token, checked on every heartbeat (by the conductor, or by the API when
+it records a heartbeat that has nothing for a conductor to do: see
+api/idle_heartbeats.py). No policy rule applies and the conductor is
+called with an anonymous context.
 
 Lookup is answered by the API itself. The first lookup of a node stores a
 new token in driver_internal_info with a compare-and-swap that also
@@ -43,6 +45,7 @@ from pecan import rest
 
 from ironic_like.accelerators import discovery
 from ironic_like.api.controllers.v1 import utils
+from ironic_like.api import idle_heartbeats
 from ironic_like.api import lookup_limit
 from ironic_like.api import validation
 from ironic_like.api import versions
@@ -324,9 +327,19 @@ def _check_strings(body, names):
 def _send_heartbeat(node_ident, callback_url, agent_version=None,
                     token=None, agent_status=None,
                     agent_status_message=None, agent_verify_ca=None):
-    # The conductor reads the node, checks the token and records: the API
-    # only needs to know where to send it.
-    node = utils.get_node_route(node_ident)
+    # A heartbeat with nothing for a conductor to do is recorded here;
+    # any other goes to the node's conductor, which reads the node,
+    # checks the token and records: the API only needs to know where to
+    # send it.
+    db = utils.dbapi()
+    node = utils.get_node_route(node_ident, db.get_node_heartbeat_row)
+    if idle_heartbeats.record(
+            db, node, callback_url, agent_version=agent_version,
+            agent_token=token, agent_status=agent_status,
+            agent_status_message=agent_status_message,
+            agent_verify_ca=agent_verify_ca):
+        utils.set_status(202)
+        return
     utils.rpcapi().heartbeat(
         agent_context(), node, callback_url, agent_version=agent_version,
         agent_token=token, agent_status=agent_status,

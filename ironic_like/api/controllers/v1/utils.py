@@ -363,17 +363,18 @@ def get_node(ident):
     raise exception.InvalidUUID(uuid=ident)
 
 
-def get_node_route(ident):
+def get_node_route(ident, reader=None):
     """As get_node(), but only what routing a call about the node needs
     (id, uuid, name, driver, conductor_group): for calls the conductor
-    reads the node for anyway, such as heartbeats."""
-    db = dbapi()
+    reads the node for anyway. ``reader(column, value)`` reads another
+    partial row instead (db.get_node_heartbeat_row for heartbeats)."""
+    reader = reader or dbapi().get_node_route
     if uuidutils.is_uuid_like(ident):
-        return db.get_node_route('uuid', ident)
+        return reader('uuid', ident)
     if allowed(versions.NODE_NAME):
         if not validation.is_logical_name(ident):
             raise exception.InvalidUuidOrName(name=ident)
-        return by_name(lambda name: db.get_node_route('name', name), ident)
+        return by_name(lambda name: reader('name', name), ident)
     raise exception.InvalidUUID(uuid=ident)
 
 

@@ -9,7 +9,6 @@ from ironic_like.common import agent_info
 from ironic_like.common import agent_token
 from ironic_like.common import context as ctx
 from ironic_like.common import states
-from ironic_like.conductor import agent_heartbeat
 from ironic_like.conductor import agent_timeouts
 from ironic_like.conductor import hash_ring
 from ironic_like.conductor import takeover
@@ -131,7 +130,7 @@ class TestAgentTimeouts(base.TestCase):
         self.assertFalse(self.db.get_node_by_id(node.id).maintenance)
 
     def test_heartbeat_resets_the_reboot_count(self):
-        info = agent_heartbeat._recorded(
+        info = agent_info.with_heartbeat(
             {agent_timeouts.REBOOTS: 2, agent_timeouts.REBOOTED_AT: _ago(1)},
             'http://agent/', None, None, None)
         self.assertNotIn(agent_timeouts.REBOOTS, info)
