@@ -66,7 +66,8 @@ def take_over_nodes(context, ring, host, unowned_only=False):
     for row in owned_node_rows(ring, host, db, unowned_only):
         node_id, uuid, _driver, _group, affinity, reservation = row[:6]
         if affinity == host:
-            if reservation in dead and db.release_node(reservation, node_id):
+            if reservation in dead and db.release_dead_holder(node_id,
+                                                              reservation):
                 # Our own node, locked by a conductor that died after it
                 # had borrowed it (e.g. during a ring change). Its work
                 # died with it: fail that too (releasing alone left the

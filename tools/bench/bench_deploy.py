@@ -169,17 +169,22 @@ def count_states(lab):
     return nodes, counts
 
 
-def put_provision(client, uuid, target):
-    """PUT .../states/provision, as a patient client sends it: bounded
-    retries on 409 (NodeLocked while a power sync holds the node) and 503
+def patiently(client, method, path, body, what):
+    """A request as a patient client sends it: bounded retries on 409
+    (NodeLocked while a power sync or a heartbeat holds the node) and 503
     (every worker of the conductor busy, after the Retry-After asked)."""
     for _attempt in range(20):
-        resp = client.request('PUT', '/v1/nodes/%s/states/provision'
-                              % uuid, {'target': target})
+        resp = client.request(method, path, body)
         if resp.status_code not in (409, 503):
             break
         time.sleep(min(float(resp.headers.get('Retry-After') or 0.5), 5))
-    return checked(resp, 'PUT %s %s' % (target, uuid))
+    return checked(resp, what)
+
+
+def put_provision(client, uuid, target):
+    """PUT .../states/provision, patiently."""
+    return patiently(client, 'PUT', '/v1/nodes/%s/states/provision' % uuid,
+                     {'target': target}, 'PUT %s %s' % (target, uuid))
 
 
 def run_stage(client, lab, label, target, wanted, timeout):
@@ -331,9 +336,9 @@ def run_heartbeats(args, client, cluster, lab, memory):
         # Maintenance leaves nothing for a conductor to do on a
         # heartbeat: the API records it alone (api/idle_heartbeats.py).
         log('heartbeats: idle: every node in maintenance')
-        concurrently(lambda u: checked(client.request(
-            'PUT', '/v1/nodes/%s/maintenance' % u,
-            {'reason': IDLE_REASON}), 'maintenance %s' % u), ready)
+        concurrently(lambda u: patiently(
+            client, 'PUT', '/v1/nodes/%s/maintenance' % u,
+            {'reason': IDLE_REASON}, 'maintenance %s' % u), ready)
     # Let the heartbeats of the agents that booted last spread out.
     time.sleep(args.heartbeat_timeout)
     log('heartbeats: measuring for %d s' % args.heartbeat_seconds)

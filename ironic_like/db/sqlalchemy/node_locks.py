@@ -3,9 +3,13 @@ UPDATEs that take, give back and take over a node's reservation, and the
 writes made under it without update_node()'s read-modify-write.
 """
 
+import datetime
+
+from oslo_utils import timeutils
 import sqlalchemy as sa
 
 from ironic_like.common import exception
+from ironic_like.conf import CONF
 from ironic_like.db.sqlalchemy import models
 from ironic_like.db.sqlalchemy import retry
 
@@ -26,6 +30,16 @@ _GUARDED_COLUMNS = frozenset([
     'id', 'uuid', 'created_at',
     'instance_uuid', 'provision_state', 'traits', 'labels', 'reservation',
     'last_error', 'fault'])
+
+
+def _holder_alive():
+    """In an UPDATE of nodes: the conductor holding the node's lock is
+    alive now, as get_alive_conductors() counts the living."""
+    c = models.Conductor
+    limit = timeutils.utcnow() - datetime.timedelta(
+        seconds=CONF.conductor.heartbeat_timeout)
+    return sa.exists().where(c.hostname == models.Node.reservation,
+                             c.online.is_(True), c.updated_at >= limit)
 
 
 class NodeLocksMixin(object):
@@ -99,13 +113,32 @@ class NodeLocksMixin(object):
                 .values(reservation=None)
                 .execution_options(synchronize_session=False)).rowcount
 
+    @_retried
+    def release_dead_holder(self, node_id, holder):
+        """Drop the lock ``holder`` holds on a node, only if ``holder`` is
+        dead when the UPDATE runs (no conductors row of it online with a
+        heartbeat within [conductor]heartbeat_timeout). A list of dead
+        conductors read earlier may be stale: a conductor restarted under
+        the same host name since then locks nodes again, and its locks
+        must stand. Returns whether the lock was dropped."""
+        with _sa_api()._writer() as session:
+            count = session.execute(
+                sa.update(models.Node)
+                .where(models.Node.id == node_id,
+                       models.Node.reservation == holder,
+                       ~_holder_alive())
+                .values(reservation=None)
+                .execution_options(synchronize_session=False)).rowcount
+        return count == 1
+
     def take_over_node(self, node_id, new_owner, previous_owner,
                        dead_hosts=()):
         """Make ``new_owner`` the node's conductor_affinity.
 
         Compare-and-swap on the previous affinity; a reservation held by a
-        dead conductor is cleared in the same statement. Returns False when
-        another conductor changed the node first.
+        conductor of ``dead_hosts`` that is still dead when the statement
+        runs (release_dead_holder) is cleared in the same transaction.
+        Returns False when another conductor changed the node first.
         """
         n = models.Node
         where = [n.id == node_id]
@@ -122,7 +155,8 @@ class NodeLocksMixin(object):
                 session.execute(
                     sa.update(n)
                     .where(n.id == node_id,
-                           n.reservation.in_(list(dead_hosts)))
+                           n.reservation.in_(list(dead_hosts)),
+                           ~_holder_alive())
                     .values(reservation=None)
                     .execution_options(synchronize_session=False))
         return count == 1

@@ -784,6 +784,25 @@ class FunctionalTestCase(testtools.TestCase):
             database.empty_tables()
         return database
 
+    def in_process_db(self, **engine_options):
+        """This process's database API on class_database(), for tests of
+        the database layer itself (no service processes): (db API,
+        engine). ``engine_options``: enginefacade's, e.g. pool sizes."""
+        from oslo_db.sqlalchemy import enginefacade
+
+        from ironic_like.db import api as db_api
+        from ironic_like.db.sqlalchemy import api as sa_api
+        database = self.class_database()
+        manager = enginefacade.transaction_context()
+        manager.configure(connection=database.url, **engine_options)
+        self.useFixture(fixtures.MockPatchObject(
+            sa_api, 'main_context_manager', manager))
+        self.useFixture(fixtures.MonkeyPatch('ironic_like.db.api._IMPL',
+                                             None))
+        engine = manager.writer.get_engine()
+        self.addCleanup(engine.dispose)
+        return db_api.get_instance(), engine
+
     def fresh_database(self, backend=None):
         """A new database for this test only, not upgraded."""
         backend = backend or self.BACKEND

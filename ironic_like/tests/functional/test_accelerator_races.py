@@ -11,13 +11,9 @@ cover SQLite):
 
 import datetime
 
-import fixtures
-from oslo_db.sqlalchemy import enginefacade
 from oslo_utils import timeutils
 
 from ironic_like.common import exception
-from ironic_like.db import api as db_api
-from ironic_like.db.sqlalchemy import api as sa_api
 from ironic_like.tests.functional import base
 from ironic_like.tests.unit import accelerator_samples as samples
 
@@ -28,16 +24,8 @@ class _AcceleratorRaces(object):
 
     def setUp(self):
         super().setUp()
-        database = self.class_database()
-        manager = enginefacade.transaction_context()
-        manager.configure(connection=database.url, max_pool_size=40,
-                          max_overflow=40)
-        self.useFixture(fixtures.MockPatchObject(
-            sa_api, 'main_context_manager', manager))
-        self.useFixture(fixtures.MonkeyPatch('ironic_like.db.api._IMPL',
-                                             None))
-        self.addCleanup(manager.writer.get_engine().dispose)
-        self.db = db_api.get_instance()
+        self.db, _engine = self.in_process_db(max_pool_size=40,
+                                              max_overflow=40)
         self.prefix = self.id().rsplit('.', 2)[-2][-12:]
 
     def node(self, name):

@@ -9,14 +9,10 @@ allocation survives with its node, or both are gone from the node.
 
 import threading
 
-import fixtures
-from oslo_db.sqlalchemy import enginefacade
 from sqlalchemy import event
 
 from ironic_like.common import exception
 from ironic_like.common import states
-from ironic_like.db import api as db_api
-from ironic_like.db.sqlalchemy import api as sa_api
 from ironic_like.tests.functional import base
 
 ROUNDS = 4
@@ -32,16 +28,7 @@ class _DeleteWhileReserving(object):
 
     def setUp(self):
         super().setUp()
-        database = self.class_database()
-        manager = enginefacade.transaction_context()
-        manager.configure(connection=database.url)
-        self.useFixture(fixtures.MockPatchObject(
-            sa_api, 'main_context_manager', manager))
-        self.useFixture(fixtures.MonkeyPatch('ironic_like.db.api._IMPL',
-                                             None))
-        self.engine = manager.writer.get_engine()
-        self.addCleanup(self.engine.dispose)
-        self.db = db_api.get_instance()
+        self.db, self.engine = self.in_process_db()
 
     def _round(self, index):
         node = self.db.create_node({

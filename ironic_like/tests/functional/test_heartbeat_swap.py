@@ -3,13 +3,9 @@ PostgreSQL (db/sqlalchemy/node_heartbeats.py): it writes only over the
 exact driver_internal_info text it read, on an unlocked node whose state
 and maintenance did not change, whatever the database's collation."""
 
-import fixtures
-from oslo_db.sqlalchemy import enginefacade
 import sqlalchemy as sa
 
 from ironic_like.common import states
-from ironic_like.db import api as db_api
-from ironic_like.db.sqlalchemy import api as sa_api
 from ironic_like.tests.functional import base
 
 
@@ -19,16 +15,7 @@ class _HeartbeatSwap(object):
 
     def setUp(self):
         super().setUp()
-        database = self.class_database()
-        manager = enginefacade.transaction_context()
-        manager.configure(connection=database.url)
-        self.useFixture(fixtures.MockPatchObject(
-            sa_api, 'main_context_manager', manager))
-        self.useFixture(fixtures.MonkeyPatch('ironic_like.db.api._IMPL',
-                                             None))
-        self.engine = manager.writer.get_engine()
-        self.addCleanup(self.engine.dispose)
-        self.db = db_api.get_instance()
+        self.db, self.engine = self.in_process_db()
         self.node = self.db.create_node({
             'name': 'hb-node', 'driver': 'fake-hardware',
             'provision_state': states.DEPLOYING,

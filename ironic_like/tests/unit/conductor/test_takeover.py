@@ -200,6 +200,50 @@ class TestTakeOver(base.TestCase):
         self.assertEqual(stored.last_error,
                          self.db.get_node_by_id(node.id).last_error)
 
+    def _restarted_after_the_dead_list(self):
+        # The dead host restarts (registers again under its name) after
+        # this pass read the list of dead conductors, and locks its nodes
+        # again: a stale list must not release its locks.
+        real = takeover.dead_conductors
+
+        def stale(db):
+            dead = real(db)
+            utils.register_conductor(DEAD)
+            return dead
+        return mock.patch.object(takeover, 'dead_conductors', stale)
+
+    def test_own_node_locked_by_a_restarted_host_is_left_alone(self):
+        node = self._node(conductor_affinity=SURVIVOR, reservation=DEAD,
+                          provision_state=states.VERIFYING)
+        with self._restarted_after_the_dead_list():
+            self.assertEqual([], self._pass())
+        stored = self.db.get_node_by_id(node.id)
+        self.assertEqual(DEAD, stored.reservation)
+        self.assertEqual(states.VERIFYING, stored.provision_state)
+        self.assertIsNone(stored.last_error)
+
+    def test_node_locked_by_a_restarted_host_keeps_its_lock(self):
+        node = self._node(reservation=DEAD, provision_state=states.DEPLOYING)
+        with self._restarted_after_the_dead_list():
+            self.assertEqual([node.uuid], self._pass())
+        stored = self.db.get_node_by_id(node.id)
+        # The ring moved it here, but the restarted host finishes its
+        # work: its lock stands and nothing failed it.
+        self.assertEqual(SURVIVOR, stored.conductor_affinity)
+        self.assertEqual(DEAD, stored.reservation)
+        self.assertEqual(states.DEPLOYING, stored.provision_state)
+        self.assertIsNone(stored.last_error)
+
+    def test_release_dead_holder(self):
+        node = self._node(reservation=DEAD)
+        self.assertFalse(self.db.release_dead_holder(node.id, SURVIVOR))
+        self.assertTrue(self.db.release_dead_holder(node.id, DEAD))
+        self.assertIsNone(self.db.get_node_by_id(node.id).reservation)
+        self.db.reserve_node(SURVIVOR, node.id)
+        self.assertFalse(self.db.release_dead_holder(node.id, SURVIVOR))
+        self.assertEqual(SURVIVOR,
+                         self.db.get_node_by_id(node.id).reservation)
+
     def test_own_node_locked_by_self_is_left_alone(self):
         node = self._node(conductor_affinity=SURVIVOR, reservation=SURVIVOR,
                           provision_state=states.DEPLOYING)
