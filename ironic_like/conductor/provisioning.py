@@ -306,11 +306,12 @@ def _deploy_steps_then_boot(task, steps):
     which has no agent: the conductor's deploy steps (reserved names,
     steps on child nodes) in their order, where the agent deploy runs
     them (after the image is written, before the instance boots), up to
-    a "hold"; then the instance is powered on. Nothing runs the other
-    steps (as before)."""
+    a "hold", and the steps its interfaces mark as deploy steps; then
+    the instance is powered on. Nothing runs the agent's steps."""
     before, after_hold = node_steps.split_at_hold(steps)
     try:
-        reserved_steps.run_without_agent(task, before)
+        reserved_steps.run_without_agent(task, before,
+                                         kind=drivers_base.DEPLOY)
     except Exception as e:
         _fail(task, e, 'Deploy')
         return

@@ -30,6 +30,7 @@ def unsupported(task, kind):
 # The kinds of work a step of an interface's may be marked for.
 CLEAN = 'clean'
 SERVICE = 'service'
+DEPLOY = 'deploy'
 _STEP_MARK = '_ironic_like_steps'
 
 
@@ -45,6 +46,16 @@ def clean_step(priority=0, argsinfo=None, requires_ramdisk=True):
 def service_step(priority=0, argsinfo=None, requires_ramdisk=True):
     """The same, as a service step (API 1.87)."""
     return _step_marker(SERVICE, priority, argsinfo, requires_ramdisk)
+
+
+def deploy_step(priority=0, argsinfo=None):
+    """Mark an interface method as an out-of-band deploy step, as
+    Ironic's decorator does: a deploy template or a deploy request's
+    deploy_steps may run it by interface and method name (its priority
+    there says when); no other method of an interface's may be a deploy
+    step. At priority 0 (the marks' default) it runs only when asked
+    for."""
+    return _step_marker(DEPLOY, priority, argsinfo, True)
 
 
 def _step_marker(kind, priority, argsinfo, requires_ramdisk):
@@ -84,8 +95,9 @@ def step_info(interface, name, kind):
     if interface is None or name.startswith('_'):
         return None
     method = getattr(interface, name, None)
-    return getattr(method, _STEP_MARK, {}).get(kind) if callable(method) \
-        else None
+    marks = getattr(method, _STEP_MARK, None) if callable(method) else None
+    # Only what the markers wrote (a mock's made-up attribute is none).
+    return marks.get(kind) if isinstance(marks, dict) else None
 
 
 class BaseInterface(metaclass=abc.ABCMeta):

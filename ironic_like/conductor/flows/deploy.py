@@ -61,6 +61,7 @@ from ironic_like.conductor.flows import persistence
 from ironic_like.conductor.flows import reserved_steps
 from ironic_like.conductor import management
 from ironic_like.db import api as db_api
+from ironic_like.drivers import base as drivers_base
 from ironic_like.drivers.modules import agent_client
 from ironic_like.drivers.modules import agent_raid
 
@@ -366,6 +367,7 @@ def deploy_steps(task, runs_flows=True, user_steps=None):
                     'always runs.' % (step['interface'], step['step']),
                 field=('deploy_steps' if user_steps
                        else 'instance_info/traits'))
+    _check_interface_steps(task, steps, user_steps)
     if runs_flows:
         field = 'deploy_steps' if user_steps else 'instance_info/traits'
         _check_places(node, steps, field)
@@ -377,6 +379,39 @@ def deploy_steps(task, runs_flows=True, user_steps=None):
     node_steps.set_info(task, **{deploy_templates.STEPS: steps,
                                  deploy_templates.INDEX: 0})
     return steps
+
+
+def _check_interface_steps(task, steps, user_steps):
+    """Ironic's rule for the steps of the node's interfaces that the
+    conductor runs (neither built in, nor reserved, nor the agent's):
+    each must be a method its interface marked as a deploy step
+    (drivers.base.deploy_step), called with the arguments the mark
+    allows and requires. InvalidParameterValue (400) naming where the
+    step came from, before the node moves."""
+    asked = {(step['interface'], step['step']) for step in user_steps or ()}
+    for step in steps:
+        if (_is_builtin(step) or step_names.run_by_conductor(step)
+                or _agent_deploy_step(step, task.node)):
+            continue
+        field = ('deploy_steps' if (step['interface'], step['step']) in asked
+                 else 'instance_info/traits')
+        if interface_steps.out_of_band(task.node, step,
+                                       drivers_base.DEPLOY) is None:
+            raise exception.InvalidParameterValue(
+                err='Cannot deploy: node %s does not support the deploy '
+                    'step %s: its %s interface (%s) marks no such deploy '
+                    'step.' % (task.node.uuid, _step_name(step),
+                               step['interface'],
+                               _interface_name(task, step['interface'])),
+                field=field)
+        interface_steps.check_out_of_band(task, step, drivers_base.DEPLOY,
+                                          field)
+
+
+def _interface_name(task, kind):
+    iface = getattr(task.driver, kind, None)
+    return getattr(task.node, '%s_interface' % kind, None) or (
+        'none' if iface is None else type(iface).__name__)
 
 
 class Validate(node_steps.NodeTaskBase):
@@ -481,20 +516,15 @@ def _step_name(step):
 
 
 def _run_interface_step(task, step):
-    interface = getattr(task.driver, step['interface'], None)
-    method = None
-    # A step is a public method of the interface, called as Ironic calls
-    # its steps: (task, **args).
-    if interface is not None and not step['step'].startswith('_'):
-        method = getattr(interface, step['step'], None)
-    if not callable(method):
-        why = ('its %s interface has no such step' % step['interface']
-               if interface is not None
-               else 'it has no %s interface' % step['interface'])
+    # Checked when the deploy began; again here, as the node's
+    # interfaces may have changed since (a flow resumed after an upgrade).
+    if interface_steps.out_of_band(task.node, step,
+                                   drivers_base.DEPLOY) is None:
         raise exception.InvalidParameterValue(
-            err='Deploy step %s is not supported by node %s: %s.'
-                % (_step_name(step), task.node.uuid, why))
-    method(task, **(step.get('args') or {}))
+            err='Deploy step %s is not supported by node %s: its %s '
+                'interface marks no such deploy step.'
+                % (_step_name(step), task.node.uuid, step['interface']))
+    interface_steps.run_out_of_band(task, step)
 
 
 class RunSteps(node_steps.NodeTaskBase):

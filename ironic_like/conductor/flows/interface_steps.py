@@ -64,8 +64,9 @@ def after_agent_step(task, step, doc, result_key):
 
 def out_of_band(node, step, kind):
     """What the node's interface marked its method with, when ``step`` is
-    one of its out-of-band ``kind`` steps ('clean' or 'service':
-    drivers.base.clean_step, service_step), which the conductor runs
+    one of its out-of-band ``kind`` steps ('clean', 'service' or
+    'deploy': drivers.base.clean_step, service_step, deploy_step), which
+    the conductor runs
     itself; else None (the agent's, or the conductor's reserved steps,
     or no such step)."""
     interface_kind = step.get('interface')

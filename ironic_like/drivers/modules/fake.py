@@ -255,6 +255,10 @@ class FakeBIOS(base.BIOSInterface):
         return {name: dict(self.REGISTRY.get(name, {}), value=value)
                 for name, value in current.items()}
 
+    # Deploy steps too, as the BIOS steps of Ironic's real drivers are
+    # (its fake BIOS has none): a deploy template of Ironic's example
+    # (bios.apply_configuration) then deploys on fake-hardware.
+    @base.deploy_step(argsinfo=APPLY_ARGSINFO)
     @base.service_step(argsinfo=APPLY_ARGSINFO)
     @base.clean_step(argsinfo=APPLY_ARGSINFO)
     def apply_configuration(self, task, settings):
@@ -265,6 +269,7 @@ class FakeBIOS(base.BIOSInterface):
         applied.update(bios_settings(settings))
         self._store(task, applied)
 
+    @base.deploy_step()
     @base.service_step()
     @base.clean_step()
     def factory_reset(self, task):

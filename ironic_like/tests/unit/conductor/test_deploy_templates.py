@@ -2,6 +2,7 @@
 rule of common/deploy_templates.py) and how the agent deploy runs them
 (deploy-run-steps)."""
 
+import contextlib
 from unittest import mock
 
 from ironic_like.common import agent_info
@@ -13,6 +14,7 @@ from ironic_like.common import states
 from ironic_like.conductor.flows import clean
 from ironic_like.conductor.flows import deploy
 from ironic_like.conductor.flows import runner
+from ironic_like.drivers import base as drivers_base
 from ironic_like.drivers.modules import fake
 from ironic_like.tests import base
 from ironic_like.tests.unit.conductor import test_agent_deploy
@@ -160,6 +162,21 @@ NMI = {'interface': 'management', 'step': 'inject_nmi', 'args': {'n': 2},
        'priority': 45}
 
 
+@contextlib.contextmanager
+def marked_step(name, *args):
+    """A deploy step ``name`` of the fake management interface, marked
+    as Ironic's drivers mark theirs (drivers.base.deploy_step: no other
+    method may be a deploy step) and taking ``args``; yields the mock it
+    calls with (task, **args)."""
+    calls = mock.Mock()
+
+    @drivers_base.deploy_step(argsinfo={a: {'description': a} for a in args})
+    def step(interface, task, **kwargs):
+        return calls(task, **kwargs)
+    with mock.patch.object(fake.FakeManagement, name, step, create=True):
+        yield calls
+
+
 class TestDeployWithTemplates(test_agent_deploy.AgentDeployBase):
 
     def _template(self, name, *steps):
@@ -177,8 +194,7 @@ class TestDeployWithTemplates(test_agent_deploy.AgentDeployBase):
         self._template('CUSTOM_UNUSED', dict(HT_ON, step='never'))
         node = self._node_with_traits(['CUSTOM_BURN'],
                                       ['CUSTOM_BURN', 'CUSTOM_UNUSED'])
-        with mock.patch.object(fake.FakeManagement, 'inject_nmi',
-                               create=True) as nmi:
+        with marked_step('inject_nmi', 'n') as nmi:
             node = self._deploy_to_active(node)
             # The agent's step started; its end comes with a heartbeat.
             self.assertEqual(states.DEPLOYWAIT, node.provision_state)
@@ -248,14 +264,31 @@ class TestDeployWithTemplates(test_agent_deploy.AgentDeployBase):
         self.assertIn('deploy step deploy.burn_in', node.last_error)
         self.assertIn('disk on fire', node.last_error)
 
-    def test_step_the_driver_lacks_fails_the_deploy(self):
-        self._template('CUSTOM_BIOS', dict(HT_ON, interface='bios',
-                                           step='apply_configuration'))
-        node = self._node_with_traits(['CUSTOM_BIOS'], ['CUSTOM_BIOS'])
-        node = self._deploy_to_active(node)
-        self.assertEqual(states.DEPLOYFAIL, node.provision_state)
-        self.assertIn('bios.apply_configuration', node.last_error)
-        self.assertNotIn(deploy.EXECUTE_DEPLOY_STEP, self.agent.names())
+    def test_step_the_driver_lacks_is_refused(self):
+        # Ironic's rule: only methods marked as deploy steps. The node's
+        # management interface has inject_nmi, not as a deploy step.
+        self._template('CUSTOM_NMI', NMI)
+        node = self._node_with_traits(['CUSTOM_NMI'], ['CUSTOM_NMI'])
+        e = self.assertRaises(exception.InvalidParameterValue,
+                              self.api.do_provisioning_action,
+                              self.context, node, 'deploy', None)
+        self.assertIn('management.inject_nmi', str(e))
+        self.assertEqual('instance_info/traits', e.kwargs.get('field'))
+        node = self.db.get_node_by_id(node.id)
+        self.assertEqual(states.AVAILABLE, node.provision_state)
+        self.assertIsNone(node.reservation)
+        self.assertEqual([], self.agent.names())
+
+    def test_step_arguments_checked_against_its_mark(self):
+        self._template('CUSTOM_NMI', dict(NMI, args={'n': 2, 'm': 1}))
+        node = self._node_with_traits(['CUSTOM_NMI'], ['CUSTOM_NMI'])
+        with marked_step('inject_nmi', 'n'):
+            e = self.assertRaises(exception.InvalidParameterValue,
+                                  self.api.do_provisioning_action,
+                                  self.context, node, 'deploy', None)
+        self.assertIn('unexpected arguments: m', str(e))
+        self.assertEqual(states.AVAILABLE,
+                         self.db.get_node_by_id(node.id).provision_state)
 
     def test_running_step_is_awaited(self):
         self._template('CUSTOM_BURN', HT_ON)
@@ -359,7 +392,8 @@ class TestRunStepsResume(base.TestCase):
         def update_node(values):
             task.node.driver_internal_info = values['driver_internal_info']
         task.update_node.side_effect = update_node
-        deploy.RunSteps(deploy.RUN_STEPS).execute(task)
+        with marked_step('first', 'n'), marked_step('second', 'n'):
+            deploy.RunSteps(deploy.RUN_STEPS).execute(task)
         self.assertFalse(task.driver.management.first.called)
         task.driver.management.second.assert_called_once_with(task, n=2)
         # Built-in steps are the flow's own atoms: not called here.
@@ -437,7 +471,8 @@ class TestUserDeploySteps(TestDeployWithTemplates):
         node = self._node_with_traits(['CUSTOM_BURN'], ['CUSTOM_BURN'])
         mine = dict(HT_ON, args={'minutes': 5}, priority=65)
         node = self.db.get_node_by_id(node.id)
-        node = self._act(node, 'deploy', {'deploy_steps': [mine, NMI]})
+        with marked_step('inject_nmi', 'n'):
+            node = self._act(node, 'deploy', {'deploy_steps': [mine, NMI]})
         steps = node.driver_internal_info[dt.STEPS]
         self.assertEqual(
             ['deploy', 'write_image', 'burn_in', 'prepare_instance_boot',
@@ -555,8 +590,7 @@ class TestReservedDeploySteps(test_reserved_steps.ReservedStepsBase):
 
     def test_interface_step_after_a_reboot_runs_at_once(self):
         # Only the agent's steps wait for the agent booted again.
-        with mock.patch.object(fake.FakeManagement, 'inject_nmi',
-                               create=True) as nmi:
+        with marked_step('inject_nmi', 'n') as nmi:
             node = self._to_steps(self._node(), {'deploy_steps': [
                 _deploy_step(REBOOT, 78), dict(NMI, priority=75), HT_ON]})
             nmi.assert_called_once_with(mock.ANY, n=2)
@@ -574,8 +608,7 @@ class TestReservedDeploySteps(test_reserved_steps.ReservedStepsBase):
         self.assertEqual(['burn_in'], self._executed())
 
     def test_wait_without_seconds_waits_for_the_next_heartbeat(self):
-        with mock.patch.object(fake.FakeManagement, 'inject_nmi',
-                               create=True) as nmi:
+        with marked_step('inject_nmi', 'n') as nmi:
             node = self._to_steps(self._node(), {'deploy_steps': [
                 dict(HT_ON, priority=75),
                 _deploy_step(test_reserved_steps._wait(), 72),
@@ -694,7 +727,7 @@ class TestStepPlaces(test_reserved_steps.ReservedStepsBase):
                      'before_tear_down', 'after_tear_down', 'late'):
             patcher = mock.patch.object(
                 fake.FakeManagement, name, create=True,
-                new=step(name))
+                new=drivers_base.deploy_step()(step(name)))
             patcher.start()
             self.addCleanup(patcher.stop)
 
@@ -913,6 +946,34 @@ class TestReservedDeployStepsWithoutFlows(
                           ('set', states.POWER_ON)], self._calls(node))
         self.sleep.assert_called_once_with(2)
         self.assertEqual([], self.agent.received)
+
+    def test_interface_deploy_steps_run(self):
+        self.config(enabled_bios_interfaces=['fake', 'no-bios'])
+        settings = [{'name': 'ProcVirtualization', 'value': 'Disabled'}]
+        node = self._deploy([
+            {'interface': 'bios', 'step': 'apply_configuration',
+             'args': {'settings': settings}, 'priority': 70},
+            _deploy_step(HOLD, 40),
+            {'interface': 'bios', 'step': 'factory_reset', 'args': {},
+             'priority': 30}], bios_interface='fake')
+        self.assertEqual(states.DEPLOYHOLD, node.provision_state)
+        self.assertEqual({'ProcVirtualization': 'Disabled'},
+                         node.driver_internal_info['fake_bios_settings'])
+        node = self._act(node, 'unhold')
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.assertIsNone(node.last_error)
+        self.assertNotIn('fake_bios_settings', node.driver_internal_info)
+
+    def test_unmarked_interface_step_refused(self):
+        node = utils.create_test_node(provision_state=states.AVAILABLE)
+        e = self.assertRaises(
+            exception.InvalidParameterValue, self.api.do_provisioning_action,
+            self.context, node, 'deploy', {'deploy_steps': [
+                {'interface': 'bios', 'step': 'cache_bios_settings',
+                 'args': {}, 'priority': 70}]})
+        self.assertEqual('deploy_steps', e.kwargs.get('field'))
+        self.assertEqual(states.AVAILABLE,
+                         self.db.get_node_by_id(node.id).provision_state)
 
     def test_hold_then_unhold(self):
         node = self._deploy([_deploy_step(POWER_ON, 50),
