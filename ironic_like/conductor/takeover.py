@@ -75,17 +75,31 @@ def take_over_nodes(context, ring, host, unowned_only=False):
                 _after_take_over(context, node_id, reservation,
                                  previous_dead=True)
             continue
-        if not db.take_over_node(node_id, host, affinity, dead):
+        if not db.take_over_node(node_id, host, affinity):
             LOG.debug('Node %s was taken by another conductor first', uuid)
             continue
         taken.append(uuid)
         LOG.info('Took node %s over from %s', uuid, affinity or '(none)')
-        # Whoever held the lock did the interrupted work, even when the
-        # previous owner is alive (it lent the node to the dead host).
-        worker = reservation if reservation in dead else affinity
+        if reservation in dead:
+            # Whoever held the lock did the interrupted work, even when
+            # the previous owner is alive (it lent the node to the dead
+            # host); but only if it is still dead now (not restarted).
+            worker = reservation
+            previous_dead = db.release_dead_holder(node_id, reservation)
+        else:
+            worker = affinity
+            previous_dead = worker in dead and _still_dead(db, worker)
         _after_take_over(context, node_id, worker,
-                         previous_dead=worker in dead)
+                         previous_dead=previous_dead)
     return taken
+
+
+def _still_dead(db, host):
+    # The list of the dead read at the start of a pass may be stale: a
+    # conductor restarted under the same name since then works on its
+    # nodes again (its locks are kept: release_dead_holder).
+    return host not in {c.hostname for c in db.get_alive_conductors(
+        CONF.conductor.heartbeat_timeout)}
 
 
 def fail_abandoned_work(context, node_id, previous_owner):

@@ -357,7 +357,13 @@ def deploy_steps(task, runs_flows=True, user_steps=None):
         'instance_info/traits')
     reserved_steps.check_request(node, user_steps, 'deploy_steps')
     builtin = BUILT_IN_STEPS if runs_flows else ()
-    steps = deploy_templates.ordered_steps(templates, builtin, user_steps)
+    # As Ironic: the steps the node's interfaces mark with a priority
+    # above 0 run in every deploy, unless a template or the request
+    # changes their priority (0 disables them).
+    marked = [step for step in interface_steps.automated_out_of_band(
+        node, drivers_base.DEPLOY) if step['priority'] > 0]
+    steps = deploy_templates.ordered_steps(
+        templates, tuple(builtin) + tuple(marked), user_steps)
     for step in builtin:
         if not deploy_templates.is_builtin(step, steps):
             # The fixed atoms do it whatever the templates say.
@@ -516,15 +522,21 @@ def _step_name(step):
 
 
 def _run_interface_step(task, step):
-    # Checked when the deploy began; again here, as the node's
-    # interfaces may have changed since (a flow resumed after an upgrade).
-    if interface_steps.out_of_band(task.node, step,
-                                   drivers_base.DEPLOY) is None:
+    # Its mark was checked when the deploy was asked for
+    # (_check_interface_steps); as Ironic, running it only needs the
+    # method (a deploy accepted before marks were required carries on).
+    interface = getattr(task.driver, step['interface'], None)
+    method = None
+    if interface is not None and not step['step'].startswith('_'):
+        method = getattr(interface, step['step'], None)
+    if not callable(method):
+        why = ('its %s interface has no such step' % step['interface']
+               if interface is not None
+               else 'it has no %s interface' % step['interface'])
         raise exception.InvalidParameterValue(
-            err='Deploy step %s is not supported by node %s: its %s '
-                'interface marks no such deploy step.'
-                % (_step_name(step), task.node.uuid, step['interface']))
-    interface_steps.run_out_of_band(task, step)
+            err='Deploy step %s is not supported by node %s: %s.'
+                % (_step_name(step), task.node.uuid, why))
+    method(task, **(step.get('args') or {}))
 
 
 class RunSteps(node_steps.NodeTaskBase):

@@ -78,15 +78,17 @@ def out_of_band(node, step, kind):
         step.get('step') or '', kind)
 
 
-def automated_out_of_band(node):
-    """The out-of-band clean steps of ``node``'s interfaces, each at the
-    priority it was marked with (automated cleaning runs those above 0,
-    after [conductor]clean_step_priority_override), of the interfaces
-    Ironic takes clean steps from (step_order.INTERFACE_RANK)."""
+def automated_out_of_band(node, work=drivers_base.CLEAN):
+    """The out-of-band ``work`` steps (clean or deploy) of ``node``'s
+    interfaces, each at the priority it was marked with (automated
+    cleaning runs those above 0, after
+    [conductor]clean_step_priority_override; every deploy those above 0),
+    of the interfaces Ironic takes steps from
+    (step_order.INTERFACE_RANK)."""
     steps = []
     for kind in sorted(step_order.INTERFACE_RANK):
         marked = drivers_base.marked_steps(
-            _out_of_band_interface(node, kind), drivers_base.CLEAN)
+            _out_of_band_interface(node, kind), work)
         for name in sorted(marked):
             steps.append({'step': name, 'interface': kind,
                           'priority': marked[name]['priority'],

@@ -66,9 +66,11 @@ def _swap(dialect, null_text):
         if null_text:
             same_text = text.is_(None)
         else:
-            if dialect == 'mysql':
-                # MySQL's default collations compare case-insensitively;
-                # the swap must only happen on exactly the text read.
+            if dialect in ('mysql', 'mariadb'):
+                # MySQL's and MariaDB's default collations compare case-
+                # and accent-insensitively; the swap must only happen on
+                # exactly the text read. (SQLAlchemy names the dialect of
+                # a mariadb+pymysql:// URL 'mariadb'.)
                 text = text.collate('utf8mb4_bin')
             same_text = text == sa.bindparam('text', type_=sa.Text)
         _SWAPS[key] = (

@@ -32,6 +32,17 @@ _GUARDED_COLUMNS = frozenset([
     'last_error', 'fault'])
 
 
+def _hold_conductor_row(session, hostname):
+    """Share-lock ``hostname``'s conductors row for the transaction: the
+    conductor cannot register again (and lock nodes) until the caller's
+    UPDATE is committed. Without it, PostgreSQL's re-check of a node row
+    changed meanwhile would judge the new lock against the conductors
+    row of the statement's older snapshot. (SQLite has one writer.)"""
+    c = models.Conductor
+    session.execute(sa.select(c.id).where(c.hostname == hostname)
+                    .with_for_update(read=True))
+
+
 def _holder_alive():
     """In an UPDATE of nodes: the conductor holding the node's lock is
     alive now, as get_alive_conductors() counts the living."""
@@ -122,6 +133,7 @@ class NodeLocksMixin(object):
         the same host name since then locks nodes again, and its locks
         must stand. Returns whether the lock was dropped."""
         with _sa_api()._writer() as session:
+            _hold_conductor_row(session, holder)
             count = session.execute(
                 sa.update(models.Node)
                 .where(models.Node.id == node_id,
@@ -131,14 +143,12 @@ class NodeLocksMixin(object):
                 .execution_options(synchronize_session=False)).rowcount
         return count == 1
 
-    def take_over_node(self, node_id, new_owner, previous_owner,
-                       dead_hosts=()):
+    def take_over_node(self, node_id, new_owner, previous_owner):
         """Make ``new_owner`` the node's conductor_affinity.
 
-        Compare-and-swap on the previous affinity; a reservation held by a
-        conductor of ``dead_hosts`` that is still dead when the statement
-        runs (release_dead_holder) is cleared in the same transaction.
-        Returns False when another conductor changed the node first.
+        Compare-and-swap on the previous affinity; a lock on the node is
+        left alone (release_dead_holder() drops a dead holder's). Returns
+        False when another conductor changed the node first.
         """
         n = models.Node
         where = [n.id == node_id]
@@ -146,19 +156,11 @@ class NodeLocksMixin(object):
             where.append(n.conductor_affinity.is_(None))
         else:
             where.append(n.conductor_affinity == previous_owner)
-        values = {'conductor_affinity': new_owner}
         with _sa_api()._writer() as session:
             count = session.execute(
-                sa.update(n).where(*where).values(**values)
+                sa.update(n).where(*where)
+                .values(conductor_affinity=new_owner)
                 .execution_options(synchronize_session=False)).rowcount
-            if count and dead_hosts:
-                session.execute(
-                    sa.update(n)
-                    .where(n.id == node_id,
-                           n.reservation.in_(list(dead_hosts)),
-                           ~_holder_alive())
-                    .values(reservation=None)
-                    .execution_options(synchronize_session=False))
         return count == 1
 
     @_retried

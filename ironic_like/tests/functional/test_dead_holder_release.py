@@ -35,8 +35,8 @@ class _DeadHolderRelease(object):
 
     def test_alive_holder_keeps_its_lock(self):
         self.assertFalse(self.db.release_dead_holder(self.node.id, HOST))
-        self.assertTrue(self.db.take_over_node(self.node.id, SURVIVOR, HOST,
-                                               dead_hosts=[HOST]))
+        self.assertTrue(self.db.take_over_node(self.node.id, SURVIVOR,
+                                               HOST))
         self.assertEqual(HOST, self.holder())
 
     def test_offline_holder_loses_it(self):
@@ -44,7 +44,7 @@ class _DeadHolderRelease(object):
         self.assertTrue(self.db.release_dead_holder(self.node.id, HOST))
         self.assertIsNone(self.holder())
 
-    def test_silent_holder_loses_it_with_the_affinity(self):
+    def test_silent_holder_loses_it(self):
         # Its last heartbeat an hour ago.
         timeutils.set_time_override(
             timeutils.utcnow() - datetime.timedelta(hours=1))
@@ -52,8 +52,7 @@ class _DeadHolderRelease(object):
             self.db.touch_conductor(HOST)
         finally:
             timeutils.clear_time_override()
-        self.assertTrue(self.db.take_over_node(self.node.id, SURVIVOR, HOST,
-                                               dead_hosts=[HOST]))
+        self.assertTrue(self.db.release_dead_holder(self.node.id, HOST))
         self.assertIsNone(self.holder())
 
 

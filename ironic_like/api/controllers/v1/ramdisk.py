@@ -333,6 +333,9 @@ def _send_heartbeat(node_ident, callback_url, agent_version=None,
     # send it.
     db = utils.dbapi()
     node = utils.get_node_route(node_ident, db.get_node_heartbeat_row)
+    # As Ironic: no conductor serves the node, 400 (NoValidHost), even
+    # for a heartbeat the API would record alone.
+    utils.rpcapi().owner_of(node)
     if idle_heartbeats.record(
             db, node, callback_url, agent_version=agent_version,
             agent_token=token, agent_status=agent_status,

@@ -120,3 +120,12 @@ class TestIdleHeartbeat(test_ramdisk.RamdiskTestCase):
             self.heartbeat()
         self.assertEqual(1, self.sent.call_count)
         self.assertEqual(1, handler.call_count)
+
+    def test_no_conductor_for_the_node(self):
+        # As Ironic (NoValidHost): 400, even for a heartbeat the API would
+        # record alone.
+        self.db.update_node(self.node.id, {'maintenance': True,
+                                           'conductor_group': 'nowhere'})
+        self.heartbeat(status=400)
+        self.sent.assert_not_called()
+        self.assertNotIn(agent_info.AGENT_URL, self.info())

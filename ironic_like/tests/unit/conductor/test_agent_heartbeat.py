@@ -168,6 +168,33 @@ class TestHeartbeat(utils.ConductorTestCase):
                            URL)], calls)
         self.assertIsNone(self.db.get_node_by_id(self.node.id).reservation)
 
+    def test_idle_heartbeat_only_recorded(self):
+        # In maintenance, or in no wait state: recorded, and no handler
+        # called (the API records such heartbeats alone when it can).
+        for values in ({'maintenance': True},
+                       {'maintenance': False,
+                        'provision_state': states.DEPLOYING}):
+            self.db.update_node(self.node.id, values)
+            with mock.patch.object(agent_heartbeat,
+                                   '_call_deploy_heartbeat') as flows, \
+                    mock.patch.object(agent_heartbeat.inspection,
+                                      'on_heartbeat') as inspection, \
+                    mock.patch.object(agent_heartbeat.rescue,
+                                      'on_heartbeat') as rescue:
+                self.assertTrue(agent_heartbeat.heartbeat(
+                    self.context, self.node.id, URL, None, TOKEN))
+            for handler in (flows, inspection, rescue):
+                handler.assert_not_called()
+            self.assertEqual(URL, self.info()['agent_url'])
+        # A wait state out of maintenance: the deploy's handler decides.
+        self.db.update_node(self.node.id, {
+            'provision_state': states.DEPLOYWAIT})
+        with mock.patch.object(agent_heartbeat,
+                               '_call_deploy_heartbeat') as flows:
+            agent_heartbeat.heartbeat(self.context, self.node.id, URL,
+                                      None, TOKEN)
+        self.assertEqual(1, flows.call_count)
+
     def test_deploy_without_heartbeat(self):
         driver = mock.Mock(deploy=object())
         with mock.patch.object(locks.NodeTask, 'driver', driver):

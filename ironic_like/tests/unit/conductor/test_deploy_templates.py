@@ -163,14 +163,15 @@ NMI = {'interface': 'management', 'step': 'inject_nmi', 'args': {'n': 2},
 
 
 @contextlib.contextmanager
-def marked_step(name, *args):
+def marked_step(name, *args, priority=0):
     """A deploy step ``name`` of the fake management interface, marked
     as Ironic's drivers mark theirs (drivers.base.deploy_step: no other
     method may be a deploy step) and taking ``args``; yields the mock it
     calls with (task, **args)."""
     calls = mock.Mock()
 
-    @drivers_base.deploy_step(argsinfo={a: {'description': a} for a in args})
+    @drivers_base.deploy_step(priority=priority,
+                              argsinfo={a: {'description': a} for a in args})
     def step(interface, task, **kwargs):
         return calls(task, **kwargs)
     with mock.patch.object(fake.FakeManagement, name, step, create=True):
@@ -963,6 +964,22 @@ class TestReservedDeployStepsWithoutFlows(
         self.assertEqual(states.ACTIVE, node.provision_state)
         self.assertIsNone(node.last_error)
         self.assertNotIn('fake_bios_settings', node.driver_internal_info)
+
+    def test_marked_priority_runs_in_every_deploy(self):
+        # As Ironic: a step its interface marks above priority 0 is in
+        # every deploy; a template or the request may disable it (0).
+        with marked_step('firmware_check', priority=50) as check:
+            node = self._deploy([])
+            self.assertEqual(states.ACTIVE, node.provision_state)
+            self.assertEqual(1, check.call_count)
+            self.assertEqual(
+                ['firmware_check'],
+                [s['step'] for s in node.driver_internal_info[dt.STEPS]])
+            node = self._deploy([{'interface': 'management',
+                                  'step': 'firmware_check', 'args': {},
+                                  'priority': 0}])
+            self.assertEqual(states.ACTIVE, node.provision_state)
+            self.assertEqual(1, check.call_count)
 
     def test_unmarked_interface_step_refused(self):
         node = utils.create_test_node(provision_state=states.AVAILABLE)

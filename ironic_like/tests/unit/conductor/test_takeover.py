@@ -156,10 +156,10 @@ class TestTakeOver(base.TestCase):
         node = self._node()
         real = self.db.take_over_node
 
-        def someone_else_first(node_id, new_owner, previous, dead=()):
+        def someone_else_first(node_id, new_owner, previous):
             # Another conductor wins between our read and our UPDATE.
-            real(node_id, OTHER, previous, dead)
-            return real(node_id, new_owner, previous, dead)
+            real(node_id, OTHER, previous)
+            return real(node_id, new_owner, previous)
 
         with mock.patch.object(self.db, 'take_over_node',
                                side_effect=someone_else_first), \
@@ -231,6 +231,19 @@ class TestTakeOver(base.TestCase):
         # work: its lock stands and nothing failed it.
         self.assertEqual(SURVIVOR, stored.conductor_affinity)
         self.assertEqual(DEAD, stored.reservation)
+        self.assertEqual(states.DEPLOYING, stored.provision_state)
+        self.assertIsNone(stored.last_error)
+
+    def test_unlocked_node_of_a_restarted_owner_is_not_failed(self):
+        # The owner restarted after the pass listed it as dead: the ring
+        # still moves the node here, but its work is not failed as a
+        # dead conductor's (the restarted owner or the watchdog sees to
+        # it).
+        node = self._node(provision_state=states.DEPLOYING)
+        with self._restarted_after_the_dead_list():
+            self.assertEqual([node.uuid], self._pass())
+        stored = self.db.get_node_by_id(node.id)
+        self.assertEqual(SURVIVOR, stored.conductor_affinity)
         self.assertEqual(states.DEPLOYING, stored.provision_state)
         self.assertIsNone(stored.last_error)
 

@@ -102,34 +102,25 @@ class TestTakeOverNode(base.TestCase):
         node = utils.create_test_node(conductor_affinity='other',
                                       reservation='dead')
         # We believed the previous owner was 'dead', but 'other' got it.
-        self.assertFalse(self.db.take_over_node(node.id, 'new', 'dead',
-                                                dead_hosts=['dead']))
+        self.assertFalse(self.db.take_over_node(node.id, 'new', 'dead'))
         stored = self.db.get_node_by_id(node.id)
         self.assertEqual('other', stored.conductor_affinity)
         self.assertEqual('dead', stored.reservation)
         # Same with an expected None.
-        self.assertFalse(self.db.take_over_node(node.id, 'new', None,
-                                                dead_hosts=['dead']))
+        self.assertFalse(self.db.take_over_node(node.id, 'new', None))
         self.assertEqual('other',
                          self.db.get_node_by_id(node.id).conductor_affinity)
 
-    def test_dead_reservation_cleared(self):
+    def test_reservation_left_to_release_dead_holder(self):
         node = utils.create_test_node(conductor_affinity='dead',
                                       reservation='dead')
-        self.assertTrue(self.db.take_over_node(node.id, 'new', 'dead',
-                                               dead_hosts=['dead']))
+        self.assertTrue(self.db.take_over_node(node.id, 'new', 'dead'))
         stored = self.db.get_node_by_id(node.id)
         self.assertEqual('new', stored.conductor_affinity)
-        self.assertIsNone(stored.reservation)
-
-    def test_live_reservation_kept(self):
-        node = utils.create_test_node(conductor_affinity='dead',
-                                      reservation='alive')
-        self.assertTrue(self.db.take_over_node(node.id, 'new', 'dead',
-                                               dead_hosts=['dead']))
-        stored = self.db.get_node_by_id(node.id)
-        self.assertEqual('new', stored.conductor_affinity)
-        self.assertEqual('alive', stored.reservation)
+        self.assertEqual('dead', stored.reservation)
+        # 'dead' has no conductors row: dead.
+        self.assertTrue(self.db.release_dead_holder(node.id, 'dead'))
+        self.assertIsNone(self.db.get_node_by_id(node.id).reservation)
 
     def test_two_claims_one_winner(self):
         node = utils.create_test_node(conductor_affinity='dead')
