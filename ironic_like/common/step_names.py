@@ -36,11 +36,14 @@ CHILD_OPTIONS = (ON_CHILDREN, LIMIT_CHILDREN)
 SECONDS = 'seconds'
 
 # What may run on child nodes. As Ironic, only synchronous steps that
-# need no agent on the child; here that leaves the power steps, since
-# the out-of-band steps of our drivers need the ramdisk (as Ironic's).
+# need no agent on the child: the power steps, and in manual cleaning
+# and servicing the out-of-band steps the children's interfaces mark
+# (the conductor checks each child's marks before the parent moves).
 # "hold" and "wait" pause the parent's own work, so Ironic refuses them
-# on children too.
+# on children too. Deploy steps and templates send power steps only.
 CHILD_STEPS = frozenset(POWER_STEPS)
+# The requests whose steps on children may be interface steps.
+CHILD_INTERFACE_STEP_FIELDS = ('clean_steps', 'service_steps')
 
 
 def on_children(step):
@@ -97,11 +100,17 @@ def check(step, field):
             raise _invalid(field, 'Step "%s": %s is only valid with %s '
                                   'true.' % (name, LIMIT_CHILDREN,
                                              ON_CHILDREN))
-    if eocn and name not in CHILD_STEPS:
+    if eocn and name not in CHILD_STEPS and (
+            name in RESERVED or field not in CHILD_INTERFACE_STEP_FIELDS):
         raise _invalid(field, 'Step "%s" cannot run on child nodes (%s): '
-                              'only %s can.' % (name, ON_CHILDREN,
-                                                ', '.join(sorted(
-                                                    CHILD_STEPS))))
+                              'only %s can%s.' % (
+                                  name, ON_CHILDREN,
+                                  ', '.join(sorted(CHILD_STEPS)),
+                                  ', and in clean_steps and service_steps '
+                                  'the out-of-band steps of the child '
+                                  'nodes\' interfaces'
+                                  if field in CHILD_INTERFACE_STEP_FIELDS
+                                  else ''))
     if name == WAIT:
         _check_seconds(step, field)
 

@@ -122,6 +122,17 @@ def check_out_of_band(task, step, kind, field):
     info = out_of_band(task.node, step, kind)
     if info is None:
         return
+    check_arguments(info, step, kind, field)
+    check = getattr(getattr(task.driver, step['interface']), 'check_step',
+                    None)
+    if check is not None:
+        check(task, step)
+
+
+def check_arguments(info, step, kind, field):
+    """``step``'s arguments against what its method was marked with
+    (``info``): none it does not know, every required one (Ironic's
+    rule). InvalidParameterValue (400) naming ``field``."""
     argsinfo = info['argsinfo']
     args = step.get('args') or {}
     name = '%s.%s' % (step.get('interface'), step.get('step'))
@@ -138,10 +149,13 @@ def check_out_of_band(task, step, kind, field):
             err='%s step %s is missing these required arguments: %s.'
                 % (kind.capitalize(), name, ', '.join(missing)),
             field=field)
-    check = getattr(getattr(task.driver, step['interface']), 'check_step',
-                    None)
-    if check is not None:
-        check(task, step)
+
+
+def on_child(step):
+    """``step`` without its child node options: the step a child node
+    runs as its own."""
+    return {key: value for key, value in step.items()
+            if key not in step_names.CHILD_OPTIONS}
 
 
 def run_out_of_band(task, step):

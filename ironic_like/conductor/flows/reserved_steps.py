@@ -38,6 +38,7 @@ from ironic_like.conductor import locks
 from ironic_like.conductor import node_history
 from ironic_like.conductor import power
 from ironic_like.conf import CONF
+from ironic_like.db import api as db_api
 
 LOG = log.getLogger(__name__)
 
@@ -187,7 +188,7 @@ def run_step(task, step, kind=None):
     heartbeat (the caller makes the node wait for it). Raises when the
     step fails."""
     if step_names.on_children(step):
-        _on_children(task, step)
+        _on_children(task, step, kind)
         return True
     name = step.get('step')
     if name in step_names.POWER_STEPS:
@@ -227,19 +228,26 @@ def _power(task, target):
     power.node_power_action(task, target)
 
 
-def _on_children(task, step):
+def _children_of(db, node, step):
+    """The child nodes (rows of id and uuid) ``step`` acts on: those of
+    limit_child_node_execution only, when it lists some."""
+    limit = set(step_names.child_limit(step))
+    return [child for child in db.get_node_list(
+        filters={'parent_node': node.uuid}, sort_key='id',
+        columns=['id', 'uuid']) if not limit or child.uuid in limit]
+
+
+def _on_children(task, step, kind=None):
     """Run ``step`` on each child node of ``task.node`` (those of
     limit_child_node_execution only, when it lists some), one after
-    another under its own lock, as Ironic does. A child that stopped
-    being one since the request is skipped; no child at all is nothing
-    to do."""
-    limit = set(step_names.child_limit(step))
-    children = [child for child in task.db.get_node_list(
-        filters={'parent_node': task.node.uuid}, sort_key='id',
-        columns=['id', 'uuid']) if not limit or child.uuid in limit]
+    another under its own lock, as Ironic does: a power step, or in
+    ``kind`` work (cleaning, servicing) a step the child's interface
+    marks. A child that stopped being one since the request is skipped;
+    no child at all is nothing to do."""
+    children = _children_of(task.db, task.node, step)
     name = step.get('step')
     target = step_names.POWER_STEPS.get(name)
-    if target is None:
+    if target is None and not kind:
         raise exception.InvalidParameterValue(
             err='Step "%s" cannot run on child nodes.' % name)
     if not children:
@@ -251,13 +259,51 @@ def _on_children(task, step):
                  task.node.uuid, name, child.uuid)
         try:
             with locks.acquire(task.context, child.id,
-                               purpose='power step %s of parent node %s'
+                               purpose='step %s of parent node %s'
                                % (name, task.node.uuid)) as child_task:
-                _power(child_task, target)
+                if target is not None:
+                    _power(child_task, target)
+                else:
+                    _child_interface_step(child_task, step, kind)
         except Exception as e:
             raise exception.IronicLikeException(
                 'child node %s: %s' % (child.uuid,
                                        exception.safe_message(e)))
+
+
+def _child_interface_step(child_task, step, kind):
+    # Checked on every child before the parent moved; a child whose
+    # interfaces changed since is refused here.
+    own = interface_steps.on_child(step)
+    if interface_steps.out_of_band(child_task.node, own, kind) is None:
+        raise exception.InvalidParameterValue(
+            err='its %s interface has no %s step %s.'
+                % (own.get('interface'), kind, own.get('step')))
+    interface_steps.run_out_of_band(child_task, own)
+
+
+# The work each request's child node steps are the children's steps of.
+_CHILD_STEP_KINDS = {'clean_steps': 'clean', 'service_steps': 'service'}
+
+
+def _check_child_interface_step(node, step, field):
+    """A step sent to the child nodes that is not a power step: each
+    child it acts on must have it, as an out-of-band step its interface
+    marks for that work, with the arguments the mark allows."""
+    kind = _CHILD_STEP_KINDS[field]
+    own = interface_steps.on_child(step)
+    db = db_api.get_instance()
+    for child in _children_of(db, node, step):
+        child = db.get_node_by_id(child.id)
+        info = interface_steps.out_of_band(child, own, kind)
+        if info is None:
+            raise exception.InvalidParameterValue(
+                err='Step "%s.%s" (%s) is not a %s step of the %s '
+                    'interface of child node %s.'
+                    % (own.get('interface'), own.get('step'),
+                       step_names.ON_CHILDREN, kind, own.get('interface'),
+                       child.uuid), field=field)
+        interface_steps.check_arguments(info, own, kind, field)
 
 
 def _pause(task, seconds):
@@ -345,6 +391,9 @@ def check_request(node, steps, field, no_ramdisk=False):
     disable_ramdisk was asked for."""
     for step in steps or ():
         step_names.check(step, field)
+        if step_names.on_children(step) and \
+                step.get('step') not in step_names.POWER_STEPS:
+            _check_child_interface_step(node, step, field)
         # Refused now rather than failing the node later (Ironic fails
         # the step when it runs).
         if step.get('step') == step_names.POWER_OFF and \

@@ -78,6 +78,34 @@ class TestReservedSteps(base.BaseBaremetalLikeTest):
         self.assertIsNone(shown['target_provision_state'])
 
 
+    @decorators.idempotent_id('4b9e2d71-0c3f-4a86-b5d2-7e1f6a0c8d39')
+    def test_interface_step_on_child_nodes(self):
+        # The fake vendor's log_passthrough is a clean step of the
+        # children's interface: it runs on each of them, the parent
+        # boots no ramdisk and is manageable again.
+        parent = self._manageable_node()
+        children = [self.create_node(parent_node=parent['uuid'],
+                                     vendor_interface='fake')
+                    for _ in range(2)]
+        step = {'interface': 'vendor', 'step': 'log_passthrough',
+                'args': {}, 'execute_on_child_nodes': True}
+        self.client.set_node_provision_state(parent['uuid'], 'clean',
+                                             clean_steps=[step])
+        done = self.wait_for_provision_state(parent['uuid'], 'manageable')
+        self.assertIsNone(done['last_error'])
+        for child in children:
+            self.assertIsNone(
+                self.client.show_node(child['uuid'])['reservation'])
+        # A method that is no clean step of theirs: 400, nothing moves.
+        self.assertRaises(
+            lib_exc.BadRequest, self.client.set_node_provision_state,
+            parent['uuid'], 'clean', clean_steps=[dict(
+                step, interface='management', step='inject_nmi')])
+        shown = self.client.show_node(parent['uuid'])
+        self.assertEqual('manageable', shown['provision_state'])
+        self.assertIsNone(shown['last_error'])
+
+
 class TestReservedDeploySteps(base.BaseBaremetalLikeTest):
 
     # 1.85: "unhold" (deploy_steps need 1.69, deploy templates 1.55).

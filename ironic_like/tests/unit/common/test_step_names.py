@@ -47,12 +47,12 @@ class TestWhoRunsAStep(testtools.TestCase):
 
 class TestCheck(testtools.TestCase):
 
-    def _refused(self, step, *fragments):
+    def _refused(self, step, *fragments, field='clean_steps'):
         e = self.assertRaises(exception.InvalidParameterValue,
                               step_names.check,
                               dict({'interface': 'deploy'}, **step),
-                              'clean_steps')
-        self.assertEqual('clean_steps', e.field)
+                              field)
+        self.assertEqual(field, e.field)
         for fragment in fragments:
             self.assertIn(fragment, str(e))
 
@@ -76,13 +76,22 @@ class TestCheck(testtools.TestCase):
         self._refused({'step': 'power_off', 'execute_on_child_nodes': 'yes'},
                       'execute_on_child_nodes')
 
-    def test_only_power_steps_on_children(self):
+    def test_steps_on_children(self):
         # Ironic: hold cannot run on a child; wait pauses the parent's
-        # work; an agent step needs an agent the child does not run.
-        for name in ('hold', 'wait', 'erase_devices'):
+        # work.
+        for name in ('hold', 'wait'):
             self._refused({'step': name, 'execute_on_child_nodes': True},
                           'execute_on_child_nodes', name,
                           'power_off, power_on, reboot')
+        # Another step may be an out-of-band step of the children's
+        # interfaces in cleaning and servicing (the conductor checks each
+        # child's), not in a deploy.
+        step = {'interface': 'vendor', 'step': 'log_passthrough',
+                'execute_on_child_nodes': True}
+        for field in ('clean_steps', 'service_steps'):
+            step_names.check(step, field)
+        self._refused(step, 'execute_on_child_nodes', 'log_passthrough',
+                      field='deploy_steps')
 
     def test_limit_must_list_uuids(self):
         for limit in ('%s' % CHILD, [CHILD, 'dpu-1'], [7]):

@@ -15,6 +15,7 @@ from ironic_like.conductor.flows import persistence
 from ironic_like.conductor.flows import reserved_steps
 from ironic_like.conductor.flows import runner
 from ironic_like.conductor.flows import service
+from ironic_like.drivers import base as drivers_base
 from ironic_like.drivers.modules import fake
 from ironic_like.tests.unit.conductor import test_agent_deploy
 from ironic_like.tests.unit.conductor import test_hold
@@ -326,6 +327,64 @@ class TestStepsOnChildNodes(ReservedStepsBase):
         self.assertIn('disable_power_off', node.last_error)
         self.assertEqual(states.POWER_ON, self._node_power(self.first))
 
+    def _probe(self, mark):
+        """A ``probe`` step of the fake management interface, marked with
+        ``mark`` (drivers.base.clean_step or service_step), taking
+        ``level``; returns the (node uuid, args) of its runs."""
+        runs = []
+
+        @mark(argsinfo={'level': {'description': 'how hard'}})
+        def probe(interface, task, **args):
+            runs.append((task.node.uuid, args))
+        patcher = mock.patch.object(fake.FakeManagement, 'probe', probe,
+                                    create=True)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+        return runs
+
+    def test_interface_step_on_children(self):
+        runs = self._probe(drivers_base.clean_step)
+        step = _on_children({'interface': 'management', 'step': 'probe',
+                             'args': {'level': 2}}, self.first.uuid,
+                            self.second.uuid)
+        node = self._clean([step])
+        self.assertEqual(states.MANAGEABLE, node.provision_state)
+        self.assertIsNone(node.last_error)
+        # One child after another, in the order they were enrolled.
+        self.assertEqual([(self.first.uuid, {'level': 2}),
+                          (self.second.uuid, {'level': 2})], runs)
+        # Nothing booted, each child unlocked again.
+        self.assertEqual([], self.agent.received)
+        for child in (self.first, self.second):
+            self.assertIsNone(self.db.get_node_by_id(child.id).reservation)
+
+    def test_interface_step_on_children_checked_first(self):
+        runs = self._probe(drivers_base.service_step)
+        for step, why in (
+                # A service step only: not a clean step of the children.
+                ({'interface': 'management', 'step': 'probe'},
+                 'not a clean step'),
+                # A method that is no step at all.
+                ({'interface': 'management', 'step': 'inject_nmi'},
+                 'not a clean step')):
+            e = self.assertRaises(
+                exception.InvalidParameterValue,
+                self.api.do_provisioning_action, self.context, self.parent,
+                'clean', {'clean_steps': [_on_children(step)]})
+            self.assertIn(why, str(e))
+            self.assertEqual('clean_steps', e.kwargs.get('field'))
+        self._probe(drivers_base.clean_step)
+        e = self.assertRaises(
+            exception.InvalidParameterValue, self.api.do_provisioning_action,
+            self.context, self.parent, 'clean', {'clean_steps': [
+                _on_children({'interface': 'management', 'step': 'probe',
+                              'args': {'force': True}})]})
+        self.assertIn('unexpected arguments: force', str(e))
+        self.assertEqual([], runs)
+        self.assertEqual(states.MANAGEABLE,
+                         self.db.get_node_by_id(self.parent.id)
+                         .provision_state)
+
     def test_no_child_is_nothing_to_do(self):
         lonely = self._manageable()
         node = self._act(lonely, 'clean',
@@ -412,6 +471,8 @@ class TestRequestChecks(ReservedStepsBase):
 
     def test_child_options_named(self):
         node = self._node(provision_state=states.ACTIVE)
+        # The agent's firmware step is no step of the child's interfaces.
+        self._child(node)
         for step, name in (
                 (_on_children(FIRMWARE), 'execute_on_child_nodes'),
                 (_on_children(HOLD), 'execute_on_child_nodes'),
