@@ -101,7 +101,10 @@ def check(step, field):
                                   'true.' % (name, LIMIT_CHILDREN,
                                              ON_CHILDREN))
     if eocn and name not in CHILD_STEPS and (
-            name in RESERVED or field not in CHILD_INTERFACE_STEP_FIELDS):
+            name in RESERVED or field not in CHILD_INTERFACE_STEP_FIELDS
+            # The deploy interface's steps are the agent's: no child
+            # runs one without its own ramdisk.
+            or step.get('interface', 'deploy') == 'deploy'):
         raise _invalid(field, 'Step "%s" cannot run on child nodes (%s): '
                               'only %s can%s.' % (
                                   name, ON_CHILDREN,

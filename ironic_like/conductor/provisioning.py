@@ -108,6 +108,13 @@ def do_provisioning_action(context, executor, node_id, event, params):
                                 (params or {}).get('deploy_steps'))
         if event in ('clean', 'service'):
             _check_steps(node, event, params or {})
+            if (params or {}).get('disable_ramdisk'):
+                # The agent's steps are refused by _check_steps; the
+                # node's own out-of-band ones still have their
+                # arguments checked (check_agent_steps does otherwise).
+                for step in (params or {}).get('%s_steps' % event) or ():
+                    interface_steps.check_out_of_band(
+                        task, step, event, '%s_steps' % event)
         if event in ('clean', 'service') and \
                 not (params or {}).get('disable_ramdisk'):
             # Steps that nothing would run, before the node moves (400).

@@ -7,6 +7,8 @@ node's interfaces (methods marked with drivers.base.clean_step or
 service_step), which the conductor runs itself in cleaning and
 servicing."""
 
+import types
+
 from ironic_like.common import exception
 from ironic_like.common import step_names
 from ironic_like.common import step_order
@@ -123,8 +125,27 @@ def check_out_of_band(task, step, kind, field):
     if info is None:
         return
     check_arguments(info, step, kind, field)
-    check = getattr(getattr(task.driver, step['interface']), 'check_step',
-                    None)
+    _interface_check(task, getattr(task.driver, step['interface']), step)
+
+
+def check_node_step(node, step, kind, field):
+    """check_out_of_band() for a node nobody holds a task of (a child
+    node before its parent moves): the step must be one of its ``kind``
+    steps. InvalidParameterValue naming ``field``."""
+    info = out_of_band(node, step, kind)
+    if info is None:
+        raise exception.InvalidParameterValue(
+            err='Step "%s.%s" is not a %s step of the %s interface.'
+                % (step.get('interface'), step.get('step'), kind,
+                   step.get('interface')), field=field)
+    check_arguments(info, step, kind, field)
+    # The interface's check reads only the node of the task it gets.
+    _interface_check(types.SimpleNamespace(node=node),
+                     _out_of_band_interface(node, step['interface']), step)
+
+
+def _interface_check(task, interface, step):
+    check = getattr(interface, 'check_step', None)
     if check is not None:
         check(task, step)
 

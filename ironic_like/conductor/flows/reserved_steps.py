@@ -247,7 +247,9 @@ def _on_children(task, step, kind=None):
     children = _children_of(task.db, task.node, step)
     name = step.get('step')
     target = step_names.POWER_STEPS.get(name)
-    if target is None and not kind:
+    if target is None and kind not in _CHILD_STEP_KINDS.values():
+        # Only cleaning and servicing send interface steps to children
+        # (step_names.check refuses others before anything is recorded).
         raise exception.InvalidParameterValue(
             err='Step "%s" cannot run on child nodes.' % name)
     if not children:
@@ -272,13 +274,12 @@ def _on_children(task, step, kind=None):
 
 
 def _child_interface_step(child_task, step, kind):
-    # Checked on every child before the parent moved; a child whose
-    # interfaces changed since is refused here.
+    # Checked on every child before the parent moved; again here, on the
+    # child as it is now (it may have become a child, or changed its
+    # interfaces, since).
     own = interface_steps.on_child(step)
-    if interface_steps.out_of_band(child_task.node, own, kind) is None:
-        raise exception.InvalidParameterValue(
-            err='its %s interface has no %s step %s.'
-                % (own.get('interface'), kind, own.get('step')))
+    interface_steps.check_node_step(child_task.node, own, kind,
+                                    '%s_steps' % kind)
     interface_steps.run_out_of_band(child_task, own)
 
 
@@ -289,21 +290,22 @@ _CHILD_STEP_KINDS = {'clean_steps': 'clean', 'service_steps': 'service'}
 def _check_child_interface_step(node, step, field):
     """A step sent to the child nodes that is not a power step: each
     child it acts on must have it, as an out-of-band step its interface
-    marks for that work, with the arguments the mark allows."""
+    marks for that work, with the arguments the mark allows (and what
+    the interface's own check asks). InvalidParameterValue naming
+    ``field`` and the child."""
     kind = _CHILD_STEP_KINDS[field]
     own = interface_steps.on_child(step)
     db = db_api.get_instance()
     for child in _children_of(db, node, step):
-        child = db.get_node_by_id(child.id)
-        info = interface_steps.out_of_band(child, own, kind)
-        if info is None:
+        try:
+            interface_steps.check_node_step(db.get_node_by_id(child.id),
+                                            own, kind, field)
+        except exception.InvalidParameterValue as e:
             raise exception.InvalidParameterValue(
-                err='Step "%s.%s" (%s) is not a %s step of the %s '
-                    'interface of child node %s.'
-                    % (own.get('interface'), own.get('step'),
-                       step_names.ON_CHILDREN, kind, own.get('interface'),
-                       child.uuid), field=field)
-        interface_steps.check_arguments(info, own, kind, field)
+                err='Child node %s (%s): %s' % (
+                    child.uuid, step_names.ON_CHILDREN,
+                    exception.safe_message(e)),
+                field=e.kwargs.get('field') or field)
 
 
 def _pause(task, seconds):

@@ -77,7 +77,6 @@ class TestReservedSteps(base.BaseBaremetalLikeTest):
         self.assertEqual('manageable', shown['provision_state'])
         self.assertIsNone(shown['target_provision_state'])
 
-
     @decorators.idempotent_id('4b9e2d71-0c3f-4a86-b5d2-7e1f6a0c8d39')
     def test_interface_step_on_child_nodes(self):
         # The fake vendor's log_passthrough is a clean step of the

@@ -92,6 +92,10 @@ class TestCheck(testtools.TestCase):
             step_names.check(step, field)
         self._refused(step, 'execute_on_child_nodes', 'log_passthrough',
                       field='deploy_steps')
+        # The deploy interface's steps are the agent's.
+        self._refused({'interface': 'deploy', 'step': 'erase_devices',
+                       'execute_on_child_nodes': True},
+                      'execute_on_child_nodes', 'erase_devices')
 
     def test_limit_must_list_uuids(self):
         for limit in ('%s' % CHILD, [CHILD, 'dpu-1'], [7]):

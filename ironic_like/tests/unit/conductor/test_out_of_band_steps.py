@@ -204,6 +204,18 @@ class TestStepsWithoutTheRamdisk(OutOfBandBase):
         self.assertEqual([], self._agent_steps(
             service.EXECUTE_SERVICE_STEP))
 
+    def test_arguments_checked_with_disable_ramdisk(self):
+        node = self._deploy_to_active(self._node(vendor_interface='fake'))
+        e = self.assertRaises(
+            exception.InvalidParameterValue,
+            self.api.do_provisioning_action, self.context, node, 'service',
+            {'service_steps': [dict(LOG_STEP, args={'loud': True})],
+             'disable_ramdisk': True})
+        self.assertIn('unexpected arguments: loud', str(e))
+        self.assertEqual('service_steps', e.kwargs.get('field'))
+        self.assertEqual(states.ACTIVE,
+                         self.db.get_node_by_id(node.id).provision_state)
+
     def test_manual_cleaning_with_disable_ramdisk(self):
         # A clean step that needs no ramdisk may run with
         # disable_ramdisk (1.70); Ironic's marks it only for servicing,

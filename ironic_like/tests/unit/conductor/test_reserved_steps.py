@@ -373,14 +373,33 @@ class TestStepsOnChildNodes(ReservedStepsBase):
                 'clean', {'clean_steps': [_on_children(step)]})
             self.assertIn(why, str(e))
             self.assertEqual('clean_steps', e.kwargs.get('field'))
-        self._probe(drivers_base.clean_step)
+        runs = self._probe(drivers_base.clean_step)
         e = self.assertRaises(
             exception.InvalidParameterValue, self.api.do_provisioning_action,
             self.context, self.parent, 'clean', {'clean_steps': [
                 _on_children({'interface': 'management', 'step': 'probe',
                               'args': {'force': True}})]})
         self.assertIn('unexpected arguments: force', str(e))
+        self.assertIn('Child node %s' % self.first.uuid, str(e))
         self.assertEqual([], runs)
+        self.assertEqual(states.MANAGEABLE,
+                         self.db.get_node_by_id(self.parent.id)
+                         .provision_state)
+
+    def test_interface_check_of_each_child(self):
+        # The fake RAID's create_configuration needs a target: checked on
+        # the child before the parent moves, as on the node itself.
+        self.config(enabled_raid_interfaces=['fake', 'no-raid'])
+        self.db.update_node(self.first.id, {'raid_interface': 'fake'})
+        e = self.assertRaises(
+            exception.InvalidParameterValue,
+            self.api.do_provisioning_action, self.context, self.parent,
+            'clean', {'clean_steps': [_on_children(
+                {'interface': 'raid', 'step': 'create_configuration'},
+                self.first.uuid)]})
+        self.assertIn('Child node %s' % self.first.uuid, str(e))
+        self.assertIn('no target RAID configuration', str(e))
+        self.assertEqual('target_raid_config', e.kwargs.get('field'))
         self.assertEqual(states.MANAGEABLE,
                          self.db.get_node_by_id(self.parent.id)
                          .provision_state)
