@@ -129,6 +129,13 @@ def sync_node_power_state(context, node_id):
     try:
         with locks.acquire(context, node_id,
                            purpose='power sync update') as task:
+            if task.node.power_state != actual:
+                # Read again under the exclusive lock: the first read may
+                # be old (this conductor paused, or the node's work
+                # changed its power since), and a write under the lock
+                # fails if the lock is lost meanwhile, so what is
+                # recorded is never older than the lock.
+                actual = task.driver.power.get_power_state(task)
             _record_health(task, health)
             if task.node.power_state != actual:
                 LOG.info('Power sync: node %s is %s (recorded: %s)',

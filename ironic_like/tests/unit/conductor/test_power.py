@@ -185,6 +185,29 @@ class TestPowerSync(base.TestCase):
         self.assertEqual(states.POWER_OFF, stored.power_state)
         self.assertEqual('other', stored.reservation)
 
+    def test_state_changed_between_read_and_write(self):
+        # The first read (under the shared lock) is old by the time the
+        # exclusive lock is taken (this conductor paused, or the node's
+        # work powered it on meanwhile): what is recorded is read again
+        # under the exclusive lock.
+        node = utils.create_test_node(
+            power_state=states.POWER_ON,
+            driver_internal_info={fake.FAKE_POWER_KEY: states.POWER_ON})
+        reads = []
+
+        def off_then_on(self_, task):
+            reads.append(task.shared)
+            return states.POWER_OFF if len(reads) == 1 else states.POWER_ON
+
+        with mock.patch.object(fake.FakePower, 'get_power_state',
+                               off_then_on):
+            self.assertFalse(power.sync_node_power_state(self.context,
+                                                         node.id))
+        self.assertEqual([True, False], reads)
+        stored = self.db.get_node_by_id(node.id)
+        self.assertEqual(states.POWER_ON, stored.power_state)
+        self.assertIsNone(stored.reservation)
+
     def test_rejected_submission_clears_target(self):
         node = utils.create_test_node(power_state=states.POWER_OFF)
         executor = mock.Mock()
