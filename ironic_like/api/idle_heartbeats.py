@@ -41,13 +41,6 @@ def _handled_by_api(row):
     return not drivers_base.has_heartbeat_handler(deploy)
 
 
-def _certificate_known(info, agent_verify_ca):
-    # Storing a new certificate writes a file on the conductor that talks
-    # to the agent; one it already stored needs nothing.
-    known = info.get(agent_certificates.TEXT_KEY)
-    return known is not None and known.strip() == agent_verify_ca.strip()
-
-
 def record(db, row, callback_url, agent_version=None, agent_token=None,
            agent_status=None, agent_status_message=None,
            agent_verify_ca=None):
@@ -62,7 +55,10 @@ def record(db, row, callback_url, agent_version=None, agent_token=None,
     info = jsonutils.loads(row.info_text) if row.info_text else {}
     if not agent_tokens.is_valid(info, agent_token):
         raise exception.AgentTokenInvalid(node=row.uuid)
-    if agent_verify_ca and not _certificate_known(info, agent_verify_ca):
+    if agent_verify_ca and not agent_certificates.is_stored(
+            info, agent_verify_ca):
+        # Storing a new certificate writes a file on the conductor that
+        # talks to the agent.
         return False
     recorded = agent_info.with_heartbeat(
         info, callback_url, agent_version, agent_status,

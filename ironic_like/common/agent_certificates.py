@@ -42,7 +42,7 @@ def store(node_uuid, info, text):
     :raises: InvalidParameterValue if the agent sent another one before
         (its agent changed without a new lookup: refused, as Ironic)."""
     known = (info or {}).get(TEXT_KEY)
-    if known is not None and known.strip() != text.strip():
+    if known is not None and not is_stored(info, text):
         LOG.error('Node %s: the agent sent a different agent_verify_ca',
                   node_uuid)
         raise exception.InvalidParameterValue(
@@ -51,6 +51,13 @@ def store(node_uuid, info, text):
     path = _path(node_uuid)
     _write(path, text)
     return {PATH_KEY: path, TEXT_KEY: text}
+
+
+def is_stored(info, text):
+    """Whether driver_internal_info ``info`` holds certificate ``text``
+    already (surrounding whitespace aside)."""
+    known = (info or {}).get(TEXT_KEY)
+    return known is not None and known.strip() == text.strip()
 
 
 def verify_for(node_uuid, info):
