@@ -112,9 +112,16 @@ def build(db, boot_session):
     }
 
 
-def freeze(db, name, values, expected_status=None):
-    """Complete a session with its status computed one last time (only
-    while it still has ``expected_status``, if given)."""
+# A session completes once: a second freeze (two conductors that both
+# thought they owned it, an abort racing the completion) would rewrite
+# the end time and the status a client already read as final.
+NOT_COMPLETE = ('pending', 'running')
+
+
+def freeze(db, name, values, expected_status=NOT_COMPLETE):
+    """Complete a session with its status computed one last time, only
+    while it still has ``expected_status`` (by default: while it is not
+    complete yet); else BootSessionConflict."""
     values = dict(values)
     values['end_time'] = values.get('end_time') or timeutils.utcnow()
     boot_session = db.get_boot_session(name)

@@ -5,6 +5,7 @@ no tenants yet)."""
 
 from oslo_log import log
 
+from ironic_like.common import exception
 from ironic_like.conductor.boot import session_status
 from ironic_like.conductor.boot import sessions
 from ironic_like.conductor.operators import base
@@ -22,6 +23,14 @@ class SessionCompletionOperator(base.Operator):
                 break
             if not self.ctx.owns_session(name) or db.has_session_work(name):
                 continue
-            boot_session = session_status.freeze(db, name, {})
+            try:
+                boot_session = session_status.freeze(
+                    db, name, {}, expected_status=sessions.RUNNING)
+            except exception.BootSessionConflict:
+                # Completed or aborted meanwhile (by another conductor
+                # that owned it a moment ago, or the API): its status
+                # is frozen already and stays as it was.
+                LOG.debug('Boot session %s was completed meanwhile', name)
+                continue
             LOG.info('Boot session %s complete: %s', name,
                      boot_session.final_status.get('counts'))

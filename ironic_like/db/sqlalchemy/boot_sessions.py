@@ -165,11 +165,15 @@ class BootSessionsMixin(object):
                 sa.select(s.name).where(s.status == status).order_by(s.id))]
 
     def update_boot_session(self, name, values, expected_status=None):
-        """Update a session; with ``expected_status``, only while it still
-        has that status (else BootSessionConflict)."""
+        """Update a session; with ``expected_status`` (a status or a tuple
+        of them), only while it still has that status (else
+        BootSessionConflict)."""
         s = models.BootSession
         where = [s.name == name]
-        if expected_status is not None:
+        if isinstance(expected_status, (tuple, list, set, frozenset)):
+            where.append(s.status.in_(sorted(expected_status)))
+            expected_status = ' or '.join(sorted(expected_status))
+        elif expected_status is not None:
             where.append(s.status == expected_status)
         with _sa_api()._writer() as session:
             count = session.execute(

@@ -192,8 +192,8 @@ class TestFleetReboot(BootSessionTestCase):
                 self.assertNotIn('root=live', params)
         boots = lab.os_boots()
         for index, name in enumerate(lab.names):
-            self.assertEqual(0 if name in excluded else 1, boots[index],
-                             name)
+            self.assertEqual(0 if name in excluded else 1, boots[index], (
+                name, components.get(name), lab.machine_summary(index)))
         for index in (0, 199):
             self.assertEqual('On', lab.bmc_power(index))
         # The frozen status stays as it was.

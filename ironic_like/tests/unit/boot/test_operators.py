@@ -152,6 +152,28 @@ class TestReboot(OperatorTestCase):
         self.assertEqual(frozen, session_status.build(
             self.db, self.db.get_boot_session('s1')))
 
+    def test_completed_session_is_not_frozen_again(self):
+        # Two completion passes that both read the session running (two
+        # conductors that both thought they owned it): the second must
+        # not rewrite the end time and status a client already read.
+        self.create()
+        self.cycle()
+        first = self.db.get_boot_session('s1')
+        self.advance(30)
+        self.assertRaises(exception.BootSessionConflict,
+                          session_status.freeze, self.db, 's1', {})
+        with mock.patch.object(self.db, 'list_boot_session_names',
+                               return_value=['s1']):
+            self.run_op('session_completion')
+        again = self.db.get_boot_session('s1')
+        self.assertEqual(first.end_time, again.end_time)
+        self.assertEqual(first.final_status, again.final_status)
+        # Nor does an abort after the completion.
+        self.assertRaises(exception.BootSessionConflict,
+                          sessions.abort_session, self.db, 's1')
+        self.assertEqual(first.final_status,
+                         self.db.get_boot_session('s1').final_status)
+
     def test_no_node_powered_on_twice_for_one_attempt(self):
         self.create(limit='n0')
         calls = []

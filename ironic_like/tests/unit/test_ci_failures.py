@@ -1,0 +1,52 @@
+"""tools/ci_failures.py: the end of each failed test's traceback, read
+from stestr's output as .ci/run keeps it."""
+
+import importlib.util
+import os
+
+import testtools
+
+_TOOL = os.path.join(os.path.dirname(__file__), '..', '..', '..', 'tools',
+                     'ci_failures.py')
+
+_LOG = """\
+{0} pkg.test_a.TestA.test_ok [0.1s] ... ok
+{1} pkg.test_b.TestB.test_bad [12.5s] ... FAILED
+
+Captured note:
+~~~~~~~~~~~~~
+    not part of the traceback
+
+Captured traceback:
+~~~~~~~~~~~~~~~~~~~
+    Traceback (most recent call last):
+      File "x.py", line 3, in test_bad
+        self.fail()
+    AssertionError: session reboot-all did not complete
+
+{0} pkg.test_c.TestC.test_ok [0.2s] ... ok
+"""
+
+
+def _load():
+    spec = importlib.util.spec_from_file_location('ci_failures', _TOOL)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class TestCiFailures(testtools.TestCase):
+
+    def test_traceback_of_each_failed_test(self):
+        found = list(_load().tracebacks(_LOG.splitlines(True)))
+        self.assertEqual(1, len(found))
+        test, body = found[0]
+        self.assertEqual('pkg.test_b.TestB.test_bad', test)
+        self.assertEqual('Traceback (most recent call last):', body[0])
+        self.assertEqual(
+            'AssertionError: session reboot-all did not complete', body[-1])
+        self.assertNotIn('not part of the traceback', '\n'.join(body))
+
+    def test_passing_run_yields_nothing(self):
+        lines = _LOG.replace('FAILED', 'ok').splitlines(True)
+        self.assertEqual([], list(_load().tracebacks(lines)))
