@@ -549,3 +549,8 @@ class VolumeTargetAlreadyExists(Conflict):
 class VolumeTargetBootIndexAlreadyExists(Conflict):
     msg_fmt = ("A volume target with boot index '%(boot_index)s' for the "
                "same node already exists.")
+
+
+class BIOSSettingsNotApplied(IronicLikeException):
+    msg_fmt = ('Node %(node)s: the BMC did not apply these BIOS settings '
+               'after the reboot: %(settings)s.')

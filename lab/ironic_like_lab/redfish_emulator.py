@@ -10,8 +10,9 @@ With ``EXTERNAL_NOTIFICATION_URL`` pointing at the agent simulator's
 ``/control/power``, the simulated machines follow the emulator's power and
 boot device (see :func:`write_config`), and the emulator honours their
 failure options ``ignore_graceful_shutdown`` and ``fail_power_on`` (see
-:func:`patch_power_faults`). sushy-tools is needed only here (it is a test
-requirement, not a service one).
+:func:`patch_power_faults`). Systems that define ``bios`` have a BIOS whose
+settings apply at the next boot (:func:`patch_bios`). sushy-tools is
+needed only here (it is a test requirement, not a service one).
 """
 
 import argparse
@@ -170,6 +171,101 @@ def patch_power_faults():
     driver.set_power_state = set_power_state
 
 
+# A system definition's factory BIOS attributes ({name: value}); a system
+# without them has no BIOS, as sushy-tools' FakeDriver has none. What a
+# BIOS settings PATCH or a ResetBios asks for is pending (kept under
+# _BIOS_PENDING, _BIOS_RESET) until the machine boots again, as on real
+# hardware; _BIOS_CURRENT holds what the last boot applied.
+BIOS_KEY = 'bios'
+_BIOS_CURRENT = 'bios_current'
+_BIOS_PENDING = 'bios_pending'
+_BIOS_RESET = 'bios_reset_pending'
+# The resets after which a machine runs its firmware again: pending BIOS
+# settings apply then (a power-on only when the machine was off; the
+# FakeDriver has no PowerCycle).
+BIOS_APPLYING_RESETS = ('ForceRestart', 'GracefulRestart')
+
+
+def _bios_system(driver, identity):
+    from sushy_tools import error
+    system = driver._get(identity)
+    if not isinstance(system.get(BIOS_KEY), dict):
+        raise error.NotSupportedError('System %s has no BIOS' % identity)
+    return system
+
+
+def _current_bios(system):
+    current = system.get(_BIOS_CURRENT)
+    return dict(system[BIOS_KEY] if current is None else current)
+
+
+def _apply_pending_bios(driver, system):
+    """What a boot does: pending settings (after a pending reset, over
+    the factory ones) become the current ones."""
+    pending = system.get(_BIOS_PENDING) or {}
+    if not pending and not system.get(_BIOS_RESET):
+        return
+    base = (dict(system[BIOS_KEY]) if system.get(_BIOS_RESET)
+            else _current_bios(system))
+    base.update(pending)
+    driver._update(system, **{_BIOS_CURRENT: base, _BIOS_PENDING: None,
+                              _BIOS_RESET: False})
+
+
+def patch_bios():
+    """Give the FakeDriver's systems that define ``bios`` a BIOS: GET
+    /BIOS shows the current attributes, a PATCH of /BIOS/Settings (an
+    attribute the BIOS does not have: 400) and the ResetBios action are
+    pending until the machine boots again (a restart, or a
+    power-on of a machine that was off)."""
+    from sushy_tools.emulator.resources.systems import fakedriver
+    from sushy_tools import error
+    driver = fakedriver.FakeDriver
+    original = driver.set_power_state
+    if getattr(original, 'ironic_like_bios', False):
+        return
+    if not callable(getattr(driver, '_update', None)):
+        # sushy-tools changed: fail loudly rather than lose the settings.
+        raise RuntimeError('sushy-tools FakeDriver._update changed; update '
+                           'the BIOS of %s' % __file__)
+
+    def get_bios(self, identity):
+        return _current_bios(_bios_system(self, identity))
+
+    def set_bios(self, identity, attributes):
+        system = _bios_system(self, identity)
+        if not isinstance(attributes, dict) or not attributes:
+            raise error.BadRequest('Attributes must be a non-empty object')
+        unknown = sorted(set(attributes) - set(system[BIOS_KEY]))
+        if unknown:
+            raise error.BadRequest('Unknown BIOS attribute(s): %s'
+                                   % ', '.join(unknown))
+        pending = dict(system.get(_BIOS_PENDING) or {})
+        pending.update(attributes)
+        self._update(system, **{_BIOS_PENDING: pending})
+
+    def reset_bios(self, identity):
+        system = _bios_system(self, identity)
+        self._update(system, **{_BIOS_PENDING: None, _BIOS_RESET: True})
+
+    @functools.wraps(original)
+    def set_power_state(self, identity, state):
+        system = self._get(identity)
+        boots = (state in BIOS_APPLYING_RESETS
+                 or (state in POWER_ON_RESETS
+                     and system.get('power_state') != 'On'))
+        result = original(self, identity, state)
+        if boots and isinstance(system.get(BIOS_KEY), dict):
+            _apply_pending_bios(self, self._get(identity))
+        return result
+
+    set_power_state.ironic_like_bios = True
+    driver.get_bios = get_bios
+    driver.set_bios = set_bios
+    driver.reset_bios = reset_bios
+    driver.set_power_state = set_power_state
+
+
 def make_system(name, mac, power_state='Off', notify=True, uuid=None):
     """One FakeDriver system definition.
 
@@ -247,6 +343,7 @@ def main(argv=None):
     patch_power_delay(ours.power_delay)
     patch_power_faults()
     patch_state_connections()
+    patch_bios()
     from sushy_tools.emulator import main as emulator_main
     sys.argv = ['sushy-emulator'] + rest
     return emulator_main.main()

@@ -14,6 +14,7 @@ from ironic_like.common import indicators
 from ironic_like.common import states
 from ironic_like.conf import CONF
 from ironic_like.drivers import base
+from ironic_like.drivers import bios_settings
 from ironic_like.drivers import raid
 
 LOG = log.getLogger(__name__)
@@ -200,25 +201,6 @@ class FakeBoot(base.BootInterface):
 
 
 # Ironic's arguments of the BIOS apply_configuration step.
-APPLY_ARGSINFO = {'settings': {
-    'description': 'List of BIOS settings, each item needs to contain a '
-                   'dictionary with name/value pairs',
-    'required': True}}
-
-
-def bios_settings(settings):
-    """{name: value} of an apply_configuration step's ``settings`` (a
-    list of {"name", "value"}); InvalidParameterValue naming
-    ``settings`` otherwise."""
-    if not isinstance(settings, list) or not all(
-            isinstance(item, dict) and isinstance(item.get('name'), str)
-            and item['name'] and 'value' in item for item in settings):
-        raise exception.InvalidParameterValue(
-            err='settings must be a list of {"name": ..., "value": ...} '
-                '(got %r).' % (settings,), field='settings')
-    return {item['name']: item['value'] for item in settings}
-
-
 class FakeBIOS(base.BIOSInterface):
     """A BIOS with a few fixed settings (read on manage/verify)."""
 
@@ -258,15 +240,15 @@ class FakeBIOS(base.BIOSInterface):
     # Deploy steps too, as the BIOS steps of Ironic's real drivers are
     # (its fake BIOS has none): a deploy template of Ironic's example
     # (bios.apply_configuration) then deploys on fake-hardware.
-    @base.deploy_step(argsinfo=APPLY_ARGSINFO)
-    @base.service_step(argsinfo=APPLY_ARGSINFO)
-    @base.clean_step(argsinfo=APPLY_ARGSINFO)
+    @base.deploy_step(argsinfo=bios_settings.APPLY_ARGSINFO)
+    @base.service_step(argsinfo=bios_settings.APPLY_ARGSINFO)
+    @base.clean_step(argsinfo=bios_settings.APPLY_ARGSINFO)
     def apply_configuration(self, task, settings):
         """Ironic's BIOS step: set ``settings`` ([{name, value}]), then
         read them back into the node's cached settings."""
         applied = dict((task.node.driver_internal_info or {}).get(
             self.APPLIED_KEY) or {})
-        applied.update(bios_settings(settings))
+        applied.update(bios_settings.parse(settings))
         self._store(task, applied)
 
     @base.deploy_step()

@@ -9,7 +9,6 @@ import time
 from oslo_log import log
 import sushy
 
-from ironic_like.common import bios_registry
 from ironic_like.common import exception
 from ironic_like.common import health_states
 from ironic_like.common import indicators
@@ -447,57 +446,3 @@ class RedfishFirmware(_RedfishBMC, base.FirmwareInterface):
                 driver=task.node.driver, extension='firmware (the BMC '
                 'reports no BIOS or BMC version)')
         return components
-
-
-class RedfishBIOS(_RedfishBMC, base.BIOSInterface):
-    """The BIOS attributes of the Redfish system (its Bios resource),
-    read on manage/verify."""
-
-    def get_bios_settings(self, task):
-        action = 'reading the BIOS settings'
-        info, system = redfish_utils.get_system(task.node, action=action)
-        with redfish_utils.sushy_errors(info, action,
-                                        exception.IronicLikeException):
-            attributes = dict(system.bios.attributes or {})
-        registry = self._registry(task, system)
-        # Stored as text, as Ironic stores them, whatever their JSON type.
-        return {name: dict(registry.get(name, {}),
-                           value=None if value is None else str(value))
-                for name, value in attributes.items()}
-
-    def _registry(self, task, system):
-        """{name: its BIOS registry fields} (API 1.74) from the BMC's
-        attribute registry; {} when the BMC has none or fails to give it
-        (the settings are cached all the same, as Ironic does)."""
-        try:
-            found = system.bios.get_attribute_registry()
-            entries = list(found.registry_entries.attributes or []
-                           if found else [])
-        except Exception as e:
-            LOG.info('Node %s: no BIOS attribute registry: %s',
-                     task.node.uuid, exception.safe_message(e))
-            return {}
-        registry = {}
-        for entry in entries:
-            fields = {key: getattr(entry, key, None)
-                      for key in bios_registry.FIELDS}
-            if isinstance(fields['allowable_values'], list):
-                fields['allowable_values'] = _value_names(
-                    task, fields['allowable_values'])
-            registry[entry.name] = fields
-        return registry
-
-
-def _value_names(task, allowable):
-    """A registry's allowed values ([{'ValueName', 'ValueDisplayName'}])
-    as their names, as Ironic keeps them."""
-    names = []
-    for item in allowable:
-        name = (item.get('ValueName') or item.get('ValueDisplayName')
-                if isinstance(item, dict) else item)
-        if name:
-            names.append(name)
-        else:
-            LOG.warning('Node %s: BIOS registry value without a name: %s',
-                        task.node.uuid, item)
-    return names

@@ -13,10 +13,8 @@ Ironic's rule, which the second node shows), and cpus/cpu_arch stay
 unknown.
 """
 
-import time
-
 from ironic_like.common import states
-from ironic_like.tests.functional import base
+from ironic_like.tests.functional import redfish_cluster
 from ironic_like.tests.functional import sushy_emulator
 
 GiB = 1024 ** 3
@@ -24,9 +22,6 @@ NIC1 = '52:54:00:f1:00:01'
 NIC2 = '52:54:00:f1:00:02'
 NIC3 = '52:54:00:f1:00:03'
 RULES_VERSION = {'X-OpenStack-Ironic-API-Version': '1.96'}
-# Reading a system without storage in the emulator's config: its Storage
-# answers 500, which sushy retries.
-INSPECT_BOUND = 60
 
 
 def _system(name, macs):
@@ -36,7 +31,7 @@ def _system(name, macs):
     return system
 
 
-class TestRedfishInspect(base.FunctionalTestCase):
+class TestRedfishInspect(redfish_cluster.RedfishClusterTestCase):
 
     TIMEOUT = 180
 
@@ -69,46 +64,11 @@ class TestRedfishInspect(base.FunctionalTestCase):
                 'enabled_hardware_types': 'fake-hardware,redfish',
                 'enabled_inspect_interfaces': 'no-inspect,agent,redfish'}})
 
-    def _call(self, method, path, body=None, expected=200, headers=None):
-        resp = self.cluster.request(method, path, json=body,
-                                    headers=headers)
-        self.assertEqual(expected, resp.status_code, resp.text)
-        return resp.json() if resp.content else None
-
     def _create(self, name, system, properties=None):
-        node = self._call('POST', '/v1/nodes', {
-            'driver': 'redfish', 'name': name,
-            'driver_info': self.emulator.driver_info(system['uuid']),
-            'inspect_interface': 'redfish',
-            'properties': properties or {}}, expected=201)
-        self.assertEqual('redfish', node['inspect_interface'])
-        return node['uuid']
-
-    def _node(self, uuid):
-        return self._call('GET', '/v1/nodes/%s' % uuid)
-
-    def _provision(self, uuid, target, wanted):
-        for _ in range(20):
-            resp = self.cluster.request(
-                'PUT', '/v1/nodes/%s/states/provision' % uuid,
-                json={'target': target})
-            if resp.status_code != 409:  # briefly locked (power sync)
-                break
-            time.sleep(0.5)
-        self.assertEqual(202, resp.status_code, resp.text)
-
-        def settled():
-            node = self._node(uuid)
-            if node['provision_state'] in states.TRANSIENT_STATES:
-                return None
-            return node
-        node = self.assertEventually(
-            settled, INSPECT_BOUND, interval=0.25,
-            message=lambda: 'node %s still busy: %s'
-            % (uuid, self._node(uuid)))
-        self.assertEqual(wanted, node['provision_state'],
-                         node['last_error'])
-        return node
+        uuid = super()._create(name, system, properties,
+                               inspect_interface='redfish')
+        self.assertEqual('redfish', self._node(uuid)['inspect_interface'])
+        return uuid
 
     def _macs(self, uuid):
         ports = self._call('GET', '/v1/nodes/%s/ports?detail=true' % uuid)

@@ -13,7 +13,7 @@ from ironic_like.drivers import loader
 from ironic_like.drivers.modules import fake
 from ironic_like.drivers.modules import network
 from ironic_like.drivers.modules import noop
-from ironic_like.drivers.modules import redfish
+from ironic_like.drivers.modules import redfish_bios
 from ironic_like.drivers import raid
 from ironic_like.drivers import redfish_hardware
 from ironic_like.tests import base as tests_base
@@ -201,7 +201,7 @@ class TestHardwareTypes(tests_base.TestCase):
         self.assertEqual('no-bios', hw.default('bios'))
         self.assertEqual(['no-console'], hw.supported('console'))
         self.assertIsInstance(loader.interface('bios', 'redfish'),
-                              redfish.RedfishBIOS)
+                              redfish_bios.RedfishBIOS)
 
 
 class TestRedfishBiosAndNmi(test_redfish._SushyTest):
@@ -209,7 +209,7 @@ class TestRedfishBiosAndNmi(test_redfish._SushyTest):
     def test_bios_settings(self):
         self.system.bios.attributes = {'BootMode': 'Uefi', 'Cores': 8,
                                        'Unset': None}
-        bios = redfish.RedfishBIOS()
+        bios = redfish_bios.RedfishBIOS()
         task = test_redfish._task()
         bios.validate(task)
         self.system.bios.get_attribute_registry.return_value = None

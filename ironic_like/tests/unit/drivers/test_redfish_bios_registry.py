@@ -5,7 +5,7 @@ from unittest import mock
 
 import sushy
 
-from ironic_like.drivers.modules import redfish
+from ironic_like.drivers.modules import redfish_bios
 from ironic_like.tests.unit.drivers import test_redfish
 
 
@@ -27,7 +27,7 @@ class TestRedfishBiosRegistry(test_redfish._SushyTest):
     def setUp(self):
         super().setUp()
         self.system.bios.attributes = {'BootMode': 'Uefi', 'Cores': 8}
-        self.bios = redfish.RedfishBIOS()
+        self.bios = redfish_bios.RedfishBIOS()
 
     def test_registry_fields(self):
         registry = mock.Mock()

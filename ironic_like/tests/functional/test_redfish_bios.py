@@ -1,0 +1,130 @@
+"""The ``redfish`` BIOS interface's steps against sushy-tools' real
+Redfish emulator (a system with a BIOS: the lab's emulator gives one to
+systems that define ``bios``, whose settings apply at the next boot, as
+on real hardware), through a cluster (API + 1 conductor, MariaDB,
+RabbitMQ).
+
+Manual cleaning with bios.apply_configuration, then bios.factory_reset:
+no ramdisk booted (both need none), the settings written, the node
+rebooted so that they apply, read back and cached (GET .../bios). A
+setting the BMC refuses fails the cleaning, naming it; a setting the
+registry the BMC gave (cached at manage) refuses gets 400 before the
+node moves.
+"""
+
+import requests
+
+from ironic_like.common import states
+from ironic_like.tests.functional import redfish_cluster
+from ironic_like.tests.functional import sushy_emulator
+
+NIC = '52:54:00:f1:01:01'
+FACTORY = {'BootMode': 'Uefi', 'ProcTurboMode': 'Enabled',
+           'QuietBoot': False, 'NumCores': 10}
+
+
+def _step(name, **args):
+    return {'interface': 'bios', 'step': name, 'args': args}
+
+
+class TestRedfishBIOSSteps(redfish_cluster.RedfishClusterTestCase):
+
+    TIMEOUT = 180
+
+    def setUp(self):
+        super().setUp()
+        self.system = sushy_emulator.make_system('bios-1', mac=NIC)
+        self.system['bios'] = dict(FACTORY)
+        work_dir = self.work_dir()
+        self.emulator = self.useFixture(sushy_emulator.SushyEmulator(
+            [self.system], log_dir=work_dir))
+        self.watch(self.emulator.process)
+        self.cluster = self.start_cluster(
+            conductors=1, api_workers=1, work_dir=work_dir,
+            conf={'DEFAULT': {
+                'enabled_hardware_types': 'fake-hardware,redfish',
+                'enabled_bios_interfaces': 'no-bios,redfish'}})
+
+    def _settings(self, uuid):
+        found = self._call('GET', '/v1/nodes/%s/bios' % uuid)
+        return {s['name']: s['value'] for s in found['bios']}
+
+    def _bmc_bios(self):
+        resp = self.emulator.get_system(self.system['uuid'])
+        self.assertIn('Bios', resp)
+        bios = requests.get(self.emulator.url + resp['Bios']['@odata.id'],
+                            timeout=10)
+        bios.raise_for_status()
+        return bios.json()['Attributes']
+
+    def test_apply_and_factory_reset_by_manual_cleaning(self):
+        uuid = self._create('rf-bios', self.system,
+                            bios_interface='redfish')
+        self._provision(uuid, 'manage', states.MANAGEABLE)
+        self.assertEqual('Enabled', self._settings(uuid)['ProcTurboMode'])
+        self.emulator.listener.clear()
+
+        node = self._provision(uuid, 'clean', states.MANAGEABLE, body={
+            'clean_steps': [_step('apply_configuration', settings=[
+                {'name': 'ProcTurboMode', 'value': 'Disabled'},
+                {'name': 'QuietBoot', 'value': 'true'}])]})
+        self.assertIsNone(node['last_error'])
+        # The reboot applied them; the cache says what the BMC says.
+        self.assertEqual('Disabled', self._bmc_bios()['ProcTurboMode'])
+        # Written typed, as the BMC's registry says (a Boolean).
+        self.assertIs(True, self._bmc_bios()['QuietBoot'])
+        settings = self._settings(uuid)
+        self.assertEqual('Disabled', settings['ProcTurboMode'])
+        self.assertEqual('True', settings['QuietBoot'])
+        self.assertEqual(states.POWER_ON, node['power_state'])
+        # No ramdisk: the boot device was never set to PXE.
+        self.assertNotEqual(
+            'Pxe', self.emulator.get_system(self.system['uuid'])['Boot'][
+                'BootSourceOverrideTarget'])
+
+        # A setting the BMC does not have: it refuses it, the step fails
+        # naming the cause, nothing applied.
+        node = self._provision(uuid, 'clean', states.CLEANFAIL, body={
+            'clean_steps': [_step('apply_configuration', settings=[
+                {'name': 'NoSuchSetting', 'value': '1'}])]})
+        self.assertIn('applying BIOS settings failed', node['last_error'])
+        self.assertIn('NoSuchSetting', node['last_error'])
+        self._provision(uuid, 'manage', states.MANAGEABLE)
+
+        node = self._provision(uuid, 'clean', states.MANAGEABLE, body={
+            'clean_steps': [_step('factory_reset')]})
+        self.assertIsNone(node['last_error'])
+        self.assertEqual(FACTORY, {k: self._bmc_bios()[k] for k in FACTORY})
+        self.assertEqual('Enabled', self._settings(uuid)['ProcTurboMode'])
+
+    def test_refused_before_the_node_moves(self):
+        uuid = self._create('rf-bios-refused', self.system,
+                            bios_interface='redfish')
+        self._provision(uuid, 'manage', states.MANAGEABLE)
+        cases = [
+            # Arguments against the step's mark.
+            ([_step('apply_configuration')], 'settings'),
+            ([_step('apply_configuration', settings=[],
+                    other=1)], 'other'),
+            # Not a list of {name, value}.
+            ([_step('apply_configuration', settings=['ProcTurboMode'])],
+             'settings must be a list'),
+            # What the BMC's registry (cached at manage) refuses.
+            ([_step('apply_configuration', settings=[
+                {'name': 'ProcTurboMode', 'value': 'Sometimes'}])],
+             'ProcTurboMode (not one of Enabled, Disabled)'),
+            ([_step('apply_configuration', settings=[
+                {'name': 'NumCores', 'value': '12'}])],
+             'NumCores (read-only)'),
+        ]
+        for steps, message in cases:
+            resp = self.cluster.request(
+                'PUT', '/v1/nodes/%s/states/provision' % uuid,
+                json={'target': 'clean', 'clean_steps': steps})
+            self.assertEqual(400, resp.status_code, resp.text)
+            self.assertIn(message, resp.text)
+        node = self._node(uuid)
+        self.assertEqual(states.MANAGEABLE, node['provision_state'])
+        self.assertIsNone(node['last_error'])
+        self.assertEqual(FACTORY['ProcTurboMode'],
+                         self._bmc_bios()['ProcTurboMode'])

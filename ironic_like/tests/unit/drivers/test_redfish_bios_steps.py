@@ -1,0 +1,228 @@
+"""The redfish BIOS interface's steps (apply_configuration,
+factory_reset) with sushy mocked and the node's cached settings in the
+test database: the settings checked against the cache and typed, written,
+the node rebooted, read back; nothing written or rebooted when they are
+in force already."""
+
+import types
+from unittest import mock
+
+import fixtures
+import sushy
+
+from ironic_like.common import agent_info
+from ironic_like.common import bios_registry
+from ironic_like.common import exception
+from ironic_like.common import states
+from ironic_like.conductor.flows import interface_steps
+from ironic_like.drivers import base as drivers_base
+from ironic_like.drivers.modules import redfish_bios
+from ironic_like.drivers.modules import redfish_utils
+from ironic_like.tests import base
+from ironic_like.tests.unit.db import utils
+
+CACHED = {
+    'BootMode': {'value': 'Uefi', 'attribute_type': 'Enumeration',
+                 'allowable_values': ['Bios', 'Uefi'], 'read_only': False},
+    'NumCores': {'value': '8', 'attribute_type': 'Integer',
+                 'lower_bound': 1, 'upper_bound': 64, 'read_only': False},
+    'Turbo': {'value': 'true', 'attribute_type': 'Boolean',
+              'read_only': False},
+    'Serial': {'value': 'S1', 'attribute_type': 'String',
+               'read_only': True},
+}
+
+
+def _entry(name, fields):
+    entry = mock.Mock(spec=['name'] + list(bios_registry.FIELDS))
+    entry.name = name
+    for key in bios_registry.FIELDS:
+        setattr(entry, key, fields.get(key))
+    return entry
+
+
+class TestRedfishBIOSSteps(base.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        redfish_utils._CACHE.clear()
+        self.addCleanup(redfish_utils._CACHE.clear)
+        self.system = mock.Mock()
+        self.bios = self.system.bios
+        self.bios.attributes = {'BootMode': 'Uefi', 'NumCores': 8,
+                                'Turbo': True, 'Serial': 'S1'}
+        self.bios.pending_attributes = {}
+        self.bios.supported_apply_times = [sushy.APPLY_TIME_ON_RESET]
+        # The BMC's registry says what the cache says: settings cached
+        # again after a step keep their types and bounds.
+        registry = mock.Mock()
+        registry.registry_entries.attributes = [
+            _entry(name, fields) for name, fields in CACHED.items()]
+        self.bios.get_attribute_registry.return_value = registry
+        conn = mock.Mock()
+        conn.get_system.return_value = self.system
+        self.useFixture(fixtures.MockPatchObject(
+            redfish_utils.sushy, 'Sushy', return_value=conn))
+        self.node = utils.create_test_node(
+            driver='redfish', bios_interface='redfish',
+            power_state=states.POWER_ON,
+            driver_info={'redfish_address': 'http://bmc.example',
+                         'redfish_system_id': '/redfish/v1/Systems/1'},
+            driver_internal_info={'agent_url': 'http://10.0.0.5:9999'})
+        self.db.replace_bios_settings(self.node.id, CACHED)
+        self.power = mock.Mock()
+        self.power.get_power_state.return_value = states.POWER_ON
+        self.interface = redfish_bios.RedfishBIOS()
+        self.task = types.SimpleNamespace(
+            node=self.node, driver=types.SimpleNamespace(power=self.power),
+            update_node=self._update_node)
+
+    def _update_node(self, values, expected=None):
+        self.task.node = self.db.update_node(self.task.node.id, values)
+
+    def _apply_on_reboot(self, applied=None):
+        """The reboot makes the BMC apply what was written (or only
+        ``applied`` of it)."""
+        def reboot(task):
+            written = self.bios.set_attributes.call_args[0][0]
+            self.bios.attributes = dict(self.bios.attributes,
+                                        **(written if applied is None
+                                           else applied))
+        self.power.reboot.side_effect = reboot
+
+    def _cached(self, name):
+        return self.db.get_bios_setting(self.node.id, name).value
+
+    def test_marks(self):
+        for kind in (drivers_base.CLEAN, drivers_base.SERVICE):
+            for step in ('apply_configuration', 'factory_reset'):
+                info = drivers_base.step_info(self.interface, step, kind)
+                self.assertEqual(0, info['priority'])
+                self.assertFalse(info['requires_ramdisk'], (kind, step))
+        self.assertIsNotNone(drivers_base.step_info(
+            self.interface, 'apply_configuration', drivers_base.DEPLOY))
+        self.assertIsNone(drivers_base.step_info(
+            self.interface, 'check_step', drivers_base.CLEAN))
+
+    def test_apply_writes_reboots_and_reads_back(self):
+        self._apply_on_reboot()
+        self.interface.apply_configuration(self.task, [
+            {'name': 'NumCores', 'value': '4'},
+            {'name': 'Turbo', 'value': 'False'},
+            {'name': 'BootMode', 'value': 'Bios'}])
+        # Typed as the registry says, to apply at the next reset.
+        self.bios.set_attributes.assert_called_once_with(
+            {'NumCores': 4, 'Turbo': False, 'BootMode': 'Bios'},
+            apply_time=sushy.APPLY_TIME_ON_RESET)
+        self.power.reboot.assert_called_once_with(self.task)
+        # The cache holds what the BMC now says; the agent is gone.
+        self.assertEqual('4', self._cached('NumCores'))
+        self.assertEqual('Bios', self._cached('BootMode'))
+        info = self.task.node.driver_internal_info
+        self.assertNotIn(agent_info.AGENT_URL, info)
+        self.assertEqual(states.POWER_ON, self.task.node.power_state)
+
+    def test_not_applied_fails_the_step_naming_them(self):
+        self._apply_on_reboot(applied={'NumCores': 4})
+        exc = self.assertRaises(
+            exception.BIOSSettingsNotApplied,
+            self.interface.apply_configuration, self.task, [
+                {'name': 'NumCores', 'value': 4},
+                {'name': 'BootMode', 'value': 'Bios'}])
+        self.assertIn('BootMode=Bios (is Uefi)', str(exc))
+        self.assertNotIn('NumCores', str(exc))
+        # What the BMC did apply is cached all the same.
+        self.assertEqual('4', self._cached('NumCores'))
+
+    def test_in_force_already_costs_no_reboot(self):
+        self.interface.apply_configuration(self.task, [
+            {'name': 'NumCores', 'value': '8'},
+            {'name': 'Turbo', 'value': 'true'}])
+        self.bios.set_attributes.assert_not_called()
+        self.power.reboot.assert_not_called()
+        # Unless another value is pending for one of them.
+        self._apply_on_reboot()
+        self.bios.pending_attributes = {'NumCores': 16}
+        self.interface.apply_configuration(self.task, [
+            {'name': 'NumCores', 'value': '8'}])
+        self.bios.set_attributes.assert_called_once_with(
+            {'NumCores': 8}, apply_time=sushy.APPLY_TIME_ON_RESET)
+        self.power.reboot.assert_called_once_with(self.task)
+
+    def test_no_apply_time_offered(self):
+        self._apply_on_reboot()
+        self.bios.supported_apply_times = []
+        self.interface.apply_configuration(self.task, [
+            {'name': 'BootMode', 'value': 'Bios'}])
+        self.bios.set_attributes.assert_called_once_with(
+            {'BootMode': 'Bios'}, apply_time=None)
+
+    def test_refused_before_anything_is_written(self):
+        cases = [
+            ([{'name': 'BootMode', 'value': 'Legacy'}],
+             'BootMode (not one of Bios, Uefi)'),
+            ([{'name': 'NumCores', 'value': '128'}],
+             'NumCores (not within 1..64)'),
+            ([{'name': 'NumCores', 'value': 'many'}],
+             'NumCores (not an integer)'),
+            ([{'name': 'Serial', 'value': 'S2'}], 'Serial (read-only)'),
+            ([{'value': 'x'}], 'settings must be a list'),
+            ('BootMode=Bios', 'settings must be a list'),
+        ]
+        for settings, message in cases:
+            step = {'interface': 'bios', 'step': 'apply_configuration',
+                    'args': {'settings': settings}}
+            exc = self.assertRaises(exception.InvalidParameterValue,
+                                    self.interface.check_step, self.task,
+                                    step)
+            self.assertIn(message, str(exc))
+            self.assertEqual('settings', exc.field)
+            self.assertRaises(exception.InvalidParameterValue,
+                              self.interface.apply_configuration,
+                              self.task, settings)
+        self.bios.set_attributes.assert_not_called()
+        self.power.reboot.assert_not_called()
+        # A setting never cached goes to the BMC as given.
+        self.interface.check_step(self.task, {
+            'interface': 'bios', 'step': 'apply_configuration',
+            'args': {'settings': [{'name': 'NewThing', 'value': '1'}]}})
+
+    def test_bmc_refusal_is_the_step_error(self):
+        self.bios.set_attributes.side_effect = (
+            sushy.exceptions.BadRequestError(
+                method='PATCH', url='http://bmc.example/Bios/Settings',
+                response=mock.Mock(status_code=400, json=lambda: {})))
+        exc = self.assertRaises(
+            exception.IronicLikeException,
+            self.interface.apply_configuration, self.task,
+            [{'name': 'BootMode', 'value': 'Bios'}])
+        self.assertIn('applying BIOS settings failed', str(exc))
+        self.power.reboot.assert_not_called()
+
+    def test_factory_reset(self):
+        def reboot(task):
+            self.bios.attributes = dict(self.bios.attributes, NumCores=2)
+        self.power.reboot.side_effect = reboot
+        self.interface.factory_reset(self.task)
+        self.bios.reset_bios.assert_called_once_with()
+        self.power.reboot.assert_called_once_with(self.task)
+        self.assertEqual('2', self._cached('NumCores'))
+
+    def test_checked_before_the_node_moves(self):
+        # The conductor calls check_step with the other checks of an
+        # out-of-band step (interface_steps.check_out_of_band).
+        task = types.SimpleNamespace(
+            node=self.node, driver=types.SimpleNamespace(
+                bios=self.interface))
+        with mock.patch.object(interface_steps, 'out_of_band',
+                               return_value=drivers_base.step_info(
+                                   self.interface, 'apply_configuration',
+                                   drivers_base.CLEAN)):
+            exc = self.assertRaises(
+                exception.InvalidParameterValue,
+                interface_steps.check_out_of_band, task, {
+                    'interface': 'bios', 'step': 'apply_configuration',
+                    'args': {'settings': [{'name': 'Serial',
+                                           'value': 'x'}]}},
+                'clean', 'clean_steps')
+        self.assertIn('Serial (read-only)', str(exc))

@@ -1,0 +1,88 @@
+"""The Redfish emulator wrapper's BIOS (ironic_like_lab.redfish_emulator
+.patch_bios): sushy-tools' FakeDriver in this process, systems without a
+simulator behind them (no notifications)."""
+
+import logging
+import os
+
+import fixtures
+import testtools
+
+from ironic_like_lab import redfish_emulator
+
+FACTORY = {'BootMode': 'Uefi', 'ProcTurboMode': 'Enabled', 'NumCores': 8}
+
+
+class TestEmulatorBIOS(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        from sushy_tools.emulator.resources.systems import fakedriver
+        self.fakedriver = fakedriver
+        # The patches change sushy-tools' module: undo them afterwards.
+        for name in ('set_power_state', 'get_bios', 'set_bios',
+                     'reset_bios'):
+            self.useFixture(fixtures.MockPatchObject(
+                fakedriver.FakeDriver, name,
+                getattr(fakedriver.FakeDriver, name)))
+        self.useFixture(fixtures.MockPatchObject(
+            fakedriver, 'random', fakedriver.random))
+        redfish_emulator.patch_power_delay(0)
+        redfish_emulator.patch_bios()
+        self.tmp = self.useFixture(fixtures.TempDir()).path
+        with_bios = redfish_emulator.make_system(
+            'bios-1', '52:54:00:00:00:01', uuid='b1', notify=False)
+        with_bios[redfish_emulator.BIOS_KEY] = dict(FACTORY)
+        without = redfish_emulator.make_system(
+            'plain-1', '52:54:00:00:00:02', uuid='p1', notify=False)
+        config = {'SUSHY_EMULATOR_FAKE_SYSTEMS': [with_bios, without],
+                  'SUSHY_EMULATOR_STATE_DIR': os.path.join(self.tmp, 's')}
+        self.driver = fakedriver.FakeDriver.initialize(
+            config, logging.getLogger(__name__))()
+
+    def test_settings_apply_at_the_next_boot(self):
+        self.assertEqual(FACTORY, self.driver.get_bios('b1'))
+        self.driver.set_bios('b1', {'ProcTurboMode': 'Disabled'})
+        self.driver.set_bios('b1', {'NumCores': 4})
+        # Pending until the machine boots: a power-on of a machine that
+        # is off.
+        self.assertEqual(FACTORY, self.driver.get_bios('b1'))
+        self.driver.set_power_state('b1', 'On')
+        applied = dict(FACTORY, ProcTurboMode='Disabled', NumCores=4)
+        self.assertEqual(applied, self.driver.get_bios('b1'))
+        # A power-on of a machine already on boots nothing.
+        self.driver.set_bios('b1', {'BootMode': 'Bios'})
+        self.driver.set_power_state('b1', 'On')
+        self.assertEqual(applied, self.driver.get_bios('b1'))
+        self.driver.set_power_state('b1', 'ForceRestart')
+        self.assertEqual(dict(applied, BootMode='Bios'),
+                         self.driver.get_bios('b1'))
+
+    def test_reset_to_factory_at_the_next_boot(self):
+        self.driver.set_bios('b1', {'ProcTurboMode': 'Disabled'})
+        self.driver.set_power_state('b1', 'On')
+        self.driver.reset_bios('b1')
+        self.assertEqual('Disabled',
+                         self.driver.get_bios('b1')['ProcTurboMode'])
+        self.driver.set_power_state('b1', 'GracefulRestart')
+        self.assertEqual(FACTORY, self.driver.get_bios('b1'))
+
+    def test_refused(self):
+        from sushy_tools import error
+        exc = self.assertRaises(error.BadRequest, self.driver.set_bios,
+                                'b1', {'NoSuchThing': '1'})
+        self.assertIn('NoSuchThing', str(exc))
+        self.assertRaises(error.BadRequest, self.driver.set_bios, 'b1', {})
+        # A system defined without a BIOS has none, as before the patch.
+        for call in (lambda: self.driver.get_bios('p1'),
+                     lambda: self.driver.set_bios('p1', {'BootMode': 'x'}),
+                     lambda: self.driver.reset_bios('p1')):
+            self.assertRaises(error.NotSupportedError, call)
+        # The plain system's power still works.
+        self.driver.set_power_state('p1', 'On')
+        self.assertEqual('On', self.driver.get_power_state('p1'))
+
+    def test_patch_is_idempotent(self):
+        patched = self.fakedriver.FakeDriver.set_power_state
+        redfish_emulator.patch_bios()
+        self.assertIs(patched, self.fakedriver.FakeDriver.set_power_state)
