@@ -11,8 +11,10 @@ With ``EXTERNAL_NOTIFICATION_URL`` pointing at the agent simulator's
 boot device (see :func:`write_config`), and the emulator honours their
 failure options ``ignore_graceful_shutdown`` and ``fail_power_on`` (see
 :func:`patch_power_faults`). Systems that define ``bios`` have a BIOS whose
-settings apply at the next boot (:func:`patch_bios`). sushy-tools is
-needed only here (it is a test requirement, not a service one).
+settings apply at the next boot (:func:`patch_bios`), and every system's
+SecureBoot has the ResetKeys action (:func:`patch_secure_boot_keys`).
+sushy-tools is needed only here (it is a test requirement, not a service
+one).
 """
 
 import argparse
@@ -266,6 +268,72 @@ def patch_bios():
     driver.set_power_state = set_power_state
 
 
+# A system's secure boot keys: the manufacturer's ('default', until a
+# ResetKeys changes them) or none ('deleted': the firmware in setup mode).
+SECURE_BOOT_KEYS = 'secure_boot_keys'
+RESET_KEYS_TYPES = {'ResetAllKeysToDefault': 'default',
+                    'DeleteAllKeys': 'deleted', 'DeletePK': 'deleted'}
+_RESET_KEYS_PATH = ('/redfish/v1/Systems/<identity>/SecureBoot/Actions/'
+                    'SecureBoot.ResetKeys')
+
+
+def patch_secure_boot_keys(app):
+    """Give the emulator's SecureBoot resource Redfish's ResetKeys action
+    (sushy-tools shows ``"Actions": {}``): its target and allowed values
+    on GET, ``SecureBootMode`` ``SetupMode`` once the keys are deleted
+    (``DeployedMode`` with the default keys), and the action itself (400
+    for another ``ResetKeysType``)."""
+    import json
+
+    import flask
+
+    view = app.view_functions.get('secure_boot')
+    if view is None:
+        # sushy-tools changed: fail loudly rather than lose the action.
+        raise RuntimeError('sushy-tools has no secure_boot view; update '
+                           'patch_secure_boot_keys in %s' % __file__)
+    if getattr(view, 'ironic_like_keys', False):
+        return
+
+    def keys_of(identity):
+        return app.systems._get(identity).get(SECURE_BOOT_KEYS, 'default')
+
+    @functools.wraps(view)
+    def secure_boot(identity):
+        response = view(identity)
+        if flask.request.method != 'GET' or response.status_code != 200:
+            return response
+        body = json.loads(response.get_data())
+        body['Actions'] = {'#SecureBoot.ResetKeys': {
+            'target': _RESET_KEYS_PATH.replace('<identity>', identity),
+            'ResetKeysType@Redfish.AllowableValues': sorted(
+                RESET_KEYS_TYPES)}}
+        body['SecureBootMode'] = ('DeployedMode'
+                                  if keys_of(identity) == 'default'
+                                  else 'SetupMode')
+        response.set_data(json.dumps(body))
+        return response
+
+    def reset_keys(identity):
+        wanted = (flask.request.get_json(silent=True) or {}).get(
+            'ResetKeysType')
+        if wanted not in RESET_KEYS_TYPES:
+            return flask.Response(json.dumps({'error': {
+                'message': 'ResetKeysType must be one of %s'
+                           % ', '.join(sorted(RESET_KEYS_TYPES))}}),
+                status=400, content_type='application/json')
+        driver = app.systems
+        system = driver._get(identity)
+        driver._update(system, **{SECURE_BOOT_KEYS:
+                                  RESET_KEYS_TYPES[wanted]})
+        return '', 204
+
+    secure_boot.ironic_like_keys = True
+    app.view_functions['secure_boot'] = secure_boot
+    app.add_url_rule(_RESET_KEYS_PATH, 'ironic_like_reset_keys', reset_keys,
+                     methods=['POST'])
+
+
 def make_system(name, mac, power_state='Off', notify=True, uuid=None):
     """One FakeDriver system definition.
 
@@ -345,6 +413,7 @@ def main(argv=None):
     patch_state_connections()
     patch_bios()
     from sushy_tools.emulator import main as emulator_main
+    patch_secure_boot_keys(emulator_main.app)
     sys.argv = ['sushy-emulator'] + rest
     return emulator_main.main()
 

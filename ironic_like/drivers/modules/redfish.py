@@ -321,6 +321,37 @@ class RedfishManagement(_RedfishBMC, base.ManagementInterface):
                                         exception.IronicLikeException):
             system.secure_boot.set_enabled(bool(state))
 
+    # Secure boot keys, as Ironic's redfish management resets them (its
+    # steps need the ramdisk, Ironic's default; here they need none: they
+    # act on the BMC alone, and the ramdisk may not boot with the keys
+    # just deleted).
+    @base.deploy_step()
+    @base.clean_step(requires_ramdisk=False)
+    def reset_secure_boot_keys_to_default(self, task):
+        """Put the manufacturer's secure boot keys back."""
+        self._reset_keys(task, sushy.SECURE_BOOT_RESET_KEYS_TO_DEFAULT,
+                         'resetting the secure boot keys to their defaults')
+
+    @base.deploy_step()
+    @base.clean_step(requires_ramdisk=False)
+    def clear_secure_boot_keys(self, task):
+        """Delete every secure boot key (the platform key too: the
+        firmware is in setup mode after it)."""
+        self._reset_keys(task, sushy.SECURE_BOOT_RESET_KEYS_DELETE_ALL,
+                         'deleting the secure boot keys')
+
+    def _reset_keys(self, task, reset_type, action):
+        info, system = redfish_utils.get_system(task.node, action=action)
+        try:
+            secure_boot = system.secure_boot
+        except sushy.exceptions.MissingAttributeError:
+            raise base.unsupported(task, 'secure boot keys (the BMC has no '
+                                         'SecureBoot resource)')
+        with redfish_utils.sushy_errors(info, action,
+                                        exception.IronicLikeException):
+            secure_boot.reset_keys(reset_type)
+        LOG.info('Node %s: %s done', task.node.uuid, action)
+
     # Indicators, named as Ironic's redfish driver names them: the
     # system's LED by the system's UUID, each chassis' by its UUID, each
     # drive's by "<storage id>:<drive id>". Redfish has no read-only flag

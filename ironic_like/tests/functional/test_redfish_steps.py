@@ -1,8 +1,9 @@
-"""The ``redfish`` BIOS interface's steps against sushy-tools' real
-Redfish emulator (a system with a BIOS: the lab's emulator gives one to
-systems that define ``bios``, whose settings apply at the next boot, as
-on real hardware), through a cluster (API + 1 conductor, MariaDB,
-RabbitMQ).
+"""The Redfish out-of-band steps (the ``redfish`` BIOS interface's, the
+``redfish`` management interface's secure boot key steps) against
+sushy-tools' real Redfish emulator (a system with a BIOS: the lab's
+emulator gives one to systems that define ``bios``, whose settings apply
+at the next boot, as on real hardware; and the SecureBoot ResetKeys
+action), through a cluster (API + 1 conductor, MariaDB, RabbitMQ).
 
 Manual cleaning with bios.apply_configuration, then bios.factory_reset:
 no ramdisk booted (both need none), the settings written, the node
@@ -10,6 +11,10 @@ rebooted so that they apply, read back and cached (GET .../bios). A
 setting the BMC refuses fails the cleaning, naming it; a setting the
 registry the BMC gave (cached at manage) refuses gets 400 before the
 node moves.
+
+Manual cleaning with management.clear_secure_boot_keys, then
+management.reset_secure_boot_keys_to_default: the firmware in setup
+mode, then deployed mode again; no ramdisk booted.
 """
 
 import requests
@@ -23,11 +28,11 @@ FACTORY = {'BootMode': 'Uefi', 'ProcTurboMode': 'Enabled',
            'QuietBoot': False, 'NumCores': 10}
 
 
-def _step(name, **args):
-    return {'interface': 'bios', 'step': name, 'args': args}
+def _step(name, interface='bios', **args):
+    return {'interface': interface, 'step': name, 'args': args}
 
 
-class TestRedfishBIOSSteps(redfish_cluster.RedfishClusterTestCase):
+class TestRedfishSteps(redfish_cluster.RedfishClusterTestCase):
 
     TIMEOUT = 180
 
@@ -128,3 +133,32 @@ class TestRedfishBIOSSteps(redfish_cluster.RedfishClusterTestCase):
         self.assertIsNone(node['last_error'])
         self.assertEqual(FACTORY['ProcTurboMode'],
                          self._bmc_bios()['ProcTurboMode'])
+
+    def _secure_boot_mode(self):
+        system = self.emulator.get_system(self.system['uuid'])
+        resp = requests.get(
+            self.emulator.url + system['SecureBoot']['@odata.id'],
+            timeout=10)
+        resp.raise_for_status()
+        return resp.json()['SecureBootMode']
+
+    def test_secure_boot_key_steps_by_manual_cleaning(self):
+        uuid = self._create('rf-keys', self.system)
+        self._provision(uuid, 'manage', states.MANAGEABLE)
+        self.assertEqual('DeployedMode', self._secure_boot_mode())
+        node = self._provision(uuid, 'clean', states.MANAGEABLE, body={
+            'clean_steps': [_step('clear_secure_boot_keys',
+                                  interface='management')]})
+        self.assertIsNone(node['last_error'])
+        self.assertEqual('SetupMode', self._secure_boot_mode())
+        node = self._provision(uuid, 'clean', states.MANAGEABLE, body={
+            'clean_steps': [_step('reset_secure_boot_keys_to_default',
+                                  interface='management')]})
+        self.assertIsNone(node['last_error'])
+        self.assertEqual('DeployedMode', self._secure_boot_mode())
+        # A method of the interface not marked as a step: refused.
+        resp = self.cluster.request(
+            'PUT', '/v1/nodes/%s/states/provision' % uuid,
+            json={'target': 'clean', 'clean_steps': [
+                _step('set_boot_mode', interface='management')]})
+        self.assertEqual(400, resp.status_code, resp.text)
