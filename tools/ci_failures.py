@@ -16,8 +16,10 @@ MAX_TESTS = 5
 MAX_LINES = 25
 MAX_WIDTH = 1000
 
-_FAILED = re.compile(r'^(?:\{\d+\} )?(\S+) \[[0-9.]+s\] \.\.\. FAILED$')
-_TITLE = 'Captured traceback:'
+_RESULT = re.compile(r'^(?:\{\d+\} )?(\S+) \[[0-9.]+s\] \.\.\. (\w+)$')
+# testtools names a test's first traceback "traceback", further ones (a
+# cleanup that failed too) "traceback-1" and so on.
+_TITLE = re.compile(r'^Captured traceback(?:-\d+)?:$')
 
 
 def tracebacks(lines):
@@ -26,10 +28,13 @@ def tracebacks(lines):
     index = 0
     while index < len(lines):
         line = lines[index].rstrip('\n')
-        match = _FAILED.match(line)
+        match = _RESULT.match(line)
         if match:
-            current = match.group(1)
-        elif line == _TITLE and current:
+            current = match.group(1) if match.group(2) == 'FAILED' else None
+        elif line.startswith('====='):
+            # stestr's closing summary: its repeats are not attributed.
+            current = None
+        elif current and _TITLE.match(line):
             body = []
             index += 2  # the title's underline
             while index < len(lines):
@@ -41,13 +46,13 @@ def tracebacks(lines):
             while body and not body[-1].strip():
                 body.pop()
             yield current, body
-            current = None
             continue
         index += 1
 
 
 def main(paths):
     seen = set()
+    printed = set()
     for path in paths:
         try:
             with open(path, errors='replace') as f:
@@ -55,10 +60,13 @@ def main(paths):
         except OSError:
             continue
         for test, body in tracebacks(lines):
-            if test in seen or len(seen) >= MAX_TESTS:
+            if (test not in seen and len(seen) >= MAX_TESTS
+                    or (test, tuple(body)) in printed):
                 continue
-            seen.add(test)
-            print('-- %s' % test)
+            printed.add((test, tuple(body)))
+            if test not in seen:
+                seen.add(test)
+                print('-- %s' % test)
             for text in body[-MAX_LINES:]:
                 print('   ' + text[:MAX_WIDTH])
     return 0

@@ -3,6 +3,8 @@ step's argument, its parsing, and the check of the requested values
 against the settings cached from the BMC (their registry: read-only,
 allowed values, bounds), as Ironic checks them before it writes."""
 
+from oslo_utils import strutils
+
 from ironic_like.common import exception
 
 APPLY_ARGSINFO = {'settings': {
@@ -38,7 +40,7 @@ def _typed(cached, name, value, invalid):
             name, ', '.join(map(str, cached.allowable_values))))
     elif kind == 'Integer':
         try:
-            number = int(value)
+            number = _integer(value)
         except (TypeError, ValueError):
             invalid.append('%s (not an integer)' % name)
             return value
@@ -48,15 +50,36 @@ def _typed(cached, name, value, invalid):
             invalid.append('%s (not within %s..%s)' % (
                 name, cached.lower_bound, cached.upper_bound))
         return number
-    elif kind == 'Boolean' and isinstance(value, str):
-        return value.strip().lower() == 'true'
-    elif kind == 'String' and isinstance(value, str) and (
-            cached.min_length is not None and len(value) < cached.min_length
-            or cached.max_length is not None
-            and len(value) > cached.max_length):
-        invalid.append('%s (length not within %s..%s)' % (
-            name, cached.min_length, cached.max_length))
+    elif kind == 'Boolean':
+        try:
+            return strutils.bool_from_string(value, strict=True)
+        except ValueError:
+            invalid.append('%s (not true or false)' % name)
+    elif kind == 'String':
+        if isinstance(value, (dict, list)) or value is None:
+            invalid.append('%s (not text)' % name)
+            return value
+        value = str(value)
+        if (cached.min_length is not None
+                and len(value) < cached.min_length
+                or cached.max_length is not None
+                and len(value) > cached.max_length):
+            invalid.append('%s (length not within %s..%s)' % (
+                name, cached.min_length, cached.max_length))
     return value
+
+
+def _integer(value):
+    """An Integer setting's value: an int, or text or a float that is a
+    whole number ("4", 4.0); ValueError or TypeError otherwise (a
+    silent int(3.7) would write 3)."""
+    if isinstance(value, bool):
+        raise TypeError('a boolean')
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise ValueError('not whole')
+        return int(value)
+    return int(value)
 
 
 def checked(node_id, settings):

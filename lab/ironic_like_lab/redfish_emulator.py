@@ -176,23 +176,31 @@ def patch_power_faults():
 # A system definition's factory BIOS attributes ({name: value}); a system
 # without them has no BIOS, as sushy-tools' FakeDriver has none. What a
 # BIOS settings PATCH or a ResetBios asks for is pending (kept under
-# _BIOS_PENDING, _BIOS_RESET) until the machine boots again, as on real
-# hardware; _BIOS_CURRENT holds what the last boot applied.
+# _BIOS_PENDING, _BIOS_RESET) until the machine has booted again, as on
+# real hardware: a reset that starts a boot marks them _BIOS_BOOTING, and
+# they apply once the machine is on (the emulator's power delay passed).
+# _BIOS_CURRENT holds what the last boot applied.
 BIOS_KEY = 'bios'
 _BIOS_CURRENT = 'bios_current'
 _BIOS_PENDING = 'bios_pending'
 _BIOS_RESET = 'bios_reset_pending'
-# The resets after which a machine runs its firmware again: pending BIOS
-# settings apply then (a power-on only when the machine was off; the
-# FakeDriver has no PowerCycle).
-BIOS_APPLYING_RESETS = ('ForceRestart', 'GracefulRestart')
+_BIOS_BOOTING = 'bios_booting'
 
 
 def _bios_system(driver, identity):
+    """The system (its due power change applied first), and its pending
+    BIOS settings applied if it has booted since they were asked for."""
     from sushy_tools import error
     system = driver._get(identity)
     if not isinstance(system.get(BIOS_KEY), dict):
         raise error.NotSupportedError('System %s has no BIOS' % identity)
+    if (system.get(_BIOS_BOOTING) and system.get('power_state') == 'On'
+            and not system.get('pending_power')):
+        base = (dict(system[BIOS_KEY]) if system.get(_BIOS_RESET)
+                else _current_bios(system))
+        base.update(system.get(_BIOS_PENDING) or {})
+        driver._update(system, **{_BIOS_CURRENT: base, _BIOS_PENDING: None,
+                                  _BIOS_RESET: False, _BIOS_BOOTING: False})
     return system
 
 
@@ -201,25 +209,22 @@ def _current_bios(system):
     return dict(system[BIOS_KEY] if current is None else current)
 
 
-def _apply_pending_bios(driver, system):
-    """What a boot does: pending settings (after a pending reset, over
-    the factory ones) become the current ones."""
-    pending = system.get(_BIOS_PENDING) or {}
-    if not pending and not system.get(_BIOS_RESET):
-        return
+def _pending_bios(system):
+    """The settings resource's view: what the next boot will set."""
     base = (dict(system[BIOS_KEY]) if system.get(_BIOS_RESET)
             else _current_bios(system))
-    base.update(pending)
-    driver._update(system, **{_BIOS_CURRENT: base, _BIOS_PENDING: None,
-                              _BIOS_RESET: False})
+    base.update(system.get(_BIOS_PENDING) or {})
+    return base
 
 
 def patch_bios():
     """Give the FakeDriver's systems that define ``bios`` a BIOS: GET
     /BIOS shows the current attributes, a PATCH of /BIOS/Settings (an
     attribute the BIOS does not have: 400) and the ResetBios action are
-    pending until the machine boots again (a restart, or a
-    power-on of a machine that was off)."""
+    pending until the machine boots again (a restart, or a power-on of a
+    machine that was off; not a reset the machine ignored), and
+    ``get_bios_pending`` gives what the settings resource shows (see
+    :func:`patch_bios_settings_view`)."""
     from sushy_tools.emulator.resources.systems import fakedriver
     from sushy_tools import error
     driver = fakedriver.FakeDriver
@@ -233,6 +238,9 @@ def patch_bios():
 
     def get_bios(self, identity):
         return _current_bios(_bios_system(self, identity))
+
+    def get_bios_pending(self, identity):
+        return _pending_bios(_bios_system(self, identity))
 
     def set_bios(self, identity, attributes):
         system = _bios_system(self, identity)
@@ -252,20 +260,54 @@ def patch_bios():
 
     @functools.wraps(original)
     def set_power_state(self, identity, state):
-        system = self._get(identity)
-        boots = (state in BIOS_APPLYING_RESETS
-                 or (state in POWER_ON_RESETS
-                     and system.get('power_state') != 'On'))
+        uuid = self.uuid(identity)
         result = original(self, identity, state)
-        if boots and isinstance(system.get(BIOS_KEY), dict):
-            _apply_pending_bios(self, self._get(identity))
+        # A boot started when the reset left a power change pending (a
+        # power-on of a machine already on, or a reset the machine
+        # ignored, leaves none). Read without _get(), which would apply
+        # it.
+        raw = self._systems[uuid]
+        if (isinstance(raw.get(BIOS_KEY), dict) and raw.get('pending_power')
+                and raw['pending_power'].get('power_state') != 'Off'
+                and (raw.get(_BIOS_PENDING) or raw.get(_BIOS_RESET))):
+            self._update(raw, **{_BIOS_BOOTING: True})
         return result
 
     set_power_state.ironic_like_bios = True
     driver.get_bios = get_bios
+    driver.get_bios_pending = get_bios_pending
     driver.set_bios = set_bios
     driver.reset_bios = reset_bios
     driver.set_power_state = set_power_state
+
+
+def patch_bios_settings_view(app):
+    """Make GET /BIOS/Settings show the pending settings (sushy-tools
+    shows the current ones there), so that a client sees a change still
+    queued."""
+    import json
+
+    import flask
+
+    view = app.view_functions.get('bios_settings')
+    if view is None:
+        raise RuntimeError('sushy-tools has no bios_settings view; update '
+                           'patch_bios_settings_view in %s' % __file__)
+    if getattr(view, 'ironic_like_pending', False):
+        return
+
+    @functools.wraps(view)
+    def bios_settings(identity):
+        response = view(identity)
+        if flask.request.method != 'GET' or response.status_code != 200:
+            return response
+        body = json.loads(response.get_data())
+        body['Attributes'] = app.systems.get_bios_pending(identity)
+        response.set_data(json.dumps(body))
+        return response
+
+    bios_settings.ironic_like_pending = True
+    app.view_functions['bios_settings'] = bios_settings
 
 
 # A system's secure boot keys: the manufacturer's ('default', until a
@@ -413,6 +455,7 @@ def main(argv=None):
     patch_state_connections()
     patch_bios()
     from sushy_tools.emulator import main as emulator_main
+    patch_bios_settings_view(emulator_main.app)
     patch_secure_boot_keys(emulator_main.app)
     sys.argv = ['sushy-emulator'] + rest
     return emulator_main.main()

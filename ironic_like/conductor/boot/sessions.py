@@ -129,9 +129,18 @@ def abort_session(db, name):
     if boot_session.status == COMPLETE:
         raise exception.BootSessionConflict(
             reason='Session %s is already complete.' % name)
-    for component, _node in db.list_boot_components({'session': name}):
-        db.update_boot_component(component.node_id, {
-            'enabled': False, 'error': 'session %s aborted' % name})
+    # Only the components still at work for it: one that finished (the
+    # session may complete meanwhile, and then the abort is refused)
+    # keeps its outcome.
+    for component, _node in db.list_boot_components(
+            {'session': name, 'enabled': True}):
+        try:
+            db.update_boot_component(
+                component.node_id,
+                {'enabled': False, 'error': 'session %s aborted' % name},
+                expected={'session': name, 'enabled': True})
+        except exception.BootComponentChanged:
+            continue
     for component, _node in db.list_boot_components(
             {'staged_session': name}):
         db.update_boot_component(component.node_id, {

@@ -20,18 +20,29 @@ ramdisk running meanwhile boots again and looks its node up anew, and an
 agent step after this one waits for it.
 """
 
+import contextlib
+import time
+
 from oslo_log import log
 import sushy
 
 from ironic_like.common import agent_info
 from ironic_like.common import bios_registry
 from ironic_like.common import exception
+from ironic_like.common import masking
 from ironic_like.drivers import base
 from ironic_like.drivers import bios_settings
 from ironic_like.drivers.modules import redfish
 from ironic_like.drivers.modules import redfish_utils
 
 LOG = log.getLogger(__name__)
+
+# Bound (seconds) of the wait, after the reboot, for the BMC to show the
+# settings in force: firmware applies them during its power-on self test,
+# which takes minutes on a real server. Module constants, as the redfish
+# power bounds are; the step holds a conductor worker meanwhile.
+APPLY_TIMEOUT = 600
+APPLY_POLL_INTERVAL = 5
 
 
 class RedfishBIOS(redfish._RedfishBMC, base.BIOSInterface):
@@ -65,10 +76,9 @@ class RedfishBIOS(redfish._RedfishBMC, base.BIOSInterface):
         attributes = bios_settings.checked(task.node.id, settings)
         action = 'applying BIOS settings'
         info, system = redfish_utils.get_system(task.node, action=action)
-        with redfish_utils.sushy_errors(info, action,
-                                        exception.IronicLikeException):
+        with _bios_errors(info, action):
             bios = system.bios
-            if _in_force(bios, attributes):
+            if not _unapplied(bios, attributes):
                 LOG.info('Node %s: BIOS settings %s are in force already; '
                          'nothing written, no reboot', task.node.uuid,
                          sorted(attributes))
@@ -78,13 +88,7 @@ class RedfishBIOS(redfish._RedfishBMC, base.BIOSInterface):
         LOG.info('Node %s: BIOS settings %s written; rebooting to apply '
                  'them', task.node.uuid, sorted(attributes))
         _reboot_to_apply(task)
-        info, system = redfish_utils.get_system(task.node, action=action)
-        with redfish_utils.sushy_errors(info, action,
-                                        exception.IronicLikeException):
-            current = dict(system.bios.attributes or {})
-        missing = sorted('%s=%s (is %s)' % (name, value, current.get(name))
-                         for name, value in attributes.items()
-                         if not _same(current.get(name), value))
+        missing = _wait_applied(task, info, attributes, action)
         self.cache_bios_settings(task)
         if missing:
             raise exception.BIOSSettingsNotApplied(
@@ -96,12 +100,14 @@ class RedfishBIOS(redfish._RedfishBMC, base.BIOSInterface):
     def factory_reset(self, task):
         action = 'resetting the BIOS to its factory settings'
         info, system = redfish_utils.get_system(task.node, action=action)
-        with redfish_utils.sushy_errors(info, action,
-                                        exception.IronicLikeException):
+        with _bios_errors(info, action):
             system.bios.reset_bios()
         LOG.info('Node %s: BIOS reset asked for; rebooting to apply it',
                  task.node.uuid)
         _reboot_to_apply(task)
+        # What a reset restores is unknown beforehand: nothing to wait
+        # for but the pending settings to be gone.
+        _wait_applied(task, info, {}, action)
         self.cache_bios_settings(task)
 
     def _registry(self, task, system):
@@ -127,10 +133,43 @@ class RedfishBIOS(redfish._RedfishBMC, base.BIOSInterface):
         return registry
 
 
+@contextlib.contextmanager
+def _bios_errors(info, action):
+    """sushy's errors as the step's: a BIOS resource or action the BMC
+    answers 404 for (or lacks) is the BMC's lack, not a wrong
+    redfish_system_id (what sushy_errors says of a 404)."""
+    with redfish_utils.sushy_errors(info, action,
+                                    exception.IronicLikeException):
+        try:
+            yield
+        except sushy.exceptions.ResourceNotFoundError as e:
+            raise exception.IronicLikeException(masking.mask_text(
+                'Node %s: %s: %s failed, the BMC has no such BIOS '
+                'resource: %s' % (info['node_uuid'],
+                                  redfish_utils.describe(info), action, e)))
+        except AttributeError as e:
+            # sushy, when the Bios has no settings resource.
+            raise exception.IronicLikeException(
+                'Node %s: %s: %s failed, the BMC\'s BIOS has no settings '
+                'resource: %s' % (info['node_uuid'],
+                                  redfish_utils.describe(info), action, e))
+
+
 def _same(current, wanted):
-    # A BMC may give back as text what was written as a number or a
-    # boolean (and the other way round).
-    return current == wanted or str(current).lower() == str(wanted).lower()
+    """Whether the BMC's ``current`` value is ``wanted`` (typed by the
+    registry): exactly, but for the text forms a BMC may give back for a
+    Boolean ("true") or an Integer ("4")."""
+    if current == wanted and type(current) is type(wanted):
+        return True
+    if isinstance(wanted, bool):
+        return isinstance(current, str) and \
+            current.strip().lower() == str(wanted).lower()
+    if isinstance(wanted, int):
+        return (isinstance(current, str) and current.strip().isdigit()
+                and int(current) == wanted) or \
+            (isinstance(current, int) and not isinstance(current, bool)
+             and current == wanted)
+    return current == wanted and current is not None
 
 
 def _pending(bios):
@@ -143,14 +182,42 @@ def _pending(bios):
     return dict(pending) if isinstance(pending, dict) else {}
 
 
-def _in_force(bios, attributes):
-    """Every requested setting is the current value and no other value
-    for it is pending."""
+def _unapplied(bios, attributes):
+    """Each requested setting not in force, as 'name=value (is X)': its
+    current value differs, or a change of it is still pending (a pending
+    value other than the current one: BMCs that list every setting as
+    pending list the current values once applied). With no setting
+    requested (a factory reset): every change still pending."""
     current = bios.attributes or {}
     pending = _pending(bios)
-    return all(_same(current.get(name), value)
-               and (name not in pending or _same(pending[name], value))
-               for name, value in attributes.items())
+    queued = {name for name, value in pending.items()
+              if not _same(current.get(name), value)
+              and not _same(value, current.get(name))}
+    names = set(attributes) if attributes else queued
+    missing = []
+    for name in sorted(names):
+        wanted = attributes.get(name, pending.get(name))
+        if name in queued or not _same(current.get(name), wanted):
+            missing.append('%s=%s (is %s)'
+                           % (name, wanted, current.get(name)))
+    return missing
+
+
+def _wait_applied(task, info, attributes, action):
+    """After the reboot: read the BIOS until ``attributes`` are in force
+    and nothing of them is pending, or APPLY_TIMEOUT passes (a real BMC
+    shows new settings only once the firmware has run them, after its
+    power-on self test); what is still not in force then."""
+    deadline = time.monotonic() + APPLY_TIMEOUT
+    while True:
+        _, system = redfish_utils.get_system(task.node, action=action)
+        with _bios_errors(info, action):
+            missing = _unapplied(system.bios, attributes)
+        if not missing or time.monotonic() >= deadline:
+            return missing
+        LOG.debug('Node %s: BIOS settings not in force yet: %s',
+                  task.node.uuid, missing)
+        time.sleep(APPLY_POLL_INTERVAL)
 
 
 def _apply_time(bios):
@@ -164,8 +231,13 @@ def _apply_time(bios):
 
 def _reboot_to_apply(task):
     """Reboot the node so that its firmware applies what was written,
-    and record the power state it reached. Its agent (if a ramdisk runs)
-    is gone: a new lookup gets a new token."""
+    and record the power state it reached. When its agent runs (other
+    steps need the ramdisk), the node is made to boot the ramdisk again,
+    as Ironic reboots to finish a step (its network boot is set once);
+    the agent token goes either way, so that the next lookup gets a new
+    one."""
+    if (task.node.driver_internal_info or {}).get(agent_info.AGENT_URL):
+        task.driver.boot.prepare_ramdisk(task)
     agent_info.wipe_agent_token(task)
     power = task.driver.power
     power.reboot(task)

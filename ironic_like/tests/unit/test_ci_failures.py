@@ -25,6 +25,20 @@ Captured traceback:
     AssertionError: session reboot-all did not complete
 
 {0} pkg.test_c.TestC.test_ok [0.2s] ... ok
+
+Captured traceback:
+~~~~~~~~~~~~~~~~~~~
+    Traceback: of no failed test
+
+{1} pkg.test_d.TestD.test_two [1.0s] ... FAILED
+
+Captured traceback:
+~~~~~~~~~~~~~~~~~~~
+    AssertionError: first
+
+Captured traceback-1:
+~~~~~~~~~~~~~~~~~~~~~
+    RuntimeError: cleanup failed
 """
 
 
@@ -39,7 +53,11 @@ class TestCiFailures(testtools.TestCase):
 
     def test_traceback_of_each_failed_test(self):
         found = list(_load().tracebacks(_LOG.splitlines(True)))
-        self.assertEqual(1, len(found))
+        self.assertEqual(['pkg.test_b.TestB.test_bad',
+                          'pkg.test_d.TestD.test_two',
+                          'pkg.test_d.TestD.test_two'],
+                         [test for test, _ in found])
+        self.assertEqual(['RuntimeError: cleanup failed'], found[2][1])
         test, body = found[0]
         self.assertEqual('pkg.test_b.TestB.test_bad', test)
         self.assertEqual('Traceback (most recent call last):', body[0])

@@ -174,6 +174,23 @@ class TestReboot(OperatorTestCase):
         self.assertEqual(first.final_status,
                          self.db.get_boot_session('s1').final_status)
 
+    def test_abort_leaves_finished_components_alone(self):
+        # Every component done, the completion not run yet: an abort
+        # then completes the session as aborted but does not mark the
+        # finished components (the completion could have won).
+        self.create(limit='n0,n1')
+        for name in CYCLE[:-1]:
+            self.run_op(name)
+            if name == 'power_on':
+                self.report_all()
+        self.assertEqual(cs.STABLE, self.component('n0').status)
+        boot_session = sessions.abort_session(self.db, 's1')
+        self.assertEqual(sessions.COMPLETE, boot_session.status)
+        self.assertEqual(sessions.ABORTED, boot_session.error)
+        for name in ('n0', 'n1'):
+            self.assertIsNone(self.component(name).error)
+            self.assertEqual(cs.STABLE, self.component(name).status)
+
     def test_no_node_powered_on_twice_for_one_attempt(self):
         self.create(limit='n0')
         calls = []

@@ -72,10 +72,18 @@ class TestRedfishBIOSSteps(base.TestCase):
         self.db.replace_bios_settings(self.node.id, CACHED)
         self.power = mock.Mock()
         self.power.get_power_state.return_value = states.POWER_ON
+        self.boot = mock.Mock()
         self.interface = redfish_bios.RedfishBIOS()
         self.task = types.SimpleNamespace(
-            node=self.node, driver=types.SimpleNamespace(power=self.power),
+            node=self.node, driver=types.SimpleNamespace(
+                power=self.power, boot=self.boot),
             update_node=self._update_node)
+        # No waiting for a BMC that never applies: one read after the
+        # reboot, unless a test gives it time.
+        self.useFixture(fixtures.MockPatchObject(
+            redfish_bios, 'APPLY_TIMEOUT', 0))
+        self.useFixture(fixtures.MockPatchObject(
+            redfish_bios, 'APPLY_POLL_INTERVAL', 0))
 
     def _update_node(self, values, expected=None):
         self.task.node = self.db.update_node(self.task.node.id, values)
@@ -88,6 +96,7 @@ class TestRedfishBIOSSteps(base.TestCase):
             self.bios.attributes = dict(self.bios.attributes,
                                         **(written if applied is None
                                            else applied))
+            self.bios.pending_attributes = {}
         self.power.reboot.side_effect = reboot
 
     def _cached(self, name):
@@ -115,12 +124,50 @@ class TestRedfishBIOSSteps(base.TestCase):
             {'NumCores': 4, 'Turbo': False, 'BootMode': 'Bios'},
             apply_time=sushy.APPLY_TIME_ON_RESET)
         self.power.reboot.assert_called_once_with(self.task)
+        # The agent ran: the node boots the ramdisk again (set once).
+        self.boot.prepare_ramdisk.assert_called_once_with(self.task)
         # The cache holds what the BMC now says; the agent is gone.
         self.assertEqual('4', self._cached('NumCores'))
         self.assertEqual('Bios', self._cached('BootMode'))
         info = self.task.node.driver_internal_info
         self.assertNotIn(agent_info.AGENT_URL, info)
         self.assertEqual(states.POWER_ON, self.task.node.power_state)
+
+    def test_without_an_agent_no_ramdisk_is_prepared(self):
+        self._update_node({'driver_internal_info': {}})
+        self._apply_on_reboot()
+        self.interface.apply_configuration(self.task, [
+            {'name': 'BootMode', 'value': 'Bios'}])
+        self.power.reboot.assert_called_once_with(self.task)
+        self.boot.prepare_ramdisk.assert_not_called()
+
+    def test_waits_for_the_firmware_to_apply_them(self):
+        # A real BMC shows the new values only after its power-on self
+        # test: the step reads again until they are in force.
+        self.useFixture(fixtures.MockPatchObject(
+            redfish_bios, 'APPLY_TIMEOUT', 60))
+        before = dict(self.bios.attributes)
+        after = dict(before, BootMode='Bios')
+        reads = iter([before, before, before, after])
+        type(self.bios).attributes = mock.PropertyMock(
+            side_effect=lambda: next(reads, after))
+        self.interface.apply_configuration(self.task, [
+            {'name': 'BootMode', 'value': 'Bios'}])
+        self.assertEqual('Bios', self._cached('BootMode'))
+
+    def test_still_pending_is_not_applied(self):
+        # The value shows but a change of it is still queued (a BMC that
+        # lists only what is pending).
+        def reboot(task):
+            self.bios.attributes = dict(self.bios.attributes,
+                                        BootMode='Bios')
+            self.bios.pending_attributes = {'BootMode': 'Uefi'}
+        self.power.reboot.side_effect = reboot
+        exc = self.assertRaises(
+            exception.BIOSSettingsNotApplied,
+            self.interface.apply_configuration, self.task,
+            [{'name': 'BootMode', 'value': 'Bios'}])
+        self.assertIn('BootMode=Bios', str(exc))
 
     def test_not_applied_fails_the_step_naming_them(self):
         self._apply_on_reboot(applied={'NumCores': 4})
@@ -140,6 +187,20 @@ class TestRedfishBIOSSteps(base.TestCase):
             {'name': 'Turbo', 'value': 'true'}])
         self.bios.set_attributes.assert_not_called()
         self.power.reboot.assert_not_called()
+        # Text compares exactly: another letter case is a change (a BMC
+        # that gives a Boolean or an Integer back as text is no change).
+        self.bios.attributes = dict(self.bios.attributes, Turbo='True',
+                                    NumCores='8')
+        self.assertEqual([], redfish_bios._unapplied(
+            self.bios, {'Turbo': True, 'NumCores': 8}))
+        self.assertEqual(['NewThing=abc (is ABC)'], redfish_bios._unapplied(
+            mock.Mock(attributes={'NewThing': 'ABC'},
+                      pending_attributes={}), {'NewThing': 'abc'}))
+        self.assertEqual(['NewThing=None (is None)'],
+                         redfish_bios._unapplied(
+                             mock.Mock(attributes={},
+                                       pending_attributes={}),
+                             {'NewThing': 'None'}))
         # Unless another value is pending for one of them.
         self._apply_on_reboot()
         self.bios.pending_attributes = {'NumCores': 16}
@@ -166,6 +227,10 @@ class TestRedfishBIOSSteps(base.TestCase):
             ([{'name': 'NumCores', 'value': 'many'}],
              'NumCores (not an integer)'),
             ([{'name': 'Serial', 'value': 'S2'}], 'Serial (read-only)'),
+            ([{'name': 'Turbo', 'value': 'maybe'}],
+             'Turbo (not true or false)'),
+            ([{'name': 'NumCores', 'value': 3.7}],
+             'NumCores (not an integer)'),
             ([{'value': 'x'}], 'settings must be a list'),
             ('BootMode=Bios', 'settings must be a list'),
         ]
@@ -200,13 +265,27 @@ class TestRedfishBIOSSteps(base.TestCase):
         self.power.reboot.assert_not_called()
 
     def test_factory_reset(self):
+        self.bios.pending_attributes = {'NumCores': 2}
+
         def reboot(task):
             self.bios.attributes = dict(self.bios.attributes, NumCores=2)
+            self.bios.pending_attributes = {}
         self.power.reboot.side_effect = reboot
         self.interface.factory_reset(self.task)
         self.bios.reset_bios.assert_called_once_with()
         self.power.reboot.assert_called_once_with(self.task)
         self.assertEqual('2', self._cached('NumCores'))
+
+    def test_404_of_the_bios_is_the_bmcs_lack(self):
+        self.bios.reset_bios.side_effect = (
+            sushy.exceptions.ResourceNotFoundError(
+                method='POST', url='http://bmc.example/Bios/Actions',
+                response=mock.Mock(status_code=404, json=lambda: {})))
+        exc = self.assertRaises(exception.IronicLikeException,
+                                self.interface.factory_reset, self.task)
+        self.assertNotIsInstance(exc, exception.InvalidParameterValue)
+        self.assertIn('the BMC has no such BIOS resource', str(exc))
+        self.power.reboot.assert_not_called()
 
     def test_checked_before_the_node_moves(self):
         # The conductor calls check_step with the other checks of an

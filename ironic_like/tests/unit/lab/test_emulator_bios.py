@@ -5,6 +5,8 @@ simulator behind them (no notifications)."""
 import logging
 import os
 
+from unittest import mock
+
 import fixtures
 import testtools
 
@@ -21,10 +23,9 @@ class TestEmulatorBIOS(testtools.TestCase):
         self.fakedriver = fakedriver
         # The patches change sushy-tools' module: undo them afterwards.
         for name in ('set_power_state', 'get_bios', 'set_bios',
-                     'reset_bios'):
-            self.useFixture(fixtures.MockPatchObject(
-                fakedriver.FakeDriver, name,
-                getattr(fakedriver.FakeDriver, name)))
+                     'reset_bios', 'get_bios_pending'):
+            self.addCleanup(self._restore, name,
+                            fakedriver.FakeDriver.__dict__.get(name))
         self.useFixture(fixtures.MockPatchObject(
             fakedriver, 'random', fakedriver.random))
         redfish_emulator.patch_power_delay(0)
@@ -40,13 +41,21 @@ class TestEmulatorBIOS(testtools.TestCase):
         self.driver = fakedriver.FakeDriver.initialize(
             config, logging.getLogger(__name__))()
 
+    def _restore(self, name, original):
+        if original is None:
+            delattr(self.fakedriver.FakeDriver, name)
+        else:
+            setattr(self.fakedriver.FakeDriver, name, original)
+
     def test_settings_apply_at_the_next_boot(self):
         self.assertEqual(FACTORY, self.driver.get_bios('b1'))
         self.driver.set_bios('b1', {'ProcTurboMode': 'Disabled'})
         self.driver.set_bios('b1', {'NumCores': 4})
         # Pending until the machine boots: a power-on of a machine that
-        # is off.
+        # is off. The settings resource shows them meanwhile.
         self.assertEqual(FACTORY, self.driver.get_bios('b1'))
+        self.assertEqual(dict(FACTORY, ProcTurboMode='Disabled', NumCores=4),
+                         self.driver.get_bios_pending('b1'))
         self.driver.set_power_state('b1', 'On')
         applied = dict(FACTORY, ProcTurboMode='Disabled', NumCores=4)
         self.assertEqual(applied, self.driver.get_bios('b1'))
@@ -57,6 +66,16 @@ class TestEmulatorBIOS(testtools.TestCase):
         self.driver.set_power_state('b1', 'ForceRestart')
         self.assertEqual(dict(applied, BootMode='Bios'),
                          self.driver.get_bios('b1'))
+
+    def test_not_before_the_machine_is_on(self):
+        # A power change the emulator has not applied yet (its power
+        # delay): the boot has not happened, the settings stay pending.
+        self.driver.set_bios('b1', {'NumCores': 2})
+        with mock.patch.object(self.fakedriver.random, 'randint',
+                               return_value=3600, create=True):
+            self.driver.set_power_state('b1', 'On')
+        self.assertEqual(FACTORY, self.driver.get_bios('b1'))
+        self.assertEqual('Off', self.driver.get_power_state('b1'))
 
     def test_reset_to_factory_at_the_next_boot(self):
         self.driver.set_bios('b1', {'ProcTurboMode': 'Disabled'})
