@@ -154,9 +154,9 @@ class ConductorManager(object):
                                               plugin_data)
 
     def attach_virtual_media(self, context, node_id, device_type,
-                             image_url):
+                             image_url, image_download_source='http'):
         return vmedia.attach(context, self._executor, node_id, device_type,
-                             image_url)
+                             image_url, image_download_source)
 
     def detach_virtual_media(self, context, node_id, device_types=None):
         return vmedia.detach(context, self._executor, node_id, device_types)

@@ -63,7 +63,8 @@ TOPIC = 'ironic_like.conductor_manager'
 # 1.15: get_virtual_media.
 # 1.16: vendor_passthru, get_node_vendor_passthru_methods,
 #       driver_vendor_passthru, get_driver_vendor_passthru_methods.
-RPC_API_VERSION = '1.16'
+# 1.17: attach_virtual_media's image_download_source ("local").
+RPC_API_VERSION = '1.17'
 
 
 # Clock difference tolerated between this process and the conductor that
@@ -444,11 +445,17 @@ class ConductorAPI(object):
     def inject_nmi(self, context, node):
         return self._call_interfaces(context, node, 'inject_nmi')
 
-    def attach_virtual_media(self, context, node, device_type, image_url):
-        return self._call_interfaces(context, node, 'attach_virtual_media',
-                                     version='1.14',
-                                     device_type=device_type,
-                                     image_url=image_url)
+    def attach_virtual_media(self, context, node, device_type, image_url,
+                             image_download_source='http'):
+        if image_download_source == 'http':
+            # What every conductor since 1.14 does.
+            return self._call_interfaces(
+                context, node, 'attach_virtual_media', version='1.14',
+                device_type=device_type, image_url=image_url)
+        return self._call_interfaces(
+            context, node, 'attach_virtual_media', version='1.17',
+            device_type=device_type, image_url=image_url,
+            image_download_source=image_download_source)
 
     def detach_virtual_media(self, context, node, device_types=None):
         return self._call_interfaces(context, node, 'detach_virtual_media',

@@ -3,15 +3,22 @@ virtual CD-ROM, disk or floppy, or detach it, through the management
 interface. As Ironic's: validated and the last error cleared under the
 exclusive lock, done in a worker that keeps the lock (the API answers
 204 at once); a failure goes to last_error. Refused (409) while the node
-is in maintenance for a power failure: its BMC is not answering."""
+is in maintenance for a power failure: its BMC is not answering. With
+``image_download_source`` ``local`` (Ironic's default) the conductor
+serves the image itself (vmedia_images); detaching removes it."""
 
 from oslo_log import log
 
 from ironic_like.common import exception
 from ironic_like.conductor import locks
 from ironic_like.conductor import node_flags
+from ironic_like.conductor import vmedia_images
 
 LOG = log.getLogger(__name__)
+
+# Where the BMC reads an attached image (the API's image_download_source).
+HTTP = 'http'
+LOCAL = 'local'
 
 
 def _start(context, executor, node_id, purpose, work, *args):
@@ -56,14 +63,36 @@ def get(context, node_id):
         return list(task.driver.management.get_virtual_media(task))
 
 
-def attach(context, executor, node_id, device_type, image_url):
+def _attach(task, device_type, image_url, image_download_source):
+    uuid = task.node.uuid
+    # A new attach replaces what this node's device had, served or not.
+    vmedia_images.unpublish(uuid, [device_type])
+    if image_download_source == LOCAL:
+        image_url = vmedia_images.publish(uuid, device_type, image_url)
+    try:
+        task.driver.management.attach_virtual_media(task, device_type,
+                                                    image_url)
+    except Exception:
+        if image_download_source == LOCAL:
+            vmedia_images.unpublish(uuid, [device_type])
+        raise
+
+
+def _detach(task, device_types):
+    task.driver.management.detach_virtual_media(task, device_types)
+    vmedia_images.unpublish(task.node.uuid, device_types)
+
+
+def attach(context, executor, node_id, device_type, image_url,
+           image_download_source=HTTP):
+    """``image_download_source``: ``http``, the BMC reads ``image_url``;
+    ``local``, the conductor downloads it and serves it from its boot
+    file server (vmedia_images)."""
     _start(context, executor, node_id, 'attach virtual media (%s)'
-           % device_type,
-           lambda task: task.driver.management.attach_virtual_media(
-               task, device_type, image_url))
+           % device_type, _attach, device_type, image_url,
+           image_download_source)
 
 
 def detach(context, executor, node_id, device_types=None):
-    _start(context, executor, node_id, 'detach virtual media',
-           lambda task: task.driver.management.detach_virtual_media(
-               task, device_types))
+    _start(context, executor, node_id, 'detach virtual media', _detach,
+           device_types)

@@ -183,10 +183,18 @@ class TestRedfishCluster(base.FunctionalTestCase):
         self.emulator = self.useFixture(sushy_emulator.SushyEmulator(
             self.systems, log_dir=work_dir))
         self.watch(self.emulator.process)
+        # The conductor serves its http_root itself: the virtual media
+        # it downloads ("local") reach the emulator from there.
+        self.http_root = os.path.join(self.useFixture(
+            fixtures.TempDir()).path, 'httpboot')
+        port = base.free_port()
         self.cluster = self.start_cluster(
             conductors=1, api_workers=1, work_dir=work_dir,
             conf={'DEFAULT': {
-                'enabled_hardware_types': 'fake-hardware,redfish'}})
+                'enabled_hardware_types': 'fake-hardware,redfish'},
+                'deploy': {'http_root': self.http_root,
+                           'http_server_port': port,
+                           'http_url': 'http://127.0.0.1:%d' % port}})
 
     def _create(self, name, driver_info):
         resp = self.cluster.request('POST', '/v1/nodes', json={
@@ -223,12 +231,48 @@ class TestRedfishCluster(base.FunctionalTestCase):
             message=lambda: 'node %s not in %s: %s'
             % (uuid, wanted, self._node(uuid)))
 
-    def _cd_inserted(self, uuid):
+    def _cd(self, uuid):
         resp = self.cluster.request('GET', '/v1/nodes/%s/vmedia' % uuid,
                                     headers={VERSION: '1.93'})
         self.assertEqual(200, resp.status_code, resp.text)
-        return [d['inserted'] for d in resp.json()
-                if 'CD' in d['media_types']] == [True]
+        return [d for d in resp.json() if 'CD' in d['media_types']][0]
+
+    def _cd_inserted(self, uuid):
+        return self._cd(uuid)['inserted'] is True
+
+    def test_vmedia_served_by_the_conductor(self):
+        # Ironic's default image_download_source, "local": the conductor
+        # downloads the image and the BMC reads it from the conductor's
+        # boot file server.
+        uuid = self._create('rf-local', self.emulator.driver_info(
+            self.systems[0]['uuid']))
+        resp = self.cluster.request(
+            'POST', '/v1/nodes/%s/vmedia' % uuid, headers={VERSION: '1.89'},
+            json={'device_type': 'cdrom', 'image_url': _serve_iso(self)})
+        self.assertEqual(204, resp.status_code, resp.text)
+        self.assertEventually(lambda: self._cd_inserted(uuid), POWER_BOUND,
+                              interval=0.25, message=lambda: 'CD not '
+                              'inserted: %s' % self._node(uuid)['last_error'])
+        served = os.path.join(self.http_root, 'vmedia',
+                              'cdrom-%s.iso' % uuid)
+        with open(served, 'rb') as f:
+            self.assertEqual(b'\0' * 4096, f.read())
+        self.assertEqual(
+            self.cluster_http_url() + '/vmedia/cdrom-%s.iso' % uuid,
+            self._cd(uuid)['image'])
+        resp = self.cluster.request('DELETE', '/v1/nodes/%s/vmedia' % uuid,
+                                    headers={VERSION: '1.89'})
+        self.assertEqual(204, resp.status_code, resp.text)
+        self.assertEventually(lambda: not self._cd_inserted(uuid),
+                              POWER_BOUND, interval=0.25,
+                              message='CD not ejected')
+        self.assertEventually(lambda: not os.path.exists(served),
+                              POWER_BOUND, interval=0.25,
+                              message='served image not removed')
+        self.assertIsNone(self._node(uuid)['last_error'])
+
+    def cluster_http_url(self):
+        return self.cluster.conf['deploy']['http_url']
 
     def test_eject_vmedia_by_vendor_passthru(self):
         # Ironic's redfish vendor method, the redfish nodes' default
@@ -240,7 +284,8 @@ class TestRedfishCluster(base.FunctionalTestCase):
         self.assertEqual(['eject_vmedia'], list(resp.json()), resp.text)
         resp = self.cluster.request(
             'POST', '/v1/nodes/%s/vmedia' % uuid, headers={VERSION: '1.89'},
-            json={'device_type': 'cdrom', 'image_url': _serve_iso(self)})
+            json={'device_type': 'cdrom', 'image_url': _serve_iso(self),
+                  'image_download_source': 'http'})
         self.assertEqual(204, resp.status_code, resp.text)
         self.assertEventually(lambda: self._cd_inserted(uuid), POWER_BOUND,
                               interval=0.25, message='CD not inserted')

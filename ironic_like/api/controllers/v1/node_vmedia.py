@@ -3,10 +3,11 @@ CD-ROM, disk or floppy (POST, 204) or detach media (DELETE, 204,
 ``?device_types=a,b``, all when none), as Ironic answers: the node's
 conductor does it in a worker, a failure goes to last_error.
 
-``image_url`` must be http, https, nfs, cifs or smb (Ironic's schemes);
-the BMC reads it there. ``image_download_source`` may only be ``http``
-(the image is served from where it is): this service has no image cache
-to serve it from (Ironic's ``local``, its default) nor Swift. GET (1.93)
+``image_url`` must be http, https, nfs, cifs or smb (Ironic's schemes).
+``image_download_source`` ``local`` (the default, as Ironic's) has the
+conductor download the image and serve it to the BMC from its boot file
+server; ``http`` has the BMC read ``image_url`` itself, as it does for
+NFS and CIFS shares; ``swift`` is refused (no Object Storage). GET (1.93)
 lists the node's virtual media devices, read by its conductor from the
 BMC.
 """
@@ -20,9 +21,12 @@ from ironic_like.api.controllers.v1 import utils
 from ironic_like.api import validation
 from ironic_like.api import versions
 from ironic_like.common import exception
+from ironic_like.common import masking
 from ironic_like.common import states
 
 URL_SCHEMES = ('http', 'https', 'nfs', 'cifs', 'smb')
+# Shares the BMC mounts itself: the conductor cannot download them.
+SHARE_SCHEMES = ('nfs', 'cifs', 'smb')
 BODY = {
     'type': 'object',
     'properties': {
@@ -50,6 +54,29 @@ def _device_types(value):
     return types
 
 
+def _download_source(source, scheme, image_url):
+    """Where the BMC reads the image: ``local`` (Ironic's default: the
+    conductor downloads it and serves it) or ``http`` (from image_url).
+    An NFS or CIFS share is read by the BMC itself: ``local`` is refused
+    for it (Ironic's message) and is not the default there. No Swift."""
+    if source == 'swift':
+        raise exception.InvalidParameterValue(
+            err='image_download_source "swift" is not supported here (no '
+                'Object Storage service): use "local" or "http".',
+            field='image_download_source')
+    if scheme in SHARE_SCHEMES:
+        if source == 'local':
+            raise exception.InvalidParameterValue(
+                err="image_download_source is set to 'local' but the image "
+                    "URL %s uses the %s protocol which cannot be downloaded "
+                    "by the conductor. Set image_download_source to 'http' "
+                    "or remove it to use the default."
+                    % (masking.mask_url_password(image_url), scheme),
+                field='image_download_source')
+        return 'http'
+    return source or 'local'
+
+
 class NodeVmediaController(rest.RestController):
 
     def __init__(self, node_ident):
@@ -73,16 +100,13 @@ class NodeVmediaController(rest.RestController):
             raise exception.InvalidParameterValue(
                 err='Unsupported or missing URL scheme: %s' % scheme,
                 field='image_url')
-        source = body.get('image_download_source', 'http')
-        if source != 'http':
-            raise exception.InvalidParameterValue(
-                err='image_download_source "%s" is not supported here: the '
-                    'BMC reads the image from image_url ("http").' % source,
-                field='image_download_source')
+        source = _download_source(body.get('image_download_source'),
+                                  scheme, body['image_url'])
         node = utils.get_authorized_node(self.node_ident,
                                          'baremetal:node:vmedia:attach')
         utils.rpcapi().attach_virtual_media(
-            utils.context(), node, body['device_type'], body['image_url'])
+            utils.context(), node, body['device_type'], body['image_url'],
+            image_download_source=source)
         utils.set_status(204)
 
     @pecan.expose('json')

@@ -166,8 +166,11 @@ class TestNodesNewer(base.BaseBaremetalLikeTest):
     def test_virtual_media(self):
         node = self.create_node()
         with self.client.microversion('1.89'):
+            # "http": the BMC reads the image where it is (the default,
+            # "local", has the conductor download it first).
             self.client.attach_vmedia(node['uuid'], device_type='cdrom',
-                                      image_url='http://example.com/a.iso')
+                                      image_url='http://example.com/a.iso',
+                                      image_download_source='http')
             self.client.detach_vmedia(node['uuid'], device_types='cdrom')
             self.assertRaises(lib_exc.NotFound, self.client.list_vmedia,
                               node['uuid'])
@@ -180,7 +183,8 @@ class TestNodesNewer(base.BaseBaremetalLikeTest):
             self.assertEqual([['CD', 'DVD'], ['USBStick'], ['Floppy']],
                              [d['media_types'] for d in devices])
             self.client.attach_vmedia(node['uuid'], device_type='cdrom',
-                                      image_url='http://example.com/b.iso')
+                                      image_url='http://example.com/b.iso',
+                                      image_download_source='http')
             self.wait_for(lambda: self.client.list_vmedia(node['uuid'])[0][
                 'image'] == 'http://example.com/b.iso', 'media inserted')
         with self.client.microversion('1.88'):

@@ -1,11 +1,15 @@
 """Virtual media (Ironic 1.89): POST/DELETE /v1/nodes/{id}/vmedia, and
 GET (1.93), with a running conductor and the fake management."""
 
+import os
 from unittest import mock
+
+import fixtures
 
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor import node_flags
+from ironic_like.conductor import vmedia_images
 from ironic_like.drivers.modules import fake
 from ironic_like.tests.unit.api import base
 from ironic_like.tests.unit.api import test_auth
@@ -33,7 +37,8 @@ class TestVirtualMedia(base.APITestCase):
                                   headers=self._headers(None, version))
 
     def test_attach_and_detach(self):
-        self._attach({'device_type': 'cdrom', 'image_url': ISO})
+        self._attach({'device_type': 'cdrom', 'image_url': ISO,
+                      'image_download_source': 'http'})
         self._attach({'device_type': 'floppy', 'image_url': ISO + '.img',
                       'image_download_source': 'http'})
         node = self.wait_for(self.node.uuid,
@@ -62,7 +67,8 @@ class TestVirtualMedia(base.APITestCase):
                            'image': ''},
                           {'media_types': ['Floppy'], 'inserted': False,
                            'image': ''}], devices)
-        self._attach({'device_type': 'cdrom', 'image_url': ISO})
+        self._attach({'device_type': 'cdrom', 'image_url': ISO,
+                      'image_download_source': 'http'})
         self.wait_for(self.node.uuid, lambda n: 'cdrom' in _media(n))
         devices = self.get(self.url, version='1.93').json
         self.assertEqual({'media_types': ['CD', 'DVD'], 'inserted': True,
@@ -84,6 +90,13 @@ class TestVirtualMedia(base.APITestCase):
                 ({'device_type': 'cdrom', 'image_url': 'ftp://x/y.iso'},
                  'image_url'),
                 ({'device_type': 'cdrom', 'image_url': ISO,
+                  'image_download_source': 'swift'},
+                 'image_download_source'),
+                ({'device_type': 'cdrom', 'image_url': ISO,
+                  'image_download_source': 'ftp'},
+                 'image_download_source'),
+                # A share the BMC mounts: the conductor cannot fetch it.
+                ({'device_type': 'cdrom', 'image_url': 'nfs://h/x.iso',
                   'image_download_source': 'local'},
                  'image_download_source'),
                 ({'device_type': 'cdrom', 'image_url': ISO, 'x': 1}, 'x')):
@@ -104,11 +117,114 @@ class TestVirtualMedia(base.APITestCase):
     def test_unsupported_interface_goes_to_last_error(self):
         with mock.patch.object(fake.FakeManagement, 'attach_virtual_media',
                                side_effect=RuntimeError('no such drive')):
-            self._attach({'device_type': 'cdrom', 'image_url': ISO})
+            self._attach({'device_type': 'cdrom', 'image_url': ISO,
+                          'image_download_source': 'http'})
             node = self.wait_for(self.node.uuid,
                                  lambda n: n.last_error is not None)
         self.assertIn('no such drive', node.last_error)
         self.assertEqual(states.ENROLL, node.provision_state)
+
+
+class _Download(object):
+    """What requests.get answers for an image: ``status``, ``chunks``."""
+
+    def __init__(self, status=200, chunks=(b'ISO-', b'IMAGE')):
+        self.status_code = status
+        self.reason = 'OK' if status == 200 else 'Not Found'
+        self.chunks = chunks
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def iter_content(self, size):
+        return iter(self.chunks)
+
+
+class TestLocalVirtualMedia(base.APITestCase):
+    """``image_download_source`` ``local`` (Ironic's default): the
+    conductor downloads the image and serves it from http_root."""
+
+    with_conductor = True
+
+    def setUp(self):
+        super().setUp()
+        self.root = self.useFixture(fixtures.TempDir()).path
+        self.config(http_root=self.root, http_url='http://10.0.0.1:8088/',
+                    group='deploy')
+        self.node = self.create_node(name='n1')
+        self.url = '/v1/nodes/n1/vmedia'
+        self.get_image = self.useFixture(fixtures.MockPatchObject(
+            vmedia_images.requests, 'get',
+            side_effect=lambda *a, **k: _Download())).mock
+
+    def _file(self, device='cdrom', suffix='iso'):
+        return os.path.join(self.root, 'vmedia', '%s-%s.%s' % (
+            device, self.node.uuid, suffix))
+
+    def test_served_by_the_conductor_by_default(self):
+        self.app.post_json(self.url, {'device_type': 'cdrom',
+                                      'image_url': ISO}, status=204,
+                           headers=self._headers(None, V))
+        node = self.wait_for(self.node.uuid, lambda n: 'cdrom' in _media(n))
+        served = 'http://10.0.0.1:8088/vmedia/cdrom-%s.iso' % self.node.uuid
+        self.assertEqual(served, _media(node)['cdrom'])
+        self.assertIsNone(node.last_error)
+        with open(self._file(), 'rb') as f:
+            self.assertEqual(b'ISO-IMAGE', f.read())
+        self.assertEqual(ISO, self.get_image.call_args[0][0])
+        # Only the served file is there (nothing partial left).
+        self.assertEqual([os.path.basename(self._file())],
+                         os.listdir(os.path.join(self.root, 'vmedia')))
+        # A disk image too; detaching one removes only its file.
+        self.app.post_json(self.url, {'device_type': 'disk',
+                                      'image_url': ISO + '.img',
+                                      'image_download_source': 'local'},
+                           status=204, headers=self._headers(None, V))
+        self.wait_for(self.node.uuid, lambda n: 'disk' in _media(n))
+        self.assertTrue(os.path.exists(self._file('disk', 'img')))
+        self.delete(self.url + '?device_types=cdrom', version=V)
+        self.wait_for(self.node.uuid, lambda n: list(_media(n)) == ['disk'])
+        self.assertFalse(os.path.exists(self._file()))
+        self.assertTrue(os.path.exists(self._file('disk', 'img')))
+        self.delete(self.url, version=V)
+        self.wait_for(self.node.uuid, lambda n: not _media(n))
+        self.assertEqual([], os.listdir(os.path.join(self.root, 'vmedia')))
+
+    def test_failed_download_goes_to_last_error(self):
+        self.get_image.side_effect = lambda *a, **k: _Download(status=404)
+        self.app.post_json(self.url, {'device_type': 'cdrom',
+                                      'image_url': ISO}, status=204,
+                           headers=self._headers(None, V))
+        node = self.wait_for(self.node.uuid,
+                             lambda n: n.last_error is not None)
+        self.assertIn('Downloading %s for virtual media failed: HTTP 404'
+                      % ISO, node.last_error)
+        self.assertEqual({}, _media(node))
+        self.assertEqual([], os.listdir(os.path.join(self.root, 'vmedia')))
+
+    def test_bmc_refusal_removes_the_served_file(self):
+        with mock.patch.object(fake.FakeManagement, 'attach_virtual_media',
+                               side_effect=RuntimeError('no such drive')):
+            self.app.post_json(self.url, {'device_type': 'cdrom',
+                                          'image_url': ISO}, status=204,
+                               headers=self._headers(None, V))
+            node = self.wait_for(self.node.uuid,
+                                 lambda n: n.last_error is not None)
+        self.assertIn('no such drive', node.last_error)
+        self.assertFalse(os.path.exists(self._file()))
+
+    def test_a_share_is_read_by_the_bmc(self):
+        # NFS/CIFS without image_download_source: the BMC mounts it.
+        share = 'nfs://10.0.0.9/images/boot.iso'
+        self.app.post_json(self.url, {'device_type': 'cdrom',
+                                      'image_url': share}, status=204,
+                           headers=self._headers(None, V))
+        node = self.wait_for(self.node.uuid, lambda n: 'cdrom' in _media(n))
+        self.assertEqual(share, _media(node)['cdrom'])
+        self.get_image.assert_not_called()
 
 
 class TestVirtualMediaPolicy(test_auth.KeystoneTestCase):

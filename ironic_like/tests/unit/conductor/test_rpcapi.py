@@ -426,3 +426,45 @@ class TestTwoConductors(base.TestCase):
                 expected.append((node.id, host))
                 self.api.set_maintenance(self.context, node, True)
         self.assertEqual(expected, seen)
+
+
+class TestVirtualMediaCalls(base.TestCase):
+    """attach_virtual_media: "http" as every conductor since 1.14 takes
+    it; "local" needs 1.17, a clear 503 under a lower version cap."""
+
+    def setUp(self):
+        super().setUp()
+        _with_mocked_client(self, ['c1'])
+        self.client = self.api.client
+        self.node = _node()
+
+    def test_http_is_a_1_14_call(self):
+        self.api.attach_virtual_media(self.context, self.node, 'cdrom',
+                                      'http://x/a.iso')
+        self.assertEqual('1.14',
+                         self.client.prepare.call_args[1]['version'])
+        self.cctxt.call.assert_called_once_with(
+            self.context, 'attach_virtual_media', node_id=1,
+            device_type='cdrom', image_url='http://x/a.iso')
+
+    def test_local_is_a_1_17_call(self):
+        self.api.attach_virtual_media(self.context, self.node, 'cdrom',
+                                      'http://x/a.iso',
+                                      image_download_source='local')
+        self.assertEqual('1.17',
+                         self.client.prepare.call_args[1]['version'])
+        self.cctxt.call.assert_called_once_with(
+            self.context, 'attach_virtual_media', node_id=1,
+            device_type='cdrom', image_url='http://x/a.iso',
+            image_download_source='local')
+
+    def test_local_under_a_lower_cap(self):
+        self.client.can_send_version.side_effect = (
+            lambda version: version != '1.17')
+        exc = self.assertRaises(exception.ConductorUnavailable,
+                                self.api.attach_virtual_media,
+                                self.context, self.node, 'cdrom',
+                                'http://x/a.iso',
+                                image_download_source='local')
+        self.assertIn('1.17', str(exc))
+        self.cctxt.call.assert_not_called()

@@ -1,0 +1,101 @@
+"""Virtual media images the conductor serves itself (the vmedia API's
+``image_download_source`` ``local``, Ironic's default): the image is
+downloaded from ``image_url`` into ``[deploy]http_root/vmedia/`` and the
+BMC is given its URL under ``[deploy]http_url``, so that a BMC on the
+management network reads it from the conductor rather than from
+wherever the image lives. One file per node and device
+(``<device>-<node uuid>.iso`` for a CD, ``.img`` otherwise, Ironic's
+names), replaced whole (written aside, then renamed) by a new attach,
+removed by the detach."""
+
+import os
+import tempfile
+
+from oslo_log import log
+import requests
+
+from ironic_like.common import exception
+from ironic_like.common import masking
+from ironic_like.common import states
+from ironic_like.conf import CONF
+
+LOG = log.getLogger(__name__)
+
+SUBDIR = 'vmedia'
+_CHUNK = 1024 * 1024
+# (connect, read) seconds: the read bound is per chunk, so a large image
+# on a slow link still downloads while a stalled server does not hold the
+# node's lock for ever.
+TIMEOUT = (10, 60)
+
+
+def file_name(node_uuid, device_type):
+    return '%s-%s.%s' % (device_type, node_uuid,
+                         'iso' if device_type == 'cdrom' else 'img')
+
+
+def _path(name):
+    return os.path.join(CONF.deploy.http_root, SUBDIR, name)
+
+
+def url_of(node_uuid, device_type):
+    return '%s/%s/%s' % (CONF.deploy.http_url.rstrip('/'), SUBDIR,
+                         file_name(node_uuid, device_type))
+
+
+def _remove(path):
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def _download(image_url, fileobj):
+    shown = masking.mask_url_password(image_url)
+    try:
+        with requests.get(image_url, stream=True,
+                          timeout=TIMEOUT) as response:
+            if response.status_code != 200:
+                raise exception.IronicLikeException(
+                    'Downloading %s for virtual media failed: HTTP %s %s'
+                    % (shown, response.status_code, response.reason or ''))
+            size = 0
+            for chunk in response.iter_content(_CHUNK):
+                fileobj.write(chunk)
+                size += len(chunk)
+    except requests.RequestException as e:
+        raise exception.IronicLikeException(
+            'Downloading %s for virtual media failed: %s'
+            % (shown, masking.mask_text(str(e))))
+    return size
+
+
+def publish(node_uuid, device_type, image_url):
+    """Download ``image_url`` to the node's file of ``device_type``
+    (replacing the one there whole, only once the download is complete)
+    and return the URL the BMC reads it from."""
+    name = file_name(node_uuid, device_type)
+    target = _path(name)
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    fd, partial = tempfile.mkstemp(prefix='.%s.' % name,
+                                   dir=os.path.dirname(target))
+    try:
+        with os.fdopen(fd, 'wb') as fileobj:
+            size = _download(image_url, fileobj)
+        # Served by a web server that may run as another user.
+        os.chmod(partial, 0o644)
+        os.replace(partial, target)
+    except BaseException:
+        _remove(partial)
+        raise
+    LOG.info('Node %s: %s image published for its %s (%d bytes)',
+             node_uuid, masking.mask_url_password(image_url), device_type,
+             size)
+    return url_of(node_uuid, device_type)
+
+
+def unpublish(node_uuid, device_types=None):
+    """Remove the node's served images of ``device_types`` (all when
+    None); nothing to remove is no error."""
+    for device_type in device_types or states.VMEDIA_DEVICES:
+        _remove(_path(file_name(node_uuid, device_type)))
