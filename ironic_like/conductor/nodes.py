@@ -8,6 +8,7 @@ from ironic_like.conductor import allocations
 from ironic_like.conductor import locks
 from ironic_like.conductor import node_flags
 from ironic_like.conductor import settable
+from ironic_like.conductor import vmedia_images
 from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
 from ironic_like.drivers import base
@@ -115,6 +116,8 @@ def destroy_node(context, node_id):
                 % (node.uuid, node.provision_state,
                    ', '.join(sorted(states.DELETE_ALLOWED_STATES))))
         db_api.get_instance().destroy_node(node.id)
+    # The virtual media images this conductor served for it, if any.
+    vmedia_images.unpublish(node.uuid)
     LOG.info('Node %s deleted', node.uuid)
 
 

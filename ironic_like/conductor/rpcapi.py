@@ -446,7 +446,14 @@ class ConductorAPI(object):
         return self._call_interfaces(context, node, 'inject_nmi')
 
     def attach_virtual_media(self, context, node, device_type, image_url,
-                             image_download_source='http'):
+                             image_download_source=None):
+        """``image_download_source`` None: Ironic's default, ``local``,
+        or ``http`` while a conductor below 1.17 may get the call (a
+        rolling upgrade: the BMC reads the URL, as it did before)."""
+        if image_download_source is None:
+            image_download_source = (
+                'local' if self.client.can_send_version('1.17')
+                else 'http')
         if image_download_source == 'http':
             # What every conductor since 1.14 does.
             return self._call_interfaces(

@@ -65,9 +65,9 @@ def get(context, node_id):
 
 def _attach(task, device_type, image_url, image_download_source):
     uuid = task.node.uuid
-    # A new attach replaces what this node's device had, served or not.
-    vmedia_images.unpublish(uuid, [device_type])
     if image_download_source == LOCAL:
+        # Replaces the device's served image whole once downloaded: the
+        # image inserted now stays readable until then.
         image_url = vmedia_images.publish(uuid, device_type, image_url)
     try:
         task.driver.management.attach_virtual_media(task, device_type,
@@ -76,11 +76,18 @@ def _attach(task, device_type, image_url, image_download_source):
         if image_download_source == LOCAL:
             vmedia_images.unpublish(uuid, [device_type])
         raise
+    if image_download_source != LOCAL:
+        # The BMC reads the new image elsewhere: the one served before
+        # for this device is no longer used.
+        vmedia_images.unpublish(uuid, [device_type])
 
 
 def _detach(task, device_types):
-    task.driver.management.detach_virtual_media(task, device_types)
-    vmedia_images.unpublish(task.node.uuid, device_types)
+    try:
+        task.driver.management.detach_virtual_media(task, device_types)
+    finally:
+        # As Ironic: the served images go even when the BMC failed.
+        vmedia_images.unpublish(task.node.uuid, device_types)
 
 
 def attach(context, executor, node_id, device_type, image_url,

@@ -8,8 +8,10 @@ wherever the image lives. One file per node and device
 names), replaced whole (written aside, then renamed) by a new attach,
 removed by the detach."""
 
+import glob
 import os
 import tempfile
+import time
 
 from oslo_log import log
 import requests
@@ -27,6 +29,9 @@ _CHUNK = 1024 * 1024
 # on a slow link still downloads while a stalled server does not hold the
 # node's lock for ever.
 TIMEOUT = (10, 60)
+# Bound of a whole download (seconds), the node locked meanwhile: a
+# server trickling a byte a minute is cut off too.
+DEADLINE = 3600
 
 
 def file_name(node_uuid, device_type):
@@ -60,9 +65,15 @@ def _download(image_url, fileobj):
                     'Downloading %s for virtual media failed: HTTP %s %s'
                     % (shown, response.status_code, response.reason or ''))
             size = 0
+            deadline = time.monotonic() + DEADLINE
             for chunk in response.iter_content(_CHUNK):
                 fileobj.write(chunk)
                 size += len(chunk)
+                if time.monotonic() > deadline:
+                    raise exception.IronicLikeException(
+                        'Downloading %s for virtual media failed: not '
+                        'done within %d s (%d bytes read)'
+                        % (shown, DEADLINE, size))
     except requests.RequestException as e:
         raise exception.IronicLikeException(
             'Downloading %s for virtual media failed: %s'
@@ -89,13 +100,17 @@ def publish(node_uuid, device_type, image_url):
         _remove(partial)
         raise
     LOG.info('Node %s: %s image published for its %s (%d bytes)',
-             node_uuid, masking.mask_url_password(image_url), device_type,
-             size)
+             node_uuid, masking.mask_text(
+                 masking.mask_url_password(image_url)), device_type, size)
     return url_of(node_uuid, device_type)
 
 
 def unpublish(node_uuid, device_types=None):
     """Remove the node's served images of ``device_types`` (all when
-    None); nothing to remove is no error."""
+    None), and what a download cut short (a conductor that died) left
+    beside them; nothing to remove is no error."""
     for device_type in device_types or states.VMEDIA_DEVICES:
-        _remove(_path(file_name(node_uuid, device_type)))
+        name = file_name(node_uuid, device_type)
+        _remove(_path(name))
+        for partial in glob.glob(_path('.%s.*' % glob.escape(name))):
+            _remove(partial)

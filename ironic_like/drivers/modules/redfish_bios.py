@@ -74,6 +74,9 @@ class RedfishBIOS(redfish._RedfishBMC, base.BIOSInterface):
                      requires_ramdisk=False)
     def apply_configuration(self, task, settings):
         attributes = bios_settings.checked(task.node.id, settings)
+        if not attributes:
+            LOG.info('Node %s: no BIOS setting to apply', task.node.uuid)
+            return
         action = 'applying BIOS settings'
         info, system = redfish_utils.get_system(task.node, action=action)
         with _bios_errors(info, action):
@@ -84,7 +87,16 @@ class RedfishBIOS(redfish._RedfishBMC, base.BIOSInterface):
                          sorted(attributes))
                 self.cache_bios_settings(task)
                 return
-            bios.set_attributes(attributes, apply_time=_apply_time(bios))
+            try:
+                bios.set_attributes(attributes,
+                                    apply_time=_apply_time(bios))
+            except AttributeError as e:
+                # sushy, when the Bios has no settings resource.
+                raise exception.IronicLikeException(
+                    'Node %s: %s: %s failed, the BMC\'s BIOS has no '
+                    'settings resource: %s'
+                    % (info['node_uuid'], redfish_utils.describe(info),
+                       action, e))
         LOG.info('Node %s: BIOS settings %s written; rebooting to apply '
                  'them', task.node.uuid, sorted(attributes))
         _reboot_to_apply(task)
@@ -106,9 +118,14 @@ class RedfishBIOS(redfish._RedfishBMC, base.BIOSInterface):
                  task.node.uuid)
         _reboot_to_apply(task)
         # What a reset restores is unknown beforehand: nothing to wait
-        # for but the pending settings to be gone.
-        _wait_applied(task, info, {}, action)
+        # for but the changes the BMC shows pending to be made (a BMC
+        # that shows none is read at once; a later manage or verify
+        # reads the settings again).
+        missing = _wait_applied(task, info, {}, action)
         self.cache_bios_settings(task)
+        if missing:
+            raise exception.BIOSSettingsNotApplied(
+                node=task.node.uuid, settings=', '.join(missing))
 
     def _registry(self, task, system):
         """{name: its BIOS registry fields} (API 1.74) from the BMC's
@@ -136,8 +153,8 @@ class RedfishBIOS(redfish._RedfishBMC, base.BIOSInterface):
 @contextlib.contextmanager
 def _bios_errors(info, action):
     """sushy's errors as the step's: a BIOS resource or action the BMC
-    answers 404 for (or lacks) is the BMC's lack, not a wrong
-    redfish_system_id (what sushy_errors says of a 404)."""
+    answers 404 for is the BMC's lack, not a wrong redfish_system_id
+    (what sushy_errors says of a 404)."""
     with redfish_utils.sushy_errors(info, action,
                                     exception.IronicLikeException):
         try:
@@ -147,29 +164,28 @@ def _bios_errors(info, action):
                 'Node %s: %s: %s failed, the BMC has no such BIOS '
                 'resource: %s' % (info['node_uuid'],
                                   redfish_utils.describe(info), action, e)))
-        except AttributeError as e:
-            # sushy, when the Bios has no settings resource.
-            raise exception.IronicLikeException(
-                'Node %s: %s: %s failed, the BMC\'s BIOS has no settings '
-                'resource: %s' % (info['node_uuid'],
-                                  redfish_utils.describe(info), action, e))
 
 
 def _same(current, wanted):
-    """Whether the BMC's ``current`` value is ``wanted`` (typed by the
-    registry): exactly, but for the text forms a BMC may give back for a
-    Boolean ("true") or an Integer ("4")."""
-    if current == wanted and type(current) is type(wanted):
-        return True
-    if isinstance(wanted, bool):
-        return isinstance(current, str) and \
-            current.strip().lower() == str(wanted).lower()
-    if isinstance(wanted, int):
-        return (isinstance(current, str) and current.strip().isdigit()
-                and int(current) == wanted) or \
-            (isinstance(current, int) and not isinstance(current, bool)
-             and current == wanted)
-    return current == wanted and current is not None
+    """Whether the BMC's ``current`` value is ``wanted``: exactly, but for
+    the text forms of a Boolean or an Integer on either side (a setting
+    without a registry type is given as text; a BMC may give back a
+    typed value as text)."""
+    if current is None or wanted is None:
+        return current is wanted
+    if type(current) is type(wanted):
+        return current == wanted
+    for typed, text in ((current, wanted), (wanted, current)):
+        if not isinstance(text, str):
+            continue
+        if isinstance(typed, bool):
+            return text.strip().lower() == str(typed).lower()
+        if isinstance(typed, int):
+            try:
+                return int(text.strip()) == typed
+            except ValueError:
+                return False
+    return False
 
 
 def _pending(bios):
@@ -190,9 +206,10 @@ def _unapplied(bios, attributes):
     requested (a factory reset): every change still pending."""
     current = bios.attributes or {}
     pending = _pending(bios)
+    # A pending entry for a setting the BMC does not show is no change
+    # it will make (some list more in their settings resource).
     queued = {name for name, value in pending.items()
-              if not _same(current.get(name), value)
-              and not _same(value, current.get(name))}
+              if name in current and not _same(current[name], value)}
     names = set(attributes) if attributes else queued
     missing = []
     for name in sorted(names):
@@ -210,9 +227,20 @@ def _wait_applied(task, info, attributes, action):
     power-on self test); what is still not in force then."""
     deadline = time.monotonic() + APPLY_TIMEOUT
     while True:
-        _, system = redfish_utils.get_system(task.node, action=action)
-        with _bios_errors(info, action):
-            missing = _unapplied(system.bios, attributes)
+        try:
+            _, system = redfish_utils.get_system(task.node, action=action)
+            with _bios_errors(info, action):
+                missing = _unapplied(system.bios, attributes)
+        except exception.IronicLikeException as e:
+            # A BMC often answers 503 or drops the connection while the
+            # machine runs its self test: read again until the deadline.
+            if time.monotonic() >= deadline:
+                raise
+            LOG.info('Node %s: reading the BIOS after the reboot failed '
+                     '(read again): %s', task.node.uuid,
+                     exception.safe_message(e))
+            time.sleep(APPLY_POLL_INTERVAL)
+            continue
         if not missing or time.monotonic() >= deadline:
             return missing
         LOG.debug('Node %s: BIOS settings not in force yet: %s',

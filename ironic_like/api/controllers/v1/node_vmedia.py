@@ -6,8 +6,8 @@ conductor does it in a worker, a failure goes to last_error.
 ``image_url`` must be http, https, nfs, cifs or smb (Ironic's schemes).
 ``image_download_source`` ``local`` (the default, as Ironic's) has the
 conductor download the image and serve it to the BMC from its boot file
-server; ``http`` has the BMC read ``image_url`` itself, as it does for
-NFS and CIFS shares; ``swift`` is refused (no Object Storage). GET (1.93)
+server; ``http`` (and ``swift``, for an image given by URL) has the BMC
+read ``image_url`` itself, as it does for NFS and CIFS shares. GET (1.93)
 lists the node's virtual media devices, read by its conductor from the
 BMC.
 """
@@ -55,15 +55,15 @@ def _device_types(value):
 
 
 def _download_source(source, scheme, image_url):
-    """Where the BMC reads the image: ``local`` (Ironic's default: the
-    conductor downloads it and serves it) or ``http`` (from image_url).
-    An NFS or CIFS share is read by the BMC itself: ``local`` is refused
-    for it (Ironic's message) and is not the default there. No Swift."""
+    """Where the BMC reads the image: ``local`` (the conductor downloads
+    it and serves it), ``http`` (from image_url), or None: Ironic's
+    default, ``local`` (the RPC client picks ``http`` while conductors
+    older than 1.17 may take the call). ``swift`` is ``http`` for an
+    image given by URL, as in Ironic (no Glance IDs here). An NFS or
+    CIFS share is read by the BMC itself: ``local`` is refused for it
+    (Ironic's message) and is not the default there."""
     if source == 'swift':
-        raise exception.InvalidParameterValue(
-            err='image_download_source "swift" is not supported here (no '
-                'Object Storage service): use "local" or "http".',
-            field='image_download_source')
+        return 'http'
     if scheme in SHARE_SCHEMES:
         if source == 'local':
             raise exception.InvalidParameterValue(
@@ -74,7 +74,7 @@ def _download_source(source, scheme, image_url):
                     % (masking.mask_url_password(image_url), scheme),
                 field='image_download_source')
         return 'http'
-    return source or 'local'
+    return source
 
 
 class NodeVmediaController(rest.RestController):

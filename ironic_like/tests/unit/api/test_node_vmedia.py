@@ -90,9 +90,6 @@ class TestVirtualMedia(base.APITestCase):
                 ({'device_type': 'cdrom', 'image_url': 'ftp://x/y.iso'},
                  'image_url'),
                 ({'device_type': 'cdrom', 'image_url': ISO,
-                  'image_download_source': 'swift'},
-                 'image_download_source'),
-                ({'device_type': 'cdrom', 'image_url': ISO,
                   'image_download_source': 'ftp'},
                  'image_download_source'),
                 # A share the BMC mounts: the conductor cannot fetch it.
@@ -214,6 +211,56 @@ class TestLocalVirtualMedia(base.APITestCase):
             node = self.wait_for(self.node.uuid,
                                  lambda n: n.last_error is not None)
         self.assertIn('no such drive', node.last_error)
+        self.get_image.assert_called_once()
+        self.assertFalse(os.path.exists(self._file()))
+
+    def test_failed_detach_still_removes_the_served_file(self):
+        self.app.post_json(self.url, {'device_type': 'cdrom',
+                                      'image_url': ISO}, status=204,
+                           headers=self._headers(None, V))
+        self.wait_for(self.node.uuid, lambda n: 'cdrom' in _media(n))
+        self.assertTrue(os.path.exists(self._file()))
+        with mock.patch.object(fake.FakeManagement, 'detach_virtual_media',
+                               side_effect=RuntimeError('BMC busy')):
+            self.delete(self.url, version=V)
+            node = self.wait_for(self.node.uuid,
+                                 lambda n: n.last_error is not None)
+        self.assertIn('BMC busy', node.last_error)
+        self.assertFalse(os.path.exists(self._file()))
+
+    def test_node_deletion_removes_its_files(self):
+        self.app.post_json(self.url, {'device_type': 'cdrom',
+                                      'image_url': ISO}, status=204,
+                           headers=self._headers(None, V))
+        self.wait_for(self.node.uuid, lambda n: 'cdrom' in _media(n))
+        # And what a download cut short left beside it.
+        partial = os.path.join(self.root, 'vmedia', '.cdrom-%s.iso.x1y2'
+                               % self.node.uuid)
+        open(partial, 'wb').close()
+        self.delete('/v1/nodes/n1')
+        self.assertEqual([], os.listdir(os.path.join(self.root, 'vmedia')))
+
+    def test_swift_is_http_for_a_url(self):
+        self.app.post_json(self.url, {'device_type': 'cdrom',
+                                      'image_url': ISO,
+                                      'image_download_source': 'swift'},
+                           status=204, headers=self._headers(None, V))
+        node = self.wait_for(self.node.uuid, lambda n: 'cdrom' in _media(n))
+        self.assertEqual(ISO, _media(node)['cdrom'])
+        self.get_image.assert_not_called()
+
+    def test_a_new_http_attach_drops_the_served_file(self):
+        self.app.post_json(self.url, {'device_type': 'cdrom',
+                                      'image_url': ISO}, status=204,
+                           headers=self._headers(None, V))
+        self.wait_for(self.node.uuid, lambda n: 'cdrom' in _media(n))
+        self.app.post_json(self.url, {'device_type': 'cdrom',
+                                      'image_url': ISO + '2',
+                                      'image_download_source': 'http'},
+                           status=204, headers=self._headers(None, V))
+        node = self.wait_for(self.node.uuid,
+                             lambda n: _media(n).get('cdrom') == ISO + '2')
+        self.assertIsNone(node.last_error)
         self.assertFalse(os.path.exists(self._file()))
 
     def test_a_share_is_read_by_the_bmc(self):

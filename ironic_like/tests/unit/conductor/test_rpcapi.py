@@ -440,7 +440,8 @@ class TestVirtualMediaCalls(base.TestCase):
 
     def test_http_is_a_1_14_call(self):
         self.api.attach_virtual_media(self.context, self.node, 'cdrom',
-                                      'http://x/a.iso')
+                                      'http://x/a.iso',
+                                      image_download_source='http')
         self.assertEqual('1.14',
                          self.client.prepare.call_args[1]['version'])
         self.cctxt.call.assert_called_once_with(
@@ -457,6 +458,21 @@ class TestVirtualMediaCalls(base.TestCase):
             self.context, 'attach_virtual_media', node_id=1,
             device_type='cdrom', image_url='http://x/a.iso',
             image_download_source='local')
+
+    def test_default_is_local_unless_capped(self):
+        self.api.attach_virtual_media(self.context, self.node, 'cdrom',
+                                      'http://x/a.iso')
+        self.assertEqual('local', self.cctxt.call.call_args[1][
+            'image_download_source'])
+        # A rolling upgrade: conductors below 1.17 get what they know.
+        self.client.can_send_version.side_effect = (
+            lambda version: version != '1.17')
+        self.api.attach_virtual_media(self.context, self.node, 'cdrom',
+                                      'http://x/a.iso')
+        self.assertEqual('1.14',
+                         self.client.prepare.call_args[1]['version'])
+        self.assertNotIn('image_download_source',
+                         self.cctxt.call.call_args[1])
 
     def test_local_under_a_lower_cap(self):
         self.client.can_send_version.side_effect = (

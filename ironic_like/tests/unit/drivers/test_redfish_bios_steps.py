@@ -210,6 +210,54 @@ class TestRedfishBIOSSteps(base.TestCase):
             {'NumCores': 8}, apply_time=sushy.APPLY_TIME_ON_RESET)
         self.power.reboot.assert_called_once_with(self.task)
 
+    def test_untyped_text_against_typed_values(self):
+        # A setting the cache has no type for is given as text; the BMC
+        # holds it typed: the same value is no change.
+        bmc = mock.Mock(attributes={'Cores': 4, 'Offset': -1, 'Ht': True,
+                                    'Mode': 'Fast'},
+                        pending_attributes={})
+        self.assertEqual([], redfish_bios._unapplied(
+            bmc, {'Cores': '4', 'Offset': '-1', 'Ht': 'true',
+                  'Mode': 'Fast'}))
+        self.assertEqual(['Cores=5 (is 4)', 'Mode=fast (is Fast)'],
+                         redfish_bios._unapplied(
+                             bmc, {'Cores': '5', 'Mode': 'fast'}))
+        # A pending entry for a setting the BMC does not show is no
+        # change it will make.
+        bmc.pending_attributes = {'Other': 1}
+        self.assertEqual([], redfish_bios._unapplied(bmc, {}))
+
+    def test_no_settings_is_nothing_to_do(self):
+        self.bios.pending_attributes = {'NumCores': 16}
+        self.interface.apply_configuration(self.task, [])
+        self.bios.set_attributes.assert_not_called()
+        self.power.reboot.assert_not_called()
+
+    def test_bmc_busy_while_polling(self):
+        # The BMC answers 503 during the self test: read again.
+        self.useFixture(fixtures.MockPatchObject(
+            redfish_bios, 'APPLY_TIMEOUT', 60))
+        self._apply_on_reboot()
+        before = dict(self.bios.attributes)
+        busy = sushy.exceptions.ServerSideError(
+            method='GET', url='http://bmc.example/Bios',
+            response=mock.Mock(status_code=503, json=lambda: {}))
+        reads = iter([before, busy, busy])
+
+        def attributes():
+            found = next(reads, None)
+            if isinstance(found, Exception):
+                raise found
+            return found or dict(before, BootMode='Bios')
+        self.interface.apply_configuration(self.task, [
+            {'name': 'BootMode', 'value': 'Bios'}])
+        self.bios.set_attributes.assert_called_once()
+        type(self.bios).attributes = mock.PropertyMock(
+            side_effect=attributes)
+        self.assertEqual([], redfish_bios._wait_applied(
+            self.task, redfish_utils.parse_driver_info(self.task.node),
+            {'BootMode': 'Bios'}, 'applying BIOS settings'))
+
     def test_no_apply_time_offered(self):
         self._apply_on_reboot()
         self.bios.supported_apply_times = []
@@ -275,6 +323,14 @@ class TestRedfishBIOSSteps(base.TestCase):
         self.bios.reset_bios.assert_called_once_with()
         self.power.reboot.assert_called_once_with(self.task)
         self.assertEqual('2', self._cached('NumCores'))
+
+    def test_factory_reset_still_pending_fails_the_step(self):
+        self.bios.pending_attributes = {'NumCores': 2}
+        exc = self.assertRaises(exception.BIOSSettingsNotApplied,
+                                self.interface.factory_reset, self.task)
+        self.assertIn('NumCores=2 (is 8)', str(exc))
+        # What the BMC shows is cached all the same.
+        self.assertEqual('8', self._cached('NumCores'))
 
     def test_404_of_the_bios_is_the_bmcs_lack(self):
         self.bios.reset_bios.side_effect = (
