@@ -281,33 +281,43 @@ def patch_bios():
     driver.set_power_state = set_power_state
 
 
-def patch_bios_settings_view(app):
-    """Make GET /BIOS/Settings show the pending settings (sushy-tools
-    shows the current ones there), so that a client sees a change still
-    queued."""
+def _edit_get_answers(app, view_name, edit):
+    """Wrap sushy-tools' view ``view_name`` so that ``edit(identity,
+    body)`` changes the JSON body of its successful GET answers; once
+    (the wrapped view is marked)."""
     import json
 
     import flask
 
-    view = app.view_functions.get('bios_settings')
+    view = app.view_functions.get(view_name)
     if view is None:
-        raise RuntimeError('sushy-tools has no bios_settings view; update '
-                           'patch_bios_settings_view in %s' % __file__)
-    if getattr(view, 'ironic_like_pending', False):
+        # sushy-tools changed: fail loudly rather than serve it unchanged.
+        raise RuntimeError('sushy-tools has no %s view; update %s'
+                           % (view_name, __file__))
+    if getattr(view, 'ironic_like_edited', False):
         return
 
     @functools.wraps(view)
-    def bios_settings(identity):
+    def edited(identity):
         response = view(identity)
         if flask.request.method != 'GET' or response.status_code != 200:
             return response
         body = json.loads(response.get_data())
-        body['Attributes'] = app.systems.get_bios_pending(identity)
+        edit(identity, body)
         response.set_data(json.dumps(body))
         return response
 
-    bios_settings.ironic_like_pending = True
-    app.view_functions['bios_settings'] = bios_settings
+    edited.ironic_like_edited = True
+    app.view_functions[view_name] = edited
+
+
+def patch_bios_settings_view(app):
+    """Make GET /BIOS/Settings show the pending settings (sushy-tools
+    shows the current ones there), so that a client sees a change still
+    queued."""
+    def edit(identity, body):
+        body['Attributes'] = app.systems.get_bios_pending(identity)
+    _edit_get_answers(app, 'bios_settings', edit)
 
 
 # A system's secure boot keys: the manufacturer's ('default', until a
@@ -329,32 +339,17 @@ def patch_secure_boot_keys(app):
 
     import flask
 
-    view = app.view_functions.get('secure_boot')
-    if view is None:
-        # sushy-tools changed: fail loudly rather than lose the action.
-        raise RuntimeError('sushy-tools has no secure_boot view; update '
-                           'patch_secure_boot_keys in %s' % __file__)
-    if getattr(view, 'ironic_like_keys', False):
+    if 'ironic_like_reset_keys' in app.view_functions:
         return
 
-    def keys_of(identity):
-        return app.systems._get(identity).get(SECURE_BOOT_KEYS, 'default')
-
-    @functools.wraps(view)
-    def secure_boot(identity):
-        response = view(identity)
-        if flask.request.method != 'GET' or response.status_code != 200:
-            return response
-        body = json.loads(response.get_data())
+    def edit(identity, body):
         body['Actions'] = {'#SecureBoot.ResetKeys': {
             'target': _RESET_KEYS_PATH.replace('<identity>', identity),
             'ResetKeysType@Redfish.AllowableValues': sorted(
                 RESET_KEYS_TYPES)}}
-        body['SecureBootMode'] = ('DeployedMode'
-                                  if keys_of(identity) == 'default'
+        keys = app.systems._get(identity).get(SECURE_BOOT_KEYS, 'default')
+        body['SecureBootMode'] = ('DeployedMode' if keys == 'default'
                                   else 'SetupMode')
-        response.set_data(json.dumps(body))
-        return response
 
     def reset_keys(identity):
         wanted = (flask.request.get_json(silent=True) or {}).get(
@@ -370,8 +365,7 @@ def patch_secure_boot_keys(app):
                                   RESET_KEYS_TYPES[wanted]})
         return '', 204
 
-    secure_boot.ironic_like_keys = True
-    app.view_functions['secure_boot'] = secure_boot
+    _edit_get_answers(app, 'secure_boot', edit)
     app.add_url_rule(_RESET_KEYS_PATH, 'ironic_like_reset_keys', reset_keys,
                      methods=['POST'])
 

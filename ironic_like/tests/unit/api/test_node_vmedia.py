@@ -157,6 +157,13 @@ class TestLocalVirtualMedia(base.APITestCase):
             vmedia_images.requests, 'get',
             side_effect=lambda *a, **k: _Download())).mock
 
+    def _attach_cd(self):
+        self.app.post_json(self.url, {'device_type': 'cdrom',
+                                      'image_url': ISO}, status=204,
+                           headers=self._headers(None, V))
+        return self.wait_for(self.node.uuid,
+                             lambda n: 'cdrom' in _media(n))
+
     def _file(self, device='cdrom', suffix='iso'):
         return os.path.join(self.root, 'vmedia', '%s-%s.%s' % (
             device, self.node.uuid, suffix))
@@ -215,10 +222,7 @@ class TestLocalVirtualMedia(base.APITestCase):
         self.assertFalse(os.path.exists(self._file()))
 
     def test_failed_detach_still_removes_the_served_file(self):
-        self.app.post_json(self.url, {'device_type': 'cdrom',
-                                      'image_url': ISO}, status=204,
-                           headers=self._headers(None, V))
-        self.wait_for(self.node.uuid, lambda n: 'cdrom' in _media(n))
+        self._attach_cd()
         self.assertTrue(os.path.exists(self._file()))
         with mock.patch.object(fake.FakeManagement, 'detach_virtual_media',
                                side_effect=RuntimeError('BMC busy')):
@@ -229,10 +233,7 @@ class TestLocalVirtualMedia(base.APITestCase):
         self.assertFalse(os.path.exists(self._file()))
 
     def test_node_deletion_removes_its_files(self):
-        self.app.post_json(self.url, {'device_type': 'cdrom',
-                                      'image_url': ISO}, status=204,
-                           headers=self._headers(None, V))
-        self.wait_for(self.node.uuid, lambda n: 'cdrom' in _media(n))
+        self._attach_cd()
         # And what a download cut short left beside it.
         partial = os.path.join(self.root, 'vmedia', '.cdrom-%s.iso.x1y2'
                                % self.node.uuid)
@@ -250,10 +251,7 @@ class TestLocalVirtualMedia(base.APITestCase):
         self.get_image.assert_not_called()
 
     def test_a_new_http_attach_drops_the_served_file(self):
-        self.app.post_json(self.url, {'device_type': 'cdrom',
-                                      'image_url': ISO}, status=204,
-                           headers=self._headers(None, V))
-        self.wait_for(self.node.uuid, lambda n: 'cdrom' in _media(n))
+        self._attach_cd()
         self.app.post_json(self.url, {'device_type': 'cdrom',
                                       'image_url': ISO + '2',
                                       'image_download_source': 'http'},
