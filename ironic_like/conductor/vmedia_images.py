@@ -10,7 +10,6 @@ removed by the detach."""
 
 import glob
 import os
-import tempfile
 import time
 
 from oslo_log import log
@@ -18,6 +17,7 @@ import requests
 
 from ironic_like.common import exception
 from ironic_like.common import masking
+from ironic_like.common import published_files
 from ironic_like.common import states
 from ironic_like.conf import CONF
 
@@ -46,13 +46,6 @@ def _path(name):
 def url_of(node_uuid, device_type):
     return '%s/%s/%s' % (CONF.deploy.http_url.rstrip('/'), SUBDIR,
                          file_name(node_uuid, device_type))
-
-
-def _remove(path):
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        pass
 
 
 def _download(image_url, fileobj):
@@ -86,19 +79,9 @@ def publish(node_uuid, device_type, image_url):
     (replacing the one there whole, only once the download is complete)
     and return the URL the BMC reads it from."""
     name = file_name(node_uuid, device_type)
-    target = _path(name)
-    os.makedirs(os.path.dirname(target), exist_ok=True)
-    fd, partial = tempfile.mkstemp(prefix='.%s.' % name,
-                                   dir=os.path.dirname(target))
-    try:
-        with os.fdopen(fd, 'wb') as fileobj:
-            size = _download(image_url, fileobj)
-        # Served by a web server that may run as another user.
-        os.chmod(partial, 0o644)
-        os.replace(partial, target)
-    except BaseException:
-        _remove(partial)
-        raise
+    with published_files.replaced_whole(_path(name), prefix='.%s.' % name,
+                                        binary=True) as fileobj:
+        size = _download(image_url, fileobj)
     LOG.info('Node %s: %s image published for its %s (%d bytes)',
              node_uuid, masking.mask_text(
                  masking.mask_url_password(image_url)), device_type, size)
@@ -111,6 +94,6 @@ def unpublish(node_uuid, device_types=None):
     beside them; nothing to remove is no error."""
     for device_type in device_types or states.VMEDIA_DEVICES:
         name = file_name(node_uuid, device_type)
-        _remove(_path(name))
+        published_files.remove(_path(name))
         for partial in glob.glob(_path('.%s.*' % glob.escape(name))):
-            _remove(partial)
+            published_files.remove(partial)

@@ -16,12 +16,12 @@ nobody else can read. The files are removed by clean_up_ramdisk().
 """
 
 import os
-import tempfile
 
 from oslo_log import log
 
 from ironic_like.common import agent_info
 from ironic_like.common import exception
+from ironic_like.common import published_files
 from ironic_like.conf import CONF
 from ironic_like.drivers import base
 
@@ -30,8 +30,6 @@ LOG = log.getLogger(__name__)
 NODES_DIR = 'nodes'
 MACS_DIR = 'macs'
 SCRIPT_NAME = 'boot.ipxe'
-# Served read-only by a web server that usually runs as another user.
-FILE_MODE = 0o644
 
 _SCRIPT = """#!ipxe
 kernel {kernel} ipa-api-url={api_url} ipa-node-uuid={node} \
@@ -91,24 +89,8 @@ def mac_config_url(mac):
 def _write_atomically(path, content):
     # A machine may fetch the file while we rewrite it (prepare runs again
     # on resume): it must see the old script or the new one, never half.
-    directory = os.path.dirname(path)
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix='.boot-')
-    try:
-        with os.fdopen(fd, 'w') as f:
-            f.write(content)
-        os.chmod(tmp, FILE_MODE)
-        os.replace(tmp, path)
-    except BaseException:
-        _remove(tmp)
-        raise
-
-
-def _remove(path):
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        pass
+    with published_files.replaced_whole(path, prefix='.boot-') as f:
+        f.write(content)
 
 
 def _deploy_images(node):
@@ -183,9 +165,9 @@ class IPXEBoot(base.BootInterface):
                                                persistent=True)
 
     def clean_up_ramdisk(self, task):
-        _remove(_node_path(task.node.uuid))
+        published_files.remove(_node_path(task.node.uuid))
         for port in task.ports:
-            _remove(_mac_path(port.address))
+            published_files.remove(_mac_path(port.address))
         try:
             os.rmdir(os.path.dirname(_node_path(task.node.uuid)))
         except OSError:

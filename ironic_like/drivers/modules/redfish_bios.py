@@ -7,11 +7,13 @@ Ironic's two BIOS steps, run out of band:
     values, bounds; typed as the registry says), then written to the
     Bios settings resource (``@Redfish.SettingsApplyTime`` OnReset when
     the BMC offers it), the node is rebooted so that its firmware applies
-    them, and they are read back: any the BMC did not apply fails the
-    step, naming them. Settings already in force (and not pending
-    otherwise) are not written and cost no reboot, as in Ironic.
+    them, and they are read until in force (bounded: APPLY_TIMEOUT): any
+    the BMC did not apply fails the step, naming them. Settings already
+    in force (and not pending otherwise) are not written and cost no
+    reboot, as in Ironic.
 ``factory_reset``
-    The Bios ResetBios action, then the same reboot.
+    The Bios ResetBios action, then the same reboot and wait (for the
+    changes the BMC shows pending).
 
 Both are clean and service steps that need no ramdisk (manual cleaning or
 servicing with only them boots none) and deploy steps, as Ironic marks
@@ -99,12 +101,7 @@ class RedfishBIOS(redfish._RedfishBMC, base.BIOSInterface):
                        action, e))
         LOG.info('Node %s: BIOS settings %s written; rebooting to apply '
                  'them', task.node.uuid, sorted(attributes))
-        _reboot_to_apply(task)
-        missing = _wait_applied(task, info, attributes, action)
-        self.cache_bios_settings(task)
-        if missing:
-            raise exception.BIOSSettingsNotApplied(
-                node=task.node.uuid, settings=', '.join(missing))
+        self._reboot_and_check(task, info, attributes, action)
 
     @base.deploy_step()
     @base.service_step(requires_ramdisk=False)
@@ -116,12 +113,19 @@ class RedfishBIOS(redfish._RedfishBMC, base.BIOSInterface):
             system.bios.reset_bios()
         LOG.info('Node %s: BIOS reset asked for; rebooting to apply it',
                  task.node.uuid)
-        _reboot_to_apply(task)
         # What a reset restores is unknown beforehand: nothing to wait
         # for but the changes the BMC shows pending to be made (a BMC
         # that shows none is read at once; a later manage or verify
         # reads the settings again).
-        missing = _wait_applied(task, info, {}, action)
+        self._reboot_and_check(task, info, {}, action)
+
+    def _reboot_and_check(self, task, info, attributes, action):
+        """Reboot so that the firmware applies what was asked, wait for
+        ``attributes`` (or, none given, every pending change) to be in
+        force, cache what the BMC then shows; BIOSSettingsNotApplied
+        naming what is not in force by the deadline."""
+        _reboot_to_apply(task)
+        missing = _wait_applied(task, info, attributes, action)
         self.cache_bios_settings(task)
         if missing:
             raise exception.BIOSSettingsNotApplied(
@@ -239,12 +243,11 @@ def _wait_applied(task, info, attributes, action):
             LOG.info('Node %s: reading the BIOS after the reboot failed '
                      '(read again): %s', task.node.uuid,
                      exception.safe_message(e))
-            time.sleep(APPLY_POLL_INTERVAL)
-            continue
-        if not missing or time.monotonic() >= deadline:
-            return missing
-        LOG.debug('Node %s: BIOS settings not in force yet: %s',
-                  task.node.uuid, missing)
+        else:
+            if not missing or time.monotonic() >= deadline:
+                return missing
+            LOG.debug('Node %s: BIOS settings not in force yet: %s',
+                      task.node.uuid, missing)
         time.sleep(APPLY_POLL_INTERVAL)
 
 
