@@ -1,13 +1,28 @@
 """Files the conductor publishes under [deploy]http_root for machines and
-BMCs to fetch (iPXE scripts, virtual media images): written whole or not
-at all, readable by the web server serving them."""
+BMCs to fetch (iPXE scripts, virtual media and firmware images): written
+whole or not at all, readable by the web server serving them."""
 
 import contextlib
 import os
 import tempfile
+import time
+
+import requests
+
+from ironic_like.common import exception
+from ironic_like.common import masking
 
 # Read by a web server that may run as another user.
 FILE_MODE = 0o644
+
+_CHUNK = 1024 * 1024
+# (connect, read) seconds: the read bound is per chunk, so a large image
+# on a slow link still downloads while a stalled server does not hold the
+# node's lock for ever.
+TIMEOUT = (10, 60)
+# Bound of a whole download (seconds), the node locked meanwhile: a
+# server trickling a byte a minute is cut off too.
+DEADLINE = 3600
 
 
 def remove(path):
@@ -35,3 +50,32 @@ def replaced_whole(path, prefix, binary=False):
     except BaseException:
         remove(tmp)
         raise
+
+
+def download(url, fileobj, purpose):
+    """Write what ``url`` serves to ``fileobj`` (bounded: TIMEOUT per
+    read, DEADLINE in all); its size in bytes. IronicLikeException
+    naming ``url`` (its password masked) and ``purpose`` when the server
+    fails or is too slow."""
+    shown = masking.mask_url_password(url)
+
+    def failed(why):
+        return exception.IronicLikeException(
+            'Downloading %s for %s failed: %s' % (shown, purpose, why))
+
+    try:
+        with requests.get(url, stream=True, timeout=TIMEOUT) as response:
+            if response.status_code != 200:
+                raise failed('HTTP %s %s' % (response.status_code,
+                                             response.reason or ''))
+            size = 0
+            deadline = time.monotonic() + DEADLINE
+            for chunk in response.iter_content(_CHUNK):
+                fileobj.write(chunk)
+                size += len(chunk)
+                if time.monotonic() > deadline:
+                    raise failed('not done within %d s (%d bytes read)'
+                                 % (DEADLINE, size))
+    except requests.RequestException as e:
+        raise failed(masking.mask_text(str(e)))
+    return size

@@ -10,12 +10,9 @@ removed by the detach."""
 
 import glob
 import os
-import time
 
 from oslo_log import log
-import requests
 
-from ironic_like.common import exception
 from ironic_like.common import masking
 from ironic_like.common import published_files
 from ironic_like.common import states
@@ -24,14 +21,6 @@ from ironic_like.conf import CONF
 LOG = log.getLogger(__name__)
 
 SUBDIR = 'vmedia'
-_CHUNK = 1024 * 1024
-# (connect, read) seconds: the read bound is per chunk, so a large image
-# on a slow link still downloads while a stalled server does not hold the
-# node's lock for ever.
-TIMEOUT = (10, 60)
-# Bound of a whole download (seconds), the node locked meanwhile: a
-# server trickling a byte a minute is cut off too.
-DEADLINE = 3600
 
 
 def file_name(node_uuid, device_type):
@@ -48,32 +37,6 @@ def url_of(node_uuid, device_type):
                          file_name(node_uuid, device_type))
 
 
-def _download(image_url, fileobj):
-    shown = masking.mask_url_password(image_url)
-    try:
-        with requests.get(image_url, stream=True,
-                          timeout=TIMEOUT) as response:
-            if response.status_code != 200:
-                raise exception.IronicLikeException(
-                    'Downloading %s for virtual media failed: HTTP %s %s'
-                    % (shown, response.status_code, response.reason or ''))
-            size = 0
-            deadline = time.monotonic() + DEADLINE
-            for chunk in response.iter_content(_CHUNK):
-                fileobj.write(chunk)
-                size += len(chunk)
-                if time.monotonic() > deadline:
-                    raise exception.IronicLikeException(
-                        'Downloading %s for virtual media failed: not '
-                        'done within %d s (%d bytes read)'
-                        % (shown, DEADLINE, size))
-    except requests.RequestException as e:
-        raise exception.IronicLikeException(
-            'Downloading %s for virtual media failed: %s'
-            % (shown, masking.mask_text(str(e))))
-    return size
-
-
 def publish(node_uuid, device_type, image_url):
     """Download ``image_url`` to the node's file of ``device_type``
     (replacing the one there whole, only once the download is complete)
@@ -81,7 +44,8 @@ def publish(node_uuid, device_type, image_url):
     name = file_name(node_uuid, device_type)
     with published_files.replaced_whole(_path(name), prefix='.%s.' % name,
                                         binary=True) as fileobj:
-        size = _download(image_url, fileobj)
+        size = published_files.download(image_url, fileobj,
+                                        'virtual media')
     LOG.info('Node %s: %s image published for its %s (%d bytes)',
              node_uuid, masking.mask_text(
                  masking.mask_url_password(image_url)), device_type, size)

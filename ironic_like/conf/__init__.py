@@ -17,6 +17,7 @@ from ironic_like.conf import default
 from ironic_like.conf import hostos
 from ironic_like.conf import inspector
 from ironic_like.conf import pxe
+from ironic_like.conf import redfish
 
 CONF = cfg.CONF
 
@@ -31,3 +32,4 @@ deploy.register_opts(CONF)
 hostos.register_opts(CONF)
 inspector.register_opts(CONF)
 pxe.register_opts(CONF)
+redfish.register_opts(CONF)

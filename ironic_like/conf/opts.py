@@ -11,6 +11,7 @@ from ironic_like.conf import default
 from ironic_like.conf import hostos
 from ironic_like.conf import inspector
 from ironic_like.conf import pxe
+from ironic_like.conf import redfish
 
 
 def list_opts():
@@ -30,4 +31,5 @@ def list_opts():
         ('inspection_rules', inspector.rules_opts),
         ('auto_discovery', inspector.discovery_opts),
         ('pxe', pxe.opts),
+        ('redfish', redfish.opts),
     ]

@@ -13,6 +13,9 @@ failure options ``ignore_graceful_shutdown`` and ``fail_power_on`` (see
 :func:`patch_power_faults`). Systems that define ``bios`` have a BIOS whose
 settings apply at the next boot (:func:`patch_bios`), and every system's
 SecureBoot has the ResetKeys action (:func:`patch_secure_boot_keys`).
+Systems that define ``firmware`` report BIOS and BMC versions that
+UpdateService.SimpleUpdate changes from an image the emulator downloads
+(:func:`patch_firmware_update`).
 sushy-tools is needed only here (it is a test requirement, not a service
 one).
 """
@@ -185,23 +188,49 @@ _BIOS_CURRENT = 'bios_current'
 _BIOS_PENDING = 'bios_pending'
 _BIOS_RESET = 'bios_reset_pending'
 _BIOS_BOOTING = 'bios_booting'
+# A system's firmware versions ({'bios': ..., 'bmc': ...}: see
+# patch_firmware_update) and the BIOS version flashed at its next boot.
+FIRMWARE_KEY = 'firmware'
+_FIRMWARE_PENDING = 'firmware_bios_pending'
 
 
 def _bios_system(driver, identity):
-    """The system (its due power change applied first), and its pending
-    BIOS settings applied if it has booted since they were asked for."""
+    """The system (its due power change applied first), and what waits
+    for a boot applied if it has booted since (see _apply_at_boot)."""
     from sushy_tools import error
-    system = driver._get(identity)
+    system = _applied_at_boot(driver, identity)
     if not isinstance(system.get(BIOS_KEY), dict):
         raise error.NotSupportedError('System %s has no BIOS' % identity)
+    return system
+
+
+def _applied_at_boot(driver, identity):
+    """The system (its due power change applied first); its pending BIOS
+    settings and BIOS firmware applied if it has booted since they were
+    asked for."""
+    system = driver._get(identity)
     if (system.get(_BIOS_BOOTING) and system.get('power_state') == 'On'
             and not system.get('pending_power')):
-        base = (dict(system[BIOS_KEY]) if system.get(_BIOS_RESET)
-                else _current_bios(system))
-        base.update(system.get(_BIOS_PENDING) or {})
-        driver._update(system, **{_BIOS_CURRENT: base, _BIOS_PENDING: None,
-                                  _BIOS_RESET: False, _BIOS_BOOTING: False})
+        changes = {_BIOS_BOOTING: False}
+        if isinstance(system.get(BIOS_KEY), dict):
+            base = (dict(system[BIOS_KEY]) if system.get(_BIOS_RESET)
+                    else _current_bios(system))
+            base.update(system.get(_BIOS_PENDING) or {})
+            changes.update({_BIOS_CURRENT: base, _BIOS_PENDING: None,
+                            _BIOS_RESET: False})
+        if system.get(_FIRMWARE_PENDING):
+            changes[FIRMWARE_KEY] = dict(system[FIRMWARE_KEY],
+                                         bios=system[_FIRMWARE_PENDING])
+            changes[_FIRMWARE_PENDING] = None
+        driver._update(system, **changes)
     return system
+
+
+def _waits_for_boot(system):
+    """Something applies at the machine's next boot."""
+    return bool((isinstance(system.get(BIOS_KEY), dict)
+                 and (system.get(_BIOS_PENDING) or system.get(_BIOS_RESET)))
+                or system.get(_FIRMWARE_PENDING))
 
 
 def _current_bios(system):
@@ -267,9 +296,9 @@ def patch_bios():
         # ignored, leaves none). Read without _get(), which would apply
         # it.
         raw = self._systems[uuid]
-        if (isinstance(raw.get(BIOS_KEY), dict) and raw.get('pending_power')
+        if (raw.get('pending_power')
                 and raw['pending_power'].get('power_state') != 'Off'
-                and (raw.get(_BIOS_PENDING) or raw.get(_BIOS_RESET))):
+                and _waits_for_boot(raw)):
             self._update(raw, **{_BIOS_BOOTING: True})
         return result
 
@@ -370,6 +399,171 @@ def patch_secure_boot_keys(app):
                      methods=['POST'])
 
 
+# The first line of a firmware image the emulator flashes:
+# "FIRMWARE <component> <version>" (component: bios, bmc or nic:<id>).
+FIRMWARE_MAGIC = 'FIRMWARE'
+_IMAGE_LIMIT = 1024 * 1024
+_TASKS_PATH = '/redfish/v1/TaskService/Tasks/'
+
+
+def firmware_image(component, version):
+    """The bytes of an image the emulator flashes as ``component``'s
+    ``version``."""
+    return ('%s %s %s\n' % (FIRMWARE_MAGIC, component, version)).encode()
+
+
+def _read_image(url):
+    """(component, version) of the image at ``url``; ValueError saying
+    why it cannot be flashed."""
+    try:
+        with requests.get(url, stream=True, timeout=(5, 10)) as resp:
+            if resp.status_code != 200:
+                raise ValueError('downloading %s failed: HTTP %s'
+                                 % (url, resp.status_code))
+            data = resp.raw.read(_IMAGE_LIMIT, decode_content=True)
+    except requests.RequestException as e:
+        raise ValueError('downloading %s failed: %s' % (url, e))
+    words = data.split(b'\n', 1)[0].decode('utf-8', 'replace').split()
+    if len(words) != 3 or words[0] != FIRMWARE_MAGIC:
+        raise ValueError('%s is not a firmware image' % url)
+    return words[1], words[2]
+
+
+def patch_firmware_update(app):
+    """Give systems that define ``firmware`` ({'bios': version, 'bmc':
+    version}) firmware a client can update: BiosVersion and the
+    manager's FirmwareVersion show them, and UpdateService.SimpleUpdate
+    (Targets: the system, or its manager; needed with more than one
+    system) downloads ImageURI in the background, answering 202 with a
+    task monitor (TaskState Running, then Completed or Exception with a
+    message). An image (see :func:`firmware_image`) of the BMC is in
+    force once the task completed; of the BIOS, at the machine's next
+    boot; of a NIC, changes nothing. Replaces sushy-tools' SimpleUpdate,
+    which bumps a BIOS version at once whatever the image."""
+    import itertools
+    import json
+    import threading
+
+    import flask
+    from sushy_tools.emulator.resources.systems import fakedriver
+    from sushy_tools import error
+
+    if 'ironic_like_firmware_task' in app.view_functions:
+        return
+    driver_cls = fakedriver.FakeDriver
+    tasks = {}
+    lock = threading.Lock()
+    counter = itertools.count(1)
+
+    def get_versions(self, identity):
+        system = _applied_at_boot(self, identity)
+        if not isinstance(system.get(FIRMWARE_KEY), dict):
+            raise error.NotSupportedError('System %s has no firmware'
+                                          % identity)
+        return {'BiosVersion': system[FIRMWARE_KEY].get('bios')}
+
+    driver_cls.get_versions = get_versions
+
+    def edit_manager(identity, body):
+        try:
+            system = app.systems._get(identity)
+        except Exception:
+            return
+        firmware = system.get(FIRMWARE_KEY)
+        if isinstance(firmware, dict) and firmware.get('bmc'):
+            body['FirmwareVersion'] = firmware['bmc']
+
+    _edit_get_answers(app, 'manager_resource', edit_manager)
+
+    def answer(status, body=None, headers=None):
+        return flask.Response(json.dumps(body) if body is not None else '',
+                              status=status, headers=headers or {},
+                              content_type='application/json')
+
+    def refused(message):
+        return answer(400, {'error': {'message': message}})
+
+    def task_body(task_id):
+        task = tasks[task_id]
+        body = {'@odata.type': '#Task.v1_4_3.Task', 'Id': task_id,
+                'Name': 'Firmware update %s' % task_id,
+                '@odata.id': _TASKS_PATH + task_id,
+                'TaskState': task['state'], 'TaskStatus': task['status'],
+                'PercentComplete': 100 if task['state'] != 'Running' else 0,
+                'Messages': [{'Message': m, 'MessageId': 'Base.1.0.General',
+                              'Severity': task['status']}
+                             for m in task['messages']]}
+        return body
+
+    def flash(task_id, uuid, url):
+        driver = app.systems
+        try:
+            component, version = _read_image(url)
+            system = driver._get(uuid)
+            if component == 'bios':
+                driver._update(system, **{_FIRMWARE_PENDING: version})
+            elif component == 'bmc':
+                driver._update(system, **{FIRMWARE_KEY: dict(
+                    system[FIRMWARE_KEY], bmc=version)})
+            elif not component.startswith('nic:'):
+                raise ValueError('unknown firmware component %s'
+                                 % component)
+            result = ('Completed', 'OK', ['%s firmware %s accepted'
+                                          % (component, version)])
+        except Exception as e:
+            LOG.warning('Firmware update %s failed: %s', task_id, e)
+            result = ('Exception', 'Critical', [str(e)])
+        with lock:
+            tasks[task_id].update(zip(('state', 'status', 'messages'),
+                                      result))
+
+    def simple_update():
+        body = flask.request.get_json(silent=True) or {}
+        url = body.get('ImageURI')
+        if not url:
+            return refused('ImageURI is required')
+        systems = app.systems.systems
+        targets = body.get('Targets') or []
+        if not targets and len(systems) == 1:
+            targets = ['/redfish/v1/Systems/%s' % systems[0]]
+        if len(targets) != 1:
+            return refused('Targets must name one system or manager (%d '
+                           'systems)' % len(systems))
+        identity = targets[0].rstrip('/').rsplit('/', 1)[-1]
+        try:
+            uuid = app.systems.uuid(identity)
+            system = app.systems._get(uuid)
+        except Exception:
+            return refused('No such target: %s' % targets[0])
+        if not isinstance(system.get(FIRMWARE_KEY), dict):
+            return refused('System %s has no updatable firmware' % uuid)
+        task_id = 'fw-%d' % next(counter)
+        with lock:
+            tasks[task_id] = {'state': 'Running', 'status': 'OK',
+                              'messages': []}
+        threading.Thread(target=flash, args=(task_id, uuid, url),
+                         daemon=True).start()
+        return answer(202, task_body(task_id),
+                      {'Location': _TASKS_PATH + task_id})
+
+    def task_monitor(task_id):
+        with lock:
+            if task_id not in tasks:
+                return answer(404, {'error': {'message': 'No task %s'
+                                              % task_id}})
+            body = task_body(task_id)
+        return answer(202 if body['TaskState'] == 'Running' else 200, body)
+
+    endpoint = 'UpdateService.update_service_simple_update'
+    if endpoint not in app.view_functions:
+        # sushy-tools changed: fail loudly rather than flash nothing.
+        raise RuntimeError('sushy-tools has no %s view; update %s'
+                           % (endpoint, __file__))
+    app.view_functions[endpoint] = simple_update
+    app.add_url_rule(_TASKS_PATH + '<task_id>', 'ironic_like_firmware_task',
+                     task_monitor, methods=['GET'])
+
+
 def make_system(name, mac, power_state='Off', notify=True, uuid=None):
     """One FakeDriver system definition.
 
@@ -451,6 +645,7 @@ def main(argv=None):
     from sushy_tools.emulator import main as emulator_main
     patch_bios_settings_view(emulator_main.app)
     patch_secure_boot_keys(emulator_main.app)
+    patch_firmware_update(emulator_main.app)
     sys.argv = ['sushy-emulator'] + rest
     return emulator_main.main()
 

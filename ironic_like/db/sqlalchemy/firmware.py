@@ -26,11 +26,11 @@ class FirmwareMixin(object):
 
     def sync_firmware_components(self, node_id, components):
         """Record ``components`` ([{'component', 'current_version'[,
-        'vendor', 'model', 'serial_number']}]) as
-        read now, in one transaction: a new component starts with its
-        version as initial_version; a known one gets its current_version
-        updated; components no longer reported are kept (a BMC may fail
-        to report one for a while)."""
+        'vendor', 'model', 'serial_number']}]) as read now, in one
+        transaction: a new component starts with its version as
+        initial_version; a known one gets its current_version (and
+        last_version_flashed) updated; components no longer reported are
+        kept (a BMC may fail to report one for a while)."""
         with _sa_api()._writer() as session:
             known = {row.component: row for row in session.scalars(
                 sa.select(_F).where(_F.node_id == node_id))}
@@ -44,7 +44,10 @@ class FirmwareMixin(object):
                                 'current_version': version})
                     session.add(row)
                 elif row.current_version != version:
+                    # As Ironic: the version a change brought is the
+                    # last one flashed.
                     row.current_version = version
+                    row.last_version_flashed = version
                 # API 1.114: the hardware, as last reported.
                 for key in HARDWARE_FIELDS:
                     if getattr(row, key) != found.get(key):

@@ -448,32 +448,3 @@ class RedfishVendor(_RedfishBMC, base.VendorInterface):
         # older route.
         task.driver.management.detach_virtual_media(
             task, [_EJECT_DEVICES[boot_device]] if boot_device else None)
-
-
-class RedfishFirmware(_RedfishBMC, base.FirmwareInterface):
-    """The BIOS version of the Redfish system and the firmware version of
-    its first manager (the BMC), as Ironic's redfish firmware interface
-    reads them; no firmware update here."""
-
-    def get_components(self, task):
-        action = 'reading the firmware versions'
-        info, system = redfish_utils.get_system(task.node, action=action)
-        components = []
-        with redfish_utils.sushy_errors(info, action,
-                                        exception.IronicLikeException):
-            if system.bios_version:
-                components.append({'component': 'bios',
-                                   'current_version': system.bios_version})
-            managers = list(system.managers or [])
-            if managers and managers[0].firmware_version:
-                # API 1.114: the BMC's model (Manager.Model), as Ironic
-                # reports it; its vendor and serial number are unknown.
-                components.append(
-                    {'component': 'bmc',
-                     'current_version': managers[0].firmware_version,
-                     'model': getattr(managers[0], 'model', None)})
-        if not components:
-            raise exception.UnsupportedDriverExtension(
-                driver=task.node.driver, extension='firmware (the BMC '
-                'reports no BIOS or BMC version)')
-        return components

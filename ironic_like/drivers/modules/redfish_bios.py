@@ -28,7 +28,6 @@ import time
 from oslo_log import log
 import sushy
 
-from ironic_like.common import agent_info
 from ironic_like.common import bios_registry
 from ironic_like.common import exception
 from ironic_like.common import masking
@@ -124,7 +123,7 @@ class RedfishBIOS(redfish._RedfishBMC, base.BIOSInterface):
         ``attributes`` (or, none given, every pending change) to be in
         force, cache what the BMC then shows; BIOSSettingsNotApplied
         naming what is not in force by the deadline."""
-        _reboot_to_apply(task)
+        redfish_utils.reboot_to_apply(task)
         missing = _wait_applied(task, info, attributes, action)
         self.cache_bios_settings(task)
         if missing:
@@ -258,22 +257,6 @@ def _apply_time(bios):
         return None
     return (sushy.APPLY_TIME_ON_RESET if sushy.APPLY_TIME_ON_RESET in times
             else None)
-
-
-def _reboot_to_apply(task):
-    """Reboot the node so that its firmware applies what was written,
-    and record the power state it reached. When its agent runs (other
-    steps need the ramdisk), the node is made to boot the ramdisk again,
-    as Ironic reboots to finish a step (its network boot is set once);
-    the agent token goes either way, so that the next lookup gets a new
-    one."""
-    if (task.node.driver_internal_info or {}).get(agent_info.AGENT_URL):
-        task.driver.boot.prepare_ramdisk(task)
-    agent_info.wipe_agent_token(task)
-    power = task.driver.power
-    power.reboot(task)
-    task.update_node({'power_state': power.get_power_state(task),
-                      'target_power_state': None})
 
 
 def _value_names(task, allowable):

@@ -27,6 +27,7 @@ from oslo_log import log
 from oslo_utils import strutils
 import sushy
 
+from ironic_like.common import agent_info
 from ironic_like.common import exception
 from ironic_like.common import masking
 
@@ -293,3 +294,37 @@ def get_system(node, action='reading the system', error_cls=None):
     with sushy_errors(info, action, error_cls):
         conn = _CACHE.get(info)
         return info, conn.get_system(info['system_id'])
+
+
+def get_update_service(node, action):
+    """(parsed driver_info, the BMC's sushy UpdateService, the number of
+    systems the BMC lists): a BMC with more than one must be told which
+    system an update is for (SimpleUpdate's Targets), as Ironic does."""
+    info = parse_driver_info(node)
+    with sushy_errors(info, action, exception.IronicLikeException):
+        conn = _CACHE.get(info)
+        try:
+            service = conn.get_update_service()
+        except sushy.exceptions.MissingAttributeError as e:
+            raise exception.IronicLikeException(masking.mask_text(
+                'Node %s: %s: %s failed, the BMC has no UpdateService: %s'
+                % (info['node_uuid'], describe(info), action, e)))
+        count = len(conn.get_system_collection().members_identities)
+    return info, service, count
+
+
+def reboot_to_apply(task):
+    """Reboot the node so that its firmware applies what was written
+    (BIOS settings, a firmware image), and record the power state it
+    reached. When its agent runs (other
+    steps need the ramdisk), the node is made to boot the ramdisk again,
+    as Ironic reboots to finish a step (its network boot is set once);
+    the agent token goes either way, so that the next lookup gets a new
+    one."""
+    if (task.node.driver_internal_info or {}).get(agent_info.AGENT_URL):
+        task.driver.boot.prepare_ramdisk(task)
+    agent_info.wipe_agent_token(task)
+    power = task.driver.power
+    power.reboot(task)
+    task.update_node({'power_state': power.get_power_state(task),
+                      'target_power_state': None})

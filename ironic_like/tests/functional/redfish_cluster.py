@@ -19,12 +19,14 @@ class RedfishClusterTestCase(base.FunctionalTestCase):
         self.assertEqual(expected, resp.status_code, resp.text)
         return resp.json() if resp.content else None
 
-    def _create(self, name, system, properties=None, **fields):
+    def _create(self, name, system, properties=None, headers=None,
+                **fields):
         body = {'driver': 'redfish', 'name': name,
                 'driver_info': self.emulator.driver_info(system['uuid']),
                 'properties': properties or {}}
         body.update(fields)
-        return self._call('POST', '/v1/nodes', body, expected=201)['uuid']
+        return self._call('POST', '/v1/nodes', body, expected=201,
+                          headers=headers)['uuid']
 
     def _node(self, uuid):
         return self._call('GET', '/v1/nodes/%s' % uuid)

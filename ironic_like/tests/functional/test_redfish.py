@@ -21,6 +21,7 @@ import testtools
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.drivers.modules import redfish
+from ironic_like.drivers.modules import redfish_firmware
 from ironic_like.drivers.modules import redfish_utils
 from ironic_like.tests.functional import base
 from ironic_like.tests.functional import sushy_emulator
@@ -113,7 +114,8 @@ class TestRedfishDirect(testtools.TestCase):
     def test_firmware_versions(self):
         # API 1.86: the emulator's manager reports its firmware version;
         # its FakeDriver systems have no BiosVersion, so no "bios".
-        components = redfish.RedfishFirmware().get_components(self.task)
+        components = redfish_firmware.RedfishFirmware().get_components(
+            self.task)
         self.assertEqual(['bmc'], [c['component'] for c in components])
         self.assertTrue(components[0]['current_version'], components)
 

@@ -7,9 +7,9 @@ from unittest import mock
 import fixtures
 
 from ironic_like.common import exception
+from ironic_like.common import published_files
 from ironic_like.common import states
 from ironic_like.conductor import node_flags
-from ironic_like.conductor import vmedia_images
 from ironic_like.drivers.modules import fake
 from ironic_like.tests.unit.api import base
 from ironic_like.tests.unit.api import test_auth
@@ -154,7 +154,7 @@ class TestLocalVirtualMedia(base.APITestCase):
         self.node = self.create_node(name='n1')
         self.url = '/v1/nodes/n1/vmedia'
         self.get_image = self.useFixture(fixtures.MockPatchObject(
-            vmedia_images.requests, 'get',
+            published_files.requests, 'get',
             side_effect=lambda *a, **k: _Download())).mock
 
     def _attach_cd(self):

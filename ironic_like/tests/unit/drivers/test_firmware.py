@@ -5,6 +5,7 @@ from unittest import mock
 from ironic_like.common import exception
 from ironic_like.drivers.modules import fake
 from ironic_like.drivers.modules import noop
+from ironic_like.drivers.modules import redfish_firmware
 from ironic_like.tests.unit.drivers import test_redfish
 
 
@@ -40,8 +41,7 @@ class TestRedfishFirmware(test_redfish._SushyTest):
 
     def setUp(self):
         super().setUp()
-        from ironic_like.drivers.modules import redfish
-        self.iface = redfish.RedfishFirmware()
+        self.iface = redfish_firmware.RedfishFirmware()
 
     def test_bios_and_bmc(self):
         self.system.bios_version = 'U46 v1.20'

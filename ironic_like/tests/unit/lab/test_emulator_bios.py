@@ -105,3 +105,58 @@ class TestEmulatorBIOS(testtools.TestCase):
         patched = self.fakedriver.FakeDriver.set_power_state
         redfish_emulator.patch_bios()
         self.assertIs(patched, self.fakedriver.FakeDriver.set_power_state)
+
+    def test_bios_firmware_flashed_at_the_next_boot(self):
+        # What patch_firmware_update's SimpleUpdate leaves for a BIOS
+        # image: the version pending until the machine boots.
+        system = self.driver._get('p1')
+        self.driver._update(system, **{
+            redfish_emulator.FIRMWARE_KEY: {'bios': '1.0', 'bmc': '1.00'},
+            redfish_emulator._FIRMWARE_PENDING: '1.1'})
+        self.driver.set_power_state('p1', 'On')
+        system = redfish_emulator._applied_at_boot(self.driver, 'p1')
+        self.assertEqual({'bios': '1.1', 'bmc': '1.00'},
+                         system[redfish_emulator.FIRMWARE_KEY])
+        self.assertIsNone(system[redfish_emulator._FIRMWARE_PENDING])
+        # A power-on of a machine already on flashes nothing.
+        self.driver._update(system, **{
+            redfish_emulator._FIRMWARE_PENDING: '1.2'})
+        self.driver.set_power_state('p1', 'On')
+        system = redfish_emulator._applied_at_boot(self.driver, 'p1')
+        self.assertEqual('1.1', system[redfish_emulator.FIRMWARE_KEY]['bios'])
+        # The BIOS settings of the other system are not touched.
+        self.assertEqual(FACTORY, self.driver.get_bios('b1'))
+
+
+class _Image(object):
+
+    def __init__(self, status, data):
+        self.status_code = status
+        self.raw = mock.Mock()
+        self.raw.read.return_value = data
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+class TestFirmwareImages(testtools.TestCase):
+
+    def _read(self, status=200, data=b''):
+        with mock.patch.object(redfish_emulator.requests, 'get',
+                               return_value=_Image(status, data)):
+            return redfish_emulator._read_image('http://h/i.bin')
+
+    def test_image_names_its_component_and_version(self):
+        self.assertEqual(('bmc', '2.00'), self._read(
+            data=redfish_emulator.firmware_image('bmc', '2.00')))
+
+    def test_refused_images(self):
+        for status, data, message in (
+                (404, b'', 'HTTP 404'),
+                (200, b'MZ\x90\x00 binary', 'is not a firmware image'),
+                (200, b'FIRMWARE bios\n', 'is not a firmware image')):
+            e = self.assertRaises(ValueError, self._read, status, data)
+            self.assertIn(message, str(e))
