@@ -26,10 +26,10 @@ DEADLINE = 3600
 
 
 def remove(path):
-    """Remove ``path``; already gone is no error."""
+    """Remove ``path``; already gone (or its directory) is no error."""
     try:
         os.unlink(path)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         pass
 
 
@@ -52,11 +52,12 @@ def replaced_whole(path, prefix, binary=False):
         raise
 
 
-def download(url, fileobj, purpose):
+def download(url, fileobj, purpose, bound=None):
     """Write what ``url`` serves to ``fileobj`` (bounded: TIMEOUT per
-    read, DEADLINE in all); its size in bytes. IronicLikeException
-    naming ``url`` (its password masked) and ``purpose`` when the server
-    fails or is too slow."""
+    read, ``bound`` or DEADLINE seconds in all); its size in bytes.
+    IronicLikeException naming ``url`` (its password masked) and
+    ``purpose`` when the server fails or is too slow."""
+    bound = DEADLINE if bound is None else min(bound, DEADLINE)
     shown = masking.mask_url_password(url)
 
     def failed(why):
@@ -69,13 +70,13 @@ def download(url, fileobj, purpose):
                 raise failed('HTTP %s %s' % (response.status_code,
                                              response.reason or ''))
             size = 0
-            deadline = time.monotonic() + DEADLINE
+            deadline = time.monotonic() + bound
             for chunk in response.iter_content(_CHUNK):
                 fileobj.write(chunk)
                 size += len(chunk)
                 if time.monotonic() > deadline:
                     raise failed('not done within %d s (%d bytes read)'
-                                 % (DEADLINE, size))
+                                 % (bound, size))
     except requests.RequestException as e:
         raise failed(masking.mask_text(str(e)))
     return size

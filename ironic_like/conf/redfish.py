@@ -32,13 +32,18 @@ opts = [
                help='Default bound (seconds) of the wait, after a '
                     'component\'s update task completed, for the BMC to '
                     'report the component\'s new version (a settings '
-                    'entry\'s "wait" overrides it): after the reboot for '
-                    'the BIOS; for the BMC, the host is rebooted when its '
-                    'version has not changed by then, as Ironic does.'),
+                    'entry\'s "wait" overrides it): the BMC\'s own version '
+                    '(the host is rebooted when it could not be read by '
+                    'then, as Ironic does), and the BIOS version when the '
+                    'BMC staged the image before the reboot.'),
     cfg.IntOpt('firmware_update_bmc_version_check_interval', default=30,
                min=0,
                help='Seconds between two reads of a component\'s version '
                     'after its update (at least 1 here).'),
+    cfg.IntOpt('firmware_update_nic_starting_wait', default=30, min=0,
+               help='Seconds a NIC firmware update task may stay Starting '
+                    'before the node is rebooted (some NICs start applying '
+                    'firmware only at a reboot, others at once).'),
     cfg.IntOpt('firmware_update_overall_timeout', default=7200, min=0,
                help='Bound (seconds) of a whole firmware update step, '
                     'every component of it: the step fails when it is not '

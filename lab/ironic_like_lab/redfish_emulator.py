@@ -14,8 +14,8 @@ failure options ``ignore_graceful_shutdown`` and ``fail_power_on`` (see
 settings apply at the next boot (:func:`patch_bios`), and every system's
 SecureBoot has the ResetKeys action (:func:`patch_secure_boot_keys`).
 Systems that define ``firmware`` report BIOS and BMC versions that
-UpdateService.SimpleUpdate changes from an image the emulator downloads
-(:func:`patch_firmware_update`).
+UpdateService.SimpleUpdate changes from an image the emulator downloads,
+a BIOS image at the next boot (:func:`patch_firmware_update`).
 sushy-tools is needed only here (it is a test requirement, not a service
 one).
 """
@@ -434,12 +434,13 @@ def patch_firmware_update(app):
     version}) firmware a client can update: BiosVersion and the
     manager's FirmwareVersion show them, and UpdateService.SimpleUpdate
     (Targets: the system, or its manager; needed with more than one
-    system) downloads ImageURI in the background, answering 202 with a
-    task monitor (TaskState Running, then Completed or Exception with a
-    message). An image (see :func:`firmware_image`) of the BMC is in
-    force once the task completed; of the BIOS, at the machine's next
-    boot; of a NIC, changes nothing. Replaces sushy-tools' SimpleUpdate,
-    which bumps a BIOS version at once whatever the image."""
+    system) downloads ImageURI (see :func:`firmware_image`) and answers
+    202 with a task monitor. A BMC or NIC image is flashed at once (task
+    Completed); a BIOS image is staged (task Pending) and flashed at the
+    machine's next boot (then Completed), as BMCs that schedule a BIOS
+    update do; an image it cannot read or flash ends the task with
+    Exception and a message. Replaces sushy-tools' SimpleUpdate, which
+    bumps a BIOS version at once whatever the image."""
     import itertools
     import json
     import threading
@@ -451,6 +452,8 @@ def patch_firmware_update(app):
     if 'ironic_like_firmware_task' in app.view_functions:
         return
     driver_cls = fakedriver.FakeDriver
+    # task id -> {'system', 'state', 'status', 'messages'}; in memory, as
+    # a BMC forgets its tasks when it restarts.
     tasks = {}
     lock = threading.Lock()
     counter = itertools.count(1)
@@ -483,39 +486,50 @@ def patch_firmware_update(app):
     def refused(message):
         return answer(400, {'error': {'message': message}})
 
-    def task_body(task_id):
+    def current(task_id):
+        """The task, a staged BIOS image Completed once the machine
+        booted with it."""
         task = tasks[task_id]
-        body = {'@odata.type': '#Task.v1_4_3.Task', 'Id': task_id,
+        if task['state'] == 'Pending':
+            system = _applied_at_boot(app.systems, task['system'])
+            if not system.get(_FIRMWARE_PENDING):
+                task.update(state='Completed', messages=[
+                    'bios firmware %s flashed' % system[FIRMWARE_KEY][
+                        'bios']])
+        return task
+
+    def task_body(task_id):
+        task = current(task_id)
+        return {'@odata.type': '#Task.v1_4_3.Task', 'Id': task_id,
                 'Name': 'Firmware update %s' % task_id,
                 '@odata.id': _TASKS_PATH + task_id,
                 'TaskState': task['state'], 'TaskStatus': task['status'],
-                'PercentComplete': 100 if task['state'] != 'Running' else 0,
+                'PercentComplete': 100 if task['state'] == 'Completed'
+                else 0,
                 'Messages': [{'Message': m, 'MessageId': 'Base.1.0.General',
                               'Severity': task['status']}
                              for m in task['messages']]}
-        return body
 
-    def flash(task_id, uuid, url):
+    def flash(uuid, url):
+        """(TaskState, TaskStatus, message) of flashing ``url``."""
         driver = app.systems
         try:
             component, version = _read_image(url)
-            system = driver._get(uuid)
-            if component == 'bios':
-                driver._update(system, **{_FIRMWARE_PENDING: version})
-            elif component == 'bmc':
-                driver._update(system, **{FIRMWARE_KEY: dict(
-                    system[FIRMWARE_KEY], bmc=version)})
-            elif not component.startswith('nic:'):
-                raise ValueError('unknown firmware component %s'
-                                 % component)
-            result = ('Completed', 'OK', ['%s firmware %s accepted'
-                                          % (component, version)])
-        except Exception as e:
-            LOG.warning('Firmware update %s failed: %s', task_id, e)
-            result = ('Exception', 'Critical', [str(e)])
-        with lock:
-            tasks[task_id].update(zip(('state', 'status', 'messages'),
-                                      result))
+        except ValueError as e:
+            return 'Exception', 'Critical', str(e)
+        system = driver._get(uuid)
+        if component == 'bios':
+            driver._update(system, **{_FIRMWARE_PENDING: version})
+            return ('Pending', 'OK', 'bios firmware %s staged: it is '
+                    'flashed at the next boot' % version)
+        if component == 'bmc':
+            driver._update(system, **{FIRMWARE_KEY: dict(
+                system[FIRMWARE_KEY], bmc=version)})
+        elif not component.startswith('nic:'):
+            return ('Exception', 'Critical', 'unknown firmware component %s'
+                    % component)
+        return ('Completed', 'OK',
+                '%s firmware %s flashed' % (component, version))
 
     def simple_update():
         body = flask.request.get_json(silent=True) or {}
@@ -538,13 +552,14 @@ def patch_firmware_update(app):
         if not isinstance(system.get(FIRMWARE_KEY), dict):
             return refused('System %s has no updatable firmware' % uuid)
         task_id = 'fw-%d' % next(counter)
+        state, status, message = flash(uuid, url)
+        if state == 'Exception':
+            LOG.warning('Firmware update %s failed: %s', task_id, message)
         with lock:
-            tasks[task_id] = {'state': 'Running', 'status': 'OK',
-                              'messages': []}
-        threading.Thread(target=flash, args=(task_id, uuid, url),
-                         daemon=True).start()
-        return answer(202, task_body(task_id),
-                      {'Location': _TASKS_PATH + task_id})
+            tasks[task_id] = {'system': uuid, 'state': state,
+                              'status': status, 'messages': [message]}
+            return answer(202, task_body(task_id),
+                          {'Location': _TASKS_PATH + task_id})
 
     def task_monitor(task_id):
         with lock:
@@ -552,7 +567,8 @@ def patch_firmware_update(app):
                 return answer(404, {'error': {'message': 'No task %s'
                                               % task_id}})
             body = task_body(task_id)
-        return answer(202 if body['TaskState'] == 'Running' else 200, body)
+        running = body['TaskState'] in ('Running', 'Pending')
+        return answer(202 if running else 200, body)
 
     endpoint = 'UpdateService.update_service_simple_update'
     if endpoint not in app.view_functions:

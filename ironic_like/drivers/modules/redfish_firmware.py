@@ -5,33 +5,39 @@ after an update), and Ironic's ``update(settings)`` step, run out of band:
 ``settings``
     ``[{"component": "bios" | "bmc" | "nic:<id>", "url": ..., "wait":
     seconds}]``, Ironic's schema, updated in the order given. ``url`` is
-    http(s) or file://; ``[redfish]firmware_source`` says whether the BMC
-    reads it where it is (``http``: an http(s) URL) or from a copy the
-    conductor serves under ``[deploy]http_url`` (``local``, and any
-    file:// URL), removed when the step ends.
+    http(s), or file:// under ``[conductor]file_url_allowed_paths``;
+    ``[redfish]firmware_source`` says whether the BMC reads it where it
+    is (``http``: an http(s) URL) or from a copy the conductor serves
+    under ``[deploy]http_url`` (``local``, and any file:// URL), removed
+    when the step ends.
 
 For each component: the BMC's UpdateService.SimpleUpdate with the image
 (Targets: the node's system, when the BMC has several), then its task is
 read every ``[redfish]firmware_update_status_interval`` seconds until it
 is over; a task that ends other than Completed with status OK or Warning
-fails the step with the BMC's messages. Then, as Ironic does:
+fails the step with the BMC's messages. As Ironic does:
 
-- ``bios``: the node is rebooted (as soon as the BMC says the task is
-  Starting, or once it completed) so that the firmware flashes it, and
-  the BIOS version is read until it changed;
-- ``bmc``: the BMC's version is read until it changed (the BMC restarts
-  itself, unreachable meanwhile); when it has not by then, the node is
-  rebooted;
-- ``nic:<id>``: the node is rebooted once the task completed.
+- ``bios``: the node is rebooted as soon as the task is Starting,
+  Running or Pending (BMCs that flash the BIOS at the next boot wait for
+  it), else once it completed; in that case (the BMC staged the image)
+  the BIOS version is then read until it changed;
+- ``bmc``: the BMC's version is read until it changed (it restarts
+  itself, unreachable meanwhile); the node is rebooted when the version
+  could not be read by then, or when it changed and other components
+  follow; an unchanged version it could read needs no reboot;
+- ``nic:<id>``: the node is rebooted when the task stays Starting for
+  ``[redfish]firmware_update_nic_starting_wait`` seconds, else once it
+  completed, then the entry's ``wait`` seconds pass.
 
 The version wait is bounded by the entry's ``wait`` (default
 ``[redfish]firmware_update_reboot_delay``); a version that did not change
 by then is logged, not an error (an image of the same version is a
-valid re-flash). The whole step is bounded by
+valid flash). The whole step is bounded by
 ``[redfish]firmware_update_overall_timeout`` and holds a conductor worker
 and the node's lock meanwhile (Ironic polls from a periodic task
 instead). The components are read again at the end (GET
-/v1/nodes/{id}/firmware: ``last_version_flashed``).
+/v1/nodes/{id}/firmware: ``last_version_flashed``); a BMC that does not
+answer then only delays that to the next verify.
 
 A clean, service and deploy step at priority 0 (run only when asked for).
 Unlike Ironic's, the clean step does not require the ramdisk: it acts
@@ -50,6 +56,7 @@ from oslo_log import log
 import sushy
 
 from ironic_like.common import exception
+from ironic_like.common import file_urls
 from ironic_like.common import masking
 from ironic_like.common import published_files
 from ironic_like.conf import CONF
@@ -61,6 +68,7 @@ LOG = log.getLogger(__name__)
 
 BIOS = 'bios'
 BMC = 'bmc'
+NIC = 'nic'
 NIC_PREFIX = 'nic:'
 SUBDIR = 'firmware'
 # The step's bound when [redfish]firmware_update_overall_timeout is 0
@@ -87,11 +95,13 @@ _ENTRY_SCHEMA = {
 _ENTRY_VALIDATOR = jsonschema.Draft4Validator(_ENTRY_SCHEMA)
 
 _SCHEMES = ('http', 'https', 'file')
-# A task in one of these states is not over yet.
+# A task in one of these states is not over (Ironic's list: any other
+# state is an end, a failure unless Completed).
 _RUNNING = (sushy.TASK_STATE_NEW, sushy.TASK_STATE_STARTING,
-            sushy.TASK_STATE_RUNNING, sushy.TASK_STATE_PENDING,
-            sushy.TASK_STATE_SUSPENDED, sushy.TASK_STATE_INTERRUPTED,
-            sushy.TASK_STATE_SERVICE)
+            sushy.TASK_STATE_RUNNING, sushy.TASK_STATE_PENDING)
+# BIOS tasks in these states wait for the host to reboot on some BMCs.
+_BIOS_REBOOT_STATES = (sushy.TASK_STATE_STARTING, sushy.TASK_STATE_RUNNING,
+                       sushy.TASK_STATE_PENDING)
 _SUCCEEDED = (sushy.HEALTH_OK, sushy.HEALTH_WARNING)
 
 
@@ -117,19 +127,18 @@ def parse_settings(settings):
             where = '.'.join(str(p) for p in errors[0].path)
             raise _invalid('settings[%d]%s: %s' % (
                 index, '.' + where if where else '', errors[0].message))
-        url = urlparse.urlparse(entry['url'])
-        if url.scheme not in _SCHEMES:
+        scheme = urlparse.urlparse(entry['url']).scheme
+        if scheme not in _SCHEMES:
             raise _invalid('settings[%d].url: scheme %r is not one of %s'
-                           % (index, url.scheme, ', '.join(_SCHEMES)))
-        if url.scheme == 'file' and not os.path.isfile(url.path):
-            raise _invalid('settings[%d].url: %s is not a file on the '
-                           'conductor' % (index, url.path))
+                           % (index, scheme, ', '.join(_SCHEMES)))
+        if scheme == 'file':
+            file_urls.local_path(entry['url'], 'settings')
         parsed.append(dict(entry))
     return parsed
 
 
 def _kind(component):
-    return 'nic' if component.startswith(NIC_PREFIX) else component
+    return NIC if component.startswith(NIC_PREFIX) else component
 
 
 class RedfishFirmware(redfish._RedfishBMC, base.FirmwareInterface):
@@ -176,11 +185,25 @@ class RedfishFirmware(redfish._RedfishBMC, base.FirmwareInterface):
         staged = []
         try:
             for index, entry in enumerate(entries):
-                _Update(task, index, entry, deadline, staged).run()
+                _Update(task, index, entry, deadline, staged,
+                        last=index == len(entries) - 1).run()
         finally:
             for path in staged:
-                published_files.remove(path)
-        self.cache_firmware_components(task)
+                try:
+                    published_files.remove(path)
+                except OSError as e:
+                    # Not to hide how the step ended.
+                    LOG.warning('Node %s: the staged firmware image %s '
+                                'could not be removed: %s', task.node.uuid,
+                                path, e)
+        try:
+            self.cache_firmware_components(task)
+        except Exception as e:
+            # Flashed all the same; a BMC still restarting after its own
+            # update is read again at the next verify.
+            LOG.warning('Node %s: firmware updated, but the versions could '
+                        'not be read again: %s', task.node.uuid,
+                        exception.safe_message(e))
 
 
 def _manager(system):
@@ -188,22 +211,27 @@ def _manager(system):
     return managers[0] if managers else None
 
 
-def _version(system, component):
+def _version(system, kind):
     """The component's version as the BMC reports it now; None for a
     NIC (not read here) or when not reported."""
-    if component == BIOS:
+    if kind == BIOS:
         return system.bios_version
-    if component == BMC:
+    if kind == BMC:
         manager = _manager(system)
         return manager.firmware_version if manager is not None else None
     return None
 
 
+class _ReadFailed(Exception):
+    """A read of the BMC that may succeed later (it is busy, restarting,
+    or answered something unreadable)."""
+
+
 class _Update(object):
-    """One component's update: SimpleUpdate, its task, the reboot and
+    """One component's update: SimpleUpdate, its task, the reboots and
     the version wait."""
 
-    def __init__(self, task, index, entry, deadline, staged):
+    def __init__(self, task, index, entry, deadline, staged, last):
         self.task = task
         self.node = task.node
         self.entry = entry
@@ -212,6 +240,7 @@ class _Update(object):
         self.index = index
         self.deadline = deadline
         self.staged = staged
+        self.last = last
         self.rebooted = False
         self.action = 'updating the %s firmware' % self.component
 
@@ -224,41 +253,60 @@ class _Update(object):
     def _left(self):
         return self.deadline - time.monotonic()
 
+    def _sleep(self, interval):
+        time.sleep(max(1, min(interval, self._left())))
+
     def run(self):
+        if self._left() <= 0:
+            raise self._fail('not started: the step ran out of '
+                             '[redfish]firmware_update_overall_timeout')
         info, system = redfish_utils.get_system(self.node,
                                                 action=self.action)
         with redfish_utils.sushy_errors(info, self.action,
                                         exception.IronicLikeException):
             before = _version(system, self.kind)
         image_url = self._stage()
-        info, service, systems = redfish_utils.get_update_service(
-            self.node, self.action)
-        targets = [info['system_id']] if systems > 1 else None
-        with redfish_utils.sushy_errors(info, self.action,
-                                        exception.IronicLikeException):
-            monitor = service.simple_update(image_url, targets=targets)
-        LOG.info('Node %s: firmware update of %s from %s started (BMC '
-                 'task %s)', self.node.uuid, self.component,
-                 masking.mask_url_password(image_url),
-                 monitor.task_monitor_uri)
-        self._check(self._wait_task(info, monitor))
-        if self.kind in (BIOS, 'nic') and not self.rebooted:
+        monitor = self._submit(image_url)
+        sushy_task = self._wait_task(info, monitor)
+        self._check(sushy_task)
+        if self.kind == BIOS:
+            if not self.rebooted:
+                # The BMC staged the image; the BIOS flashes it at boot.
+                self._reboot()
+                self._settled(self._wait_version(before), before)
+        elif self.kind == BMC:
+            self._after_bmc(before)
+        else:
+            if not self.rebooted:
+                self._reboot()
+            if self.entry.get('wait'):
+                time.sleep(max(0, min(self.entry['wait'], self._left())))
+
+    def _after_bmc(self, before):
+        after = self._wait_version(before)
+        if after is None:
+            # As Ironic: the BMC could not be read (still restarting);
+            # a host reboot finishes what it applies.
+            LOG.warning('Node %s: the BMC version could not be read after '
+                        'its update; rebooting the node', self.node.uuid)
             self._reboot()
-        if self.kind in (BIOS, BMC):
-            after = self._wait_version(info, before)
-            if after == before:
-                LOG.warning('Node %s: the %s version is still %s after its '
-                            'update from %s (an image of the same '
-                            'version, or the BMC applies it later)',
-                            self.node.uuid, self.component, before,
-                            masking.mask_url_password(self.entry['url']))
-                if self.kind == BMC:
-                    # As Ironic: a BMC update that did not show by then
-                    # is finished by rebooting the host.
-                    self._reboot()
-            else:
-                LOG.info('Node %s: %s firmware updated from %s to %s',
-                         self.node.uuid, self.component, before, after)
+            return
+        self._settled(after, before)
+        if after != before and not self.last:
+            # As Ironic: some components after a BMC update are only
+            # flashed once the host rebooted.
+            self._reboot()
+
+    def _settled(self, after, before):
+        if after is not None and after != before:
+            LOG.info('Node %s: %s firmware updated from %s to %s',
+                     self.node.uuid, self.component, before, after)
+        else:
+            LOG.warning('Node %s: the %s version is still %s after its '
+                        'update from %s (an image of the same version, '
+                        'or one the BMC applies later)', self.node.uuid,
+                        self.component, before,
+                        masking.mask_url_password(self.entry['url']))
 
     def _stage(self):
         """The URL the BMC reads the image from: the entry's, or that of
@@ -272,18 +320,46 @@ class _Update(object):
                              base_name or 'firmware.bin')
         path = os.path.join(CONF.deploy.http_root, SUBDIR, name)
         self.staged.append(path)
-        with published_files.replaced_whole(path, prefix='.%s.' % name,
-                                            binary=True) as fileobj:
-            if scheme == 'file':
-                try:
-                    with open(urlparse.urlparse(url).path, 'rb') as source:
-                        shutil.copyfileobj(source, fileobj)
-                except OSError as e:
-                    raise self._fail('reading the image: %s' % e)
-            else:
-                published_files.download(url, fileobj, 'a firmware update')
+        try:
+            with published_files.replaced_whole(
+                    path, prefix='.%s.' % name, binary=True) as fileobj:
+                if scheme == 'file':
+                    # Checked again: the file may have changed since.
+                    source = file_urls.local_path(url, 'settings')
+                    with open(source, 'rb') as image:
+                        shutil.copyfileobj(image, fileobj)
+                else:
+                    published_files.download(
+                        url, fileobj, 'the %s firmware update of node %s'
+                        % (self.component, self.node.uuid),
+                        bound=max(1, self._left()))
+        except OSError as e:
+            raise self._fail('staging the image in %s: %s'
+                             % (os.path.dirname(path), e))
         return '%s/%s/%s' % (CONF.deploy.http_url.rstrip('/'), SUBDIR,
                              urlparse.quote(name))
+
+    def _submit(self, image_url):
+        info, service, systems = redfish_utils.get_update_service(
+            self.node, self.action)
+        targets = [info['system_id']] if systems > 1 else None
+        with redfish_utils.sushy_errors(info, self.action,
+                                        exception.IronicLikeException):
+            try:
+                monitor = service.simple_update(image_url, targets=targets)
+            except (sushy.exceptions.ResourceNotFoundError,
+                    sushy.exceptions.MissingAttributeError) as e:
+                # Not the system's 404 (what sushy_errors says of one).
+                raise self._fail('the BMC has no SimpleUpdate action: %s'
+                                 % e)
+            except ValueError as e:
+                raise self._fail('the BMC answered SimpleUpdate with '
+                                 'something unreadable: %s' % e)
+        LOG.info('Node %s: firmware update of %s from %s started (BMC '
+                 'task %s)', self.node.uuid, self.component,
+                 masking.mask_url_password(image_url),
+                 monitor.task_monitor_uri)
+        return monitor
 
     def _reboot(self):
         LOG.info('Node %s: rebooting so that the %s firmware is applied',
@@ -291,42 +367,59 @@ class _Update(object):
         redfish_utils.reboot_to_apply(self.task)
         self.rebooted = True
 
-    def _sleep(self, interval):
-        time.sleep(max(1, min(interval, self._left())))
+    def _read_task(self, info, monitor):
+        """(still processing, the sushy Task or None); None, None when
+        the BMC no longer has the task. _ReadFailed when it could not be
+        read now; wrong credentials raise."""
+        try:
+            with redfish_utils.sushy_errors(
+                    info, self.action, exception.IronicLikeException):
+                try:
+                    processing = monitor.check_is_processing
+                    return processing, (monitor.task if processing
+                                        else monitor.get_task())
+                except sushy.exceptions.ResourceNotFoundError:
+                    return None, None
+                except ValueError as e:
+                    # A body that is no JSON (requests' JSONDecodeError).
+                    raise _ReadFailed('unreadable answer: %s' % e)
+        except (exception.InvalidParameterValue,
+                exception.MissingParameterValue):
+            raise
+        except exception.IronicLikeException as e:
+            raise _ReadFailed(exception.safe_message(e))
 
     def _wait_task(self, info, monitor):
         """Read the BMC's task until it is over: the sushy Task, or None
-        when the BMC no longer has it (taken as done, as Ironic does). A
-        BIOS task the BMC says is Starting is waiting for the reboot."""
+        when the BMC no longer has it (taken as done, as Ironic does).
+        Reboots the node for a BIOS or NIC task that waits for one."""
         interval = CONF.redfish.firmware_update_status_interval
+        starting_since = None
         while True:
             try:
-                with redfish_utils.sushy_errors(
-                        info, self.action, exception.IronicLikeException):
-                    try:
-                        processing = monitor.check_is_processing
-                        sushy_task = (monitor.task if processing
-                                      else monitor.get_task())
-                    except sushy.exceptions.ResourceNotFoundError:
-                        LOG.warning('Node %s: the BMC no longer has the '
-                                    'task of the %s update; taken as '
-                                    'done', self.node.uuid, self.component)
-                        return None
-            except exception.IronicLikeException as e:
-                # A BMC flashing itself may not answer for a while.
+                processing, sushy_task = self._read_task(info, monitor)
+            except _ReadFailed as e:
                 if self._left() <= 0:
                     raise self._fail('its task could not be read: %s' % e)
                 LOG.info('Node %s: reading the %s update task failed '
                          '(read again): %s', self.node.uuid,
-                         self.component, exception.safe_message(e))
+                         self.component, e)
                 self._sleep(interval)
                 continue
+            if processing is None:
+                LOG.warning('Node %s: the BMC no longer has the task of the '
+                            '%s update; taken as done', self.node.uuid,
+                            self.component)
+                return None
             state = getattr(sushy_task, 'task_state', None)
             if not processing and state not in _RUNNING:
                 return sushy_task
-            if (self.kind == BIOS and not self.rebooted
-                    and state == sushy.TASK_STATE_STARTING):
-                self._reboot()
+            if not self.rebooted:
+                if self.kind == BIOS and state in _BIOS_REBOOT_STATES:
+                    self._reboot()
+                elif self.kind == NIC:
+                    starting_since = self._nic_starting(state,
+                                                        starting_since)
             if self._left() <= 0:
                 raise self._fail(
                     'its task is not over after [redfish]'
@@ -334,41 +427,55 @@ class _Update(object):
                     % _text(state))
             self._sleep(interval)
 
+    def _nic_starting(self, state, since):
+        """A NIC task Starting for [redfish]firmware_update_nic_starting_
+        wait seconds waits for a reboot: reboot. When it was first seen
+        Starting (None once it is not)."""
+        if state != sushy.TASK_STATE_STARTING:
+            return None
+        now = time.monotonic()
+        since = now if since is None else since
+        if now - since >= CONF.redfish.firmware_update_nic_starting_wait:
+            self._reboot()
+        return since
+
     def _check(self, sushy_task):
         if sushy_task is None:
             return
         state = sushy_task.task_state
         status = sushy_task.task_status
-        if state == sushy.TASK_STATE_COMPLETED and status in _SUCCEEDED + (
-                None,):
+        if state == sushy.TASK_STATE_COMPLETED and status in _SUCCEEDED:
             return
         raise self._fail('the BMC\'s task ended %s (status %s): %s' % (
             _text(state), _text(status),
             '; '.join(_messages(sushy_task)) or 'no message'))
 
-    def _wait_version(self, info, before):
+    def _wait_version(self, before):
         """Read the component's version until it is not ``before``, for
-        at most the entry's ``wait``; the version last read (``before``
-        when it never changed or could not be read)."""
+        at most the entry's ``wait``: the version last read, None when no
+        read succeeded."""
         bound = min(self.entry.get('wait') or
                     CONF.redfish.firmware_update_reboot_delay, self._left())
         until = time.monotonic() + max(0, bound)
         interval = CONF.redfish.firmware_update_bmc_version_check_interval
+        last = None
         while True:
             try:
-                _, system = redfish_utils.get_system(self.node,
-                                                     action=self.action)
+                info, system = redfish_utils.get_system(self.node,
+                                                        action=self.action)
                 with redfish_utils.sushy_errors(
                         info, self.action, exception.IronicLikeException):
                     now = _version(system, self.kind)
-                if now is not None and now != before:
-                    return now
+                if now is not None:
+                    last = now
+                    if now != before:
+                        return now
             except exception.IronicLikeException as e:
                 LOG.info('Node %s: reading the %s version failed (read '
                          'again): %s', self.node.uuid, self.component,
                          exception.safe_message(e))
             if time.monotonic() >= until:
-                return before
+                return last
             self._sleep(interval)
 
 

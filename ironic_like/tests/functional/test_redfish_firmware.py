@@ -3,14 +3,16 @@ real Redfish emulator, through a cluster (API + 1 conductor, MariaDB,
 RabbitMQ) that serves its own http_root.
 
 The lab's emulator gives systems that define ``firmware`` BIOS and BMC
-versions and a SimpleUpdate that downloads the image it is given in the
-background (a task the step follows): a BMC image is in force once the
-task completed, a BIOS image at the machine's next boot, as on real
-hardware. Two systems on the BMC: the update names its target.
+versions and a SimpleUpdate that downloads the image it is given and
+answers with a task the step follows: a BMC image is in force at once, a
+BIOS image is staged (the task Pending) and flashed at the machine's
+next boot, as BMCs that schedule BIOS updates do. Two systems on the
+BMC: the update names its target.
 
 Manual cleaning with firmware.update of the BMC (an http URL, read by
-the BMC where it is) and the BIOS (a file:// URL, which the conductor
-copies under its http_root and serves): both versions change (GET
+the BMC where it is) and the BIOS (a file:// URL under
+[conductor]file_url_allowed_paths, which the conductor copies under its
+http_root and serves): both versions change (GET
 /v1/nodes/{id}/firmware, last_version_flashed), the node was rebooted
 for the BIOS, no staged copy is left. An image the BMC cannot flash
 fails the cleaning with the BMC's message; bad settings get 400 before
@@ -63,6 +65,7 @@ class TestRedfishFirmwareUpdate(redfish_cluster.RedfishClusterTestCase):
                 'deploy': {'http_root': self.http_root,
                            'http_server_port': port,
                            'http_url': self.http_url},
+                'conductor': {'file_url_allowed_paths': self.images},
                 'redfish': {'firmware_update_status_interval': 1,
                             'firmware_update_bmc_version_check_interval': 1,
                             'firmware_update_reboot_delay': 30}})
@@ -141,8 +144,12 @@ class TestRedfishFirmwareUpdate(redfish_cluster.RedfishClusterTestCase):
         for settings, message in (
                 ([{'component': 'cpld', 'url': 'http://h/i'}],
                  'settings[0].component'),
-                ([{'component': 'bios', 'url': 'file:///no/such.bin'}],
-                 'is not a file on the conductor'),
+                # Outside [conductor]file_url_allowed_paths.
+                ([{'component': 'bios', 'url': 'file:///etc/hostname'}],
+                 'file:// URLs are only taken for files under'),
+                ([{'component': 'bios',
+                   'url': 'file://%s/none.bin' % self.images}],
+                 'no such file on the conductor'),
                 ([], 'non-empty list')):
             resp = self.cluster.request(
                 'PUT', '/v1/nodes/%s/states/provision' % uuid,
