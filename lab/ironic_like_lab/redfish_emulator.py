@@ -15,7 +15,9 @@ settings apply at the next boot (:func:`patch_bios`), and every system's
 SecureBoot has the ResetKeys action (:func:`patch_secure_boot_keys`).
 Systems that define ``firmware`` report BIOS and BMC versions that
 UpdateService.SimpleUpdate changes from an image the emulator downloads,
-a BIOS image at the next boot (:func:`patch_firmware_update`).
+a BIOS image at the next boot (:func:`patch_firmware_update`), and the
+service has an EventService whose subscriptions receive test events
+(:func:`patch_event_service`).
 sushy-tools is needed only here (it is a test requirement, not a service
 one).
 """
@@ -312,8 +314,9 @@ def patch_bios():
 
 def _edit_get_answers(app, view_name, edit):
     """Wrap sushy-tools' view ``view_name`` so that ``edit(identity,
-    body)`` changes the JSON body of its successful GET answers; once
-    (the wrapped view is marked)."""
+    body)`` changes the JSON body of its successful GET answers
+    (``identity`` None for a view without one); once (the wrapped view
+    is marked)."""
     import json
 
     import flask
@@ -327,12 +330,12 @@ def _edit_get_answers(app, view_name, edit):
         return
 
     @functools.wraps(view)
-    def edited(identity):
-        response = view(identity)
+    def edited(**kwargs):
+        response = view(**kwargs)
         if flask.request.method != 'GET' or response.status_code != 200:
             return response
         body = json.loads(response.get_data())
-        edit(identity, body)
+        edit(kwargs.get('identity'), body)
         response.set_data(json.dumps(body))
         return response
 
@@ -580,6 +583,149 @@ def patch_firmware_update(app):
                      task_monitor, methods=['GET'])
 
 
+EVENT_SERVICE_PATH = '/redfish/v1/EventService'
+SUBSCRIPTIONS_PATH = EVENT_SERVICE_PATH + '/Subscriptions'
+EVENT_TYPES = ('Alert', 'StatusChange', 'ResourceAdded', 'ResourceRemoved',
+               'ResourceUpdated')
+_TEST_EVENT_PATH = EVENT_SERVICE_PATH + '/Actions/EventService.SubmitTestEvent'
+# Seconds a BMC waits for an event listener.
+_DELIVERY_TIMEOUT = 5
+
+
+def patch_event_service(app):
+    """Give the emulator Redfish's EventService (sushy-tools has none):
+    the root links it; its Subscriptions collection takes POST (201 with
+    a Location; Destination required, EventTypes among EVENT_TYPES,
+    Protocol Redfish), GET, and GET/DELETE of a member (HttpHeaders are
+    write-only, as Redfish says); and SubmitTestEvent sends a test event
+    (EventType, default Alert) to each subscription of that type, with
+    its Context and HttpHeaders. Subscriptions live in the emulator's
+    memory."""
+    import itertools
+    import json
+    import threading
+
+    import flask
+
+    if 'ironic_like_subscriptions' in app.view_functions:
+        return
+    subscriptions = {}
+    lock = threading.Lock()
+    counter = itertools.count(1)
+
+    def answer(status, body=None, headers=None):
+        return flask.Response(json.dumps(body) if body is not None else '',
+                              status=status, headers=headers or {},
+                              content_type='application/json')
+
+    def refused(status, message):
+        return answer(status, {'error': {'message': message}})
+
+    def link_root(identity, body):
+        body['EventService'] = {'@odata.id': EVENT_SERVICE_PATH}
+
+    _edit_get_answers(app, 'root_resource', link_root)
+
+    def shown(sub_id):
+        sub = subscriptions[sub_id]
+        return dict({key: value for key, value in sub.items()
+                     if key != 'HttpHeaders'},
+                    **{'@odata.type': '#EventDestination.v1_0_0.'
+                                      'EventDestination',
+                       '@odata.id': '%s/%s' % (SUBSCRIPTIONS_PATH, sub_id),
+                       'Id': sub_id, 'Name': 'Subscription %s' % sub_id,
+                       'HttpHeaders': []})
+
+    def event_service():
+        return answer(200, {
+            '@odata.type': '#EventService.v1_0_0.EventService',
+            '@odata.id': EVENT_SERVICE_PATH, 'Id': 'EventService',
+            'Name': 'Event Service', 'ServiceEnabled': True,
+            'EventTypesForSubscription': list(EVENT_TYPES),
+            'Subscriptions': {'@odata.id': SUBSCRIPTIONS_PATH},
+            'Actions': {'#EventService.SubmitTestEvent': {
+                'target': _TEST_EVENT_PATH}}})
+
+    def collection():
+        if flask.request.method == 'GET':
+            with lock:
+                members = sorted(subscriptions, key=int)
+            return answer(200, {
+                '@odata.type': '#EventDestinationCollection.'
+                               'EventDestinationCollection',
+                '@odata.id': SUBSCRIPTIONS_PATH,
+                'Name': 'Event Subscriptions',
+                'Members@odata.count': len(members),
+                'Members': [{'@odata.id': '%s/%s' % (SUBSCRIPTIONS_PATH, m)}
+                            for m in members]})
+        body = flask.request.get_json(silent=True) or {}
+        if not isinstance(body.get('Destination'), str):
+            return refused(400, 'Destination is required')
+        types = body.get('EventTypes') or ['Alert']
+        unknown = sorted(set(types) - set(EVENT_TYPES))
+        if unknown:
+            return refused(400, 'Unknown EventTypes: %s'
+                           % ', '.join(unknown))
+        if body.get('Protocol', 'Redfish') != 'Redfish':
+            return refused(400, 'Protocol must be Redfish')
+        sub_id = str(next(counter))
+        with lock:
+            subscriptions[sub_id] = {
+                'Destination': body['Destination'], 'EventTypes': types,
+                'Protocol': 'Redfish', 'Context': body.get('Context', ''),
+                'HttpHeaders': body.get('HttpHeaders') or []}
+            created = shown(sub_id)
+        return answer(201, created, {'Location': created['@odata.id']})
+
+    def member(sub_id):
+        with lock:
+            if sub_id not in subscriptions:
+                return refused(404, 'No subscription %s' % sub_id)
+            if flask.request.method == 'DELETE':
+                del subscriptions[sub_id]
+                return answer(204)
+            return answer(200, shown(sub_id))
+
+    def submit_test_event():
+        body = flask.request.get_json(silent=True) or {}
+        event_type = body.get('EventType', 'Alert')
+        with lock:
+            targets = [dict(sub) for sub in subscriptions.values()
+                       if event_type in sub['EventTypes']]
+        for sub in targets:
+            event = {'@odata.type': '#Event.v1_0_0.Event', 'Id': '1',
+                     'Name': 'Test event', 'Context': sub['Context'],
+                     'Events': [{
+                         'EventType': event_type,
+                         'EventId': body.get('EventId', 'test-1'),
+                         'Message': body.get('Message', 'Test event'),
+                         'MessageId': body.get('MessageId',
+                                               'Base.1.0.Success'),
+                         'Severity': body.get('Severity', 'OK')}]}
+            headers = {'Content-Type': 'application/json'}
+            for extra in sub['HttpHeaders']:
+                if isinstance(extra, dict):
+                    headers.update({str(k): str(v)
+                                    for k, v in extra.items()})
+            try:
+                requests.post(sub['Destination'], data=json.dumps(event),
+                              headers=headers, timeout=_DELIVERY_TIMEOUT)
+            except requests.RequestException as e:
+                LOG.warning('Event for %s not delivered: %s',
+                            sub['Destination'], e)
+        return answer(204)
+
+    app.add_url_rule(EVENT_SERVICE_PATH, 'ironic_like_event_service',
+                     event_service, methods=['GET'])
+    app.add_url_rule(SUBSCRIPTIONS_PATH, 'ironic_like_subscriptions',
+                     collection, methods=['GET', 'POST'])
+    app.add_url_rule(SUBSCRIPTIONS_PATH + '/<sub_id>',
+                     'ironic_like_subscription', member,
+                     methods=['GET', 'DELETE'])
+    app.add_url_rule(_TEST_EVENT_PATH, 'ironic_like_test_event',
+                     submit_test_event, methods=['POST'])
+
+
 def make_system(name, mac, power_state='Off', notify=True, uuid=None):
     """One FakeDriver system definition.
 
@@ -662,6 +808,7 @@ def main(argv=None):
     patch_bios_settings_view(emulator_main.app)
     patch_secure_boot_keys(emulator_main.app)
     patch_firmware_update(emulator_main.app)
+    patch_event_service(emulator_main.app)
     sys.argv = ['sushy-emulator'] + rest
     return emulator_main.main()
 

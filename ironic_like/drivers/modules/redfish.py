@@ -415,36 +415,3 @@ class RedfishManagement(_RedfishBMC, base.ManagementInterface):
         with redfish_utils.sushy_errors(info, action,
                                         exception.IronicLikeException):
             resource.set_indicator_led(INDICATOR_MAP[state])
-
-
-# eject_vmedia's boot_device (Ironic's words) -> the device type of
-# virtual media (API 1.89).
-_EJECT_DEVICES = {'cd': 'cdrom', 'dvd': 'cdrom', 'usb': 'disk',
-                  'floppy': 'floppy'}
-
-
-class RedfishVendor(_RedfishBMC, base.VendorInterface):
-    """Ironic's ``redfish`` vendor interface: eject_vmedia. (Its event
-    subscription methods are not here: nothing in this project serves
-    Redfish events.)"""
-
-    def validate(self, task, method=None, **kwargs):
-        super().validate(task)
-        if method == 'eject_vmedia':
-            device = kwargs.get('boot_device')
-            if device is not None and device not in _EJECT_DEVICES:
-                raise exception.InvalidParameterValue(
-                    err='Boot device %s is not a valid value; use one of '
-                        '%s.' % (device, ', '.join(sorted(_EJECT_DEVICES))),
-                    field='boot_device')
-
-    @base.passthru(['POST'], description=(
-        'Eject a virtual media device. If no device is provided then all '
-        'attached devices will be ejected. Optional arguments: '
-        '\'boot_device\' - the boot device to eject, either \'cd\', '
-        '\'dvd\', \'usb\', or \'floppy\''))
-    def eject_vmedia(self, task, http_method=None, boot_device=None):
-        # What DELETE /v1/nodes/{id}/vmedia (1.89) does, by Ironic's
-        # older route.
-        task.driver.management.detach_virtual_media(
-            task, [_EJECT_DEVICES[boot_device]] if boot_device else None)

@@ -296,21 +296,38 @@ def get_system(node, action='reading the system', error_cls=None):
         return info, conn.get_system(info['system_id'])
 
 
-def get_update_service(node, action):
-    """(parsed driver_info, the BMC's sushy UpdateService, the number of
-    systems the BMC lists): a BMC with more than one must be told which
-    system an update is for (SimpleUpdate's Targets), as Ironic does."""
+def _service(node, action, getter, name):
+    """(parsed driver_info, the connection, the BMC's service ``name``
+    from ``conn.<getter>()``); IronicLikeException saying the BMC has
+    none."""
     info = parse_driver_info(node)
     with sushy_errors(info, action, exception.IronicLikeException):
         conn = _CACHE.get(info)
         try:
-            service = conn.get_update_service()
-        except sushy.exceptions.MissingAttributeError as e:
+            return info, conn, getattr(conn, getter)()
+        except (sushy.exceptions.MissingAttributeError,
+                sushy.exceptions.ResourceNotFoundError) as e:
             raise exception.IronicLikeException(masking.mask_text(
-                'Node %s: %s: %s failed, the BMC has no UpdateService: %s'
-                % (info['node_uuid'], describe(info), action, e)))
+                'Node %s: %s: %s failed, the BMC has no %s: %s'
+                % (info['node_uuid'], describe(info), action, name, e)))
+
+
+def get_update_service(node, action):
+    """(parsed driver_info, the BMC's sushy UpdateService, the number of
+    systems the BMC lists): a BMC with more than one must be told which
+    system an update is for (SimpleUpdate's Targets), as Ironic does."""
+    info, conn, service = _service(node, action, 'get_update_service',
+                                   'UpdateService')
+    with sushy_errors(info, action, exception.IronicLikeException):
         count = len(conn.get_system_collection().members_identities)
     return info, service, count
+
+
+def get_event_service(node, action):
+    """(parsed driver_info, the BMC's sushy EventService)."""
+    info, _conn, service = _service(node, action, 'get_event_service',
+                                    'EventService')
+    return info, service
 
 
 def reboot_to_apply(task):

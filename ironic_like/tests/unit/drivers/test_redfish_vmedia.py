@@ -7,7 +7,7 @@ from unittest import mock
 import sushy
 
 from ironic_like.common import exception
-from ironic_like.drivers.modules import redfish
+from ironic_like.drivers.modules import redfish_vendor
 from ironic_like.tests.unit.drivers import test_firmware
 from ironic_like.tests.unit.drivers import test_redfish
 
@@ -69,14 +69,16 @@ class TestRedfishVendorEject(_WithVirtualMedia):
 
     def setUp(self):
         super().setUp()
-        self.vendor = redfish.RedfishVendor()
+        self.vendor = redfish_vendor.RedfishVendor()
         self.task = test_firmware._task()
         self.task.driver = types.SimpleNamespace(
             management=self.management)
 
     def test_routes(self):
         routes = self.vendor.vendor_routes
-        self.assertEqual(['eject_vmedia'], list(routes))
+        self.assertEqual(['create_subscription', 'delete_subscription',
+                          'eject_vmedia', 'get_all_subscriptions',
+                          'get_subscription'], sorted(routes))
         self.assertEqual(['POST'], routes['eject_vmedia']['http_methods'])
         self.assertTrue(routes['eject_vmedia']['async'])
         self.assertEqual({}, self.vendor.driver_routes)
