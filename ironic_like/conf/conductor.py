@@ -82,14 +82,19 @@ opts = [
                     'task before failing with NodeLocked.'),
     cfg.FloatOpt('node_locked_retry_interval', default=0.5, min=0,
                  help='Seconds between attempts to lock a node.'),
-    cfg.ListOpt('file_url_allowed_paths', default=['/var/lib/ironic_like'],
+    cfg.ListOpt('file_url_allowed_paths',
+                default=['/var/lib/ironic_like/images'],
                 help='Directories whose files may be given as file:// URLs '
-                     '(a firmware update step\'s images): a path resolved '
-                     '(symbolic links followed) outside them is refused, and '
-                     'so is one under /boot, /dev, /etc, /proc, /run or '
-                     '/sys whatever this says. Empty: no file:// URL is '
-                     'taken. Ironic\'s option (its default: /var/lib/ironic; '
-                     'here this service\'s state directory).'),
+                     '(instance images, firmware update images): a path '
+                     'resolved (symbolic links followed) outside them is '
+                     'refused, and so is one under /boot, /dev, /etc, '
+                     '/proc, /run or /sys whatever this says. Entries must '
+                     'be absolute paths without ".." (others are ignored, '
+                     'with a warning); "/" allows every other directory. '
+                     'Empty: no file:// URL is taken. Ironic\'s option '
+                     '(its default: /var/lib/ironic; here a directory of '
+                     'its own, so that the service\'s state, its database '
+                     'file, is never under it).'),
     cfg.StrOpt('api_url',
                help='URL of the API, for conductors that must hand it out '
                     '(agents, boot configuration).'),

@@ -662,6 +662,9 @@ def patch_event_service(app):
         if not isinstance(body.get('Destination'), str):
             return refused(400, 'Destination is required')
         types = body.get('EventTypes') or ['Alert']
+        if not isinstance(types, list) or not all(
+                isinstance(t, str) for t in types):
+            return refused(400, 'EventTypes must be a list of event types')
         unknown = sorted(set(types) - set(EVENT_TYPES))
         if unknown:
             return refused(400, 'Unknown EventTypes: %s'

@@ -415,3 +415,19 @@ class RedfishManagement(_RedfishBMC, base.ManagementInterface):
         with redfish_utils.sushy_errors(info, action,
                                         exception.IronicLikeException):
             resource.set_indicator_led(INDICATOR_MAP[state])
+
+
+# The entry points of an installation made before the firmware and vendor
+# interfaces got modules of their own name them here: found lazily (they
+# import this module).
+_MOVED = {'RedfishFirmware': 'redfish_firmware',
+          'RedfishVendor': 'redfish_vendor'}
+
+
+def __getattr__(name):
+    if name in _MOVED:
+        import importlib
+        module = importlib.import_module(
+            'ironic_like.drivers.modules.' + _MOVED[name])
+        return getattr(module, name)
+    raise AttributeError(name)

@@ -127,7 +127,10 @@ def parse_settings(settings):
             where = '.'.join(str(p) for p in errors[0].path)
             raise _invalid('settings[%d]%s: %s' % (
                 index, '.' + where if where else '', errors[0].message))
-        scheme = urlparse.urlparse(entry['url']).scheme
+        try:
+            scheme = urlparse.urlparse(entry['url']).scheme
+        except ValueError as e:
+            raise _invalid('settings[%d].url: %s' % (index, e))
         if scheme not in _SCHEMES:
             raise _invalid('settings[%d].url: scheme %r is not one of %s'
                            % (index, scheme, ', '.join(_SCHEMES)))
@@ -260,11 +263,7 @@ class _Update(object):
         if self._left() <= 0:
             raise self._fail('not started: the step ran out of '
                              '[redfish]firmware_update_overall_timeout')
-        info, system = redfish_utils.get_system(self.node,
-                                                action=self.action)
-        with redfish_utils.sushy_errors(info, self.action,
-                                        exception.IronicLikeException):
-            before = _version(system, self.kind)
+        info, before = self._version_before()
         image_url = self._stage()
         monitor = self._submit(image_url)
         sushy_task = self._wait_task(info, monitor)
@@ -274,13 +273,47 @@ class _Update(object):
                 # The BMC staged the image; the BIOS flashes it at boot.
                 self._reboot()
                 self._settled(self._wait_version(before), before)
+            else:
+                self._settle()
         elif self.kind == BMC:
             self._after_bmc(before)
         else:
             if not self.rebooted:
                 self._reboot()
-            if self.entry.get('wait'):
-                time.sleep(max(0, min(self.entry['wait'], self._left())))
+            self._settle()
+
+    def _settle(self):
+        """The entry's ``wait``, Ironic's time for a component to settle
+        before the next one starts (for the BMC, and a BIOS whose BMC
+        staged the image, it bounds the version wait instead)."""
+        if self.entry.get('wait'):
+            time.sleep(max(0, min(self.entry['wait'], self._left())))
+
+    def _version_before(self):
+        """(parsed driver_info, the component's version now), read again
+        while the BMC does not answer (it may still restart after the
+        previous component's update), for at most
+        [redfish]firmware_update_reboot_delay."""
+        until = time.monotonic() + max(0, min(
+            CONF.redfish.firmware_update_reboot_delay, self._left()))
+        while True:
+            try:
+                info, system = redfish_utils.get_system(self.node,
+                                                        action=self.action)
+                with redfish_utils.sushy_errors(
+                        info, self.action, exception.IronicLikeException):
+                    return info, _version(system, self.kind)
+            except (exception.InvalidParameterValue,
+                    exception.MissingParameterValue):
+                raise
+            except exception.IronicLikeException as e:
+                if time.monotonic() >= until:
+                    raise
+                LOG.info('Node %s: reading the %s version failed (read '
+                         'again): %s', self.node.uuid, self.component,
+                         exception.safe_message(e))
+            self._sleep(
+                CONF.redfish.firmware_update_bmc_version_check_interval)
 
     def _after_bmc(self, before):
         after = self._wait_version(before)
@@ -412,7 +445,10 @@ class _Update(object):
                             self.component)
                 return None
             state = getattr(sushy_task, 'task_state', None)
-            if not processing and state not in _RUNNING:
+            # The task's state decides (some BMCs go on answering 202
+            # once it ended), as in Ironic; without one, the answer's.
+            if (state is not None and state not in _RUNNING) or (
+                    state is None and not processing):
                 return sushy_task
             if not self.rebooted:
                 if self.kind == BIOS and state in _BIOS_REBOOT_STATES:
@@ -452,8 +488,9 @@ class _Update(object):
 
     def _wait_version(self, before):
         """Read the component's version until it is not ``before``, for
-        at most the entry's ``wait``: the version last read, None when no
-        read succeeded."""
+        at most the entry's ``wait``: the version read last, None when
+        that read failed (the BMC restarting: what it applied is unknown,
+        as Ironic decides at its timeout)."""
         bound = min(self.entry.get('wait') or
                     CONF.redfish.firmware_update_reboot_delay, self._left())
         until = time.monotonic() + max(0, bound)
@@ -466,11 +503,11 @@ class _Update(object):
                 with redfish_utils.sushy_errors(
                         info, self.action, exception.IronicLikeException):
                     now = _version(system, self.kind)
-                if now is not None:
-                    last = now
-                    if now != before:
-                        return now
+                last = now
+                if now is not None and now != before:
+                    return now
             except exception.IronicLikeException as e:
+                last = None
                 LOG.info('Node %s: reading the %s version failed (read '
                          'again): %s', self.node.uuid, self.component,
                          exception.safe_message(e))

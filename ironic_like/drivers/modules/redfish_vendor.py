@@ -66,6 +66,13 @@ def _bmc_errors(info, action, subscription_id=None):
         try:
             yield
         except sushy.exceptions.ResourceNotFoundError as e:
+            if subscription_id is None:
+                # Not a subscription's 404 (the collection's): the BMC's
+                # failure, quoted.
+                raise exception.IronicLikeException(masking.mask_text(
+                    'Node %s: %s: %s failed: %s'
+                    % (info['node_uuid'], redfish_utils.describe(info),
+                       action, e)))
             raise exception.NotFound(masking.mask_text(
                 'Node %s: %s: the BMC has no event subscription %s: %s'
                 % (info['node_uuid'], redfish_utils.describe(info),
@@ -87,16 +94,17 @@ class RedfishVendor(redfish._RedfishBMC, base.VendorInterface):
         elif method == 'create_subscription':
             self._check_new_subscription(task, kwargs)
         elif method in ('get_subscription', 'delete_subscription'):
-            if not isinstance(kwargs.get('id'), str) or not kwargs['id']:
-                raise _invalid('id', 'id must be the Id of one of the '
-                               'BMC\'s event subscriptions, got %r'
-                               % (kwargs.get('id'),))
+            _subscription_id(kwargs.get('id'))
 
     def _check_new_subscription(self, task, kwargs):
         destination = kwargs.get('Destination')
-        parsed = (urlparse.urlparse(destination)
-                  if isinstance(destination, str) else None)
-        if parsed is None or not parsed.scheme or not parsed.hostname:
+        try:
+            parsed = (urlparse.urlparse(destination)
+                      if isinstance(destination, str) else None)
+            host = parsed.hostname if parsed is not None else None
+        except ValueError:
+            parsed = host = None    # a bad IPv6 host, a bad port
+        if parsed is None or not parsed.scheme or not host:
             raise _invalid('Destination', 'Destination %r is not a valid '
                            'URI (a scheme and a host)' % (destination,))
         for field, default in (('Context', ''), ('Protocol', 'Redfish')):
@@ -118,8 +126,12 @@ class RedfishVendor(redfish._RedfishBMC, base.VendorInterface):
         info, service = redfish_utils.get_event_service(task.node, action)
         with redfish_utils.sushy_errors(info, action,
                                         exception.IronicLikeException):
-            offered = {getattr(t, 'value', t) for t in
-                       service.get_event_types_for_subscription()}
+            # As the BMC lists them (sushy's list knows only the types of
+            # its enum, and gives them all when the BMC lists none).
+            listed = service.event_types_for_subscription
+            offered = set(listed if isinstance(listed, list) else []) or {
+                getattr(t, 'value', t) for t in
+                service.get_event_types_for_subscription()}
         refused = sorted(set(event_types) - offered)
         if refused:
             raise _invalid('EventTypes', 'EventTypes %s are not offered by '
@@ -177,6 +189,7 @@ class RedfishVendor(redfish._RedfishBMC, base.VendorInterface):
         'Get a subscription on the node. Required argument: a dictionary '
         'of {\'id\': \'subscription_bmc_id\'}'))
     def get_subscription(self, task, http_method=None, id=None):
+        id = _subscription_id(id)
         action = 'reading event subscription %s' % id
         info, service = redfish_utils.get_event_service(task.node, action)
         with _bmc_errors(info, action, id):
@@ -186,6 +199,7 @@ class RedfishVendor(redfish._RedfishBMC, base.VendorInterface):
         'Delete a subscription on a node. Required argument: a dictionary '
         'of {\'id\': \'subscription_bmc_id\'}'))
     def delete_subscription(self, task, http_method=None, id=None):
+        id = _subscription_id(id)
         action = 'deleting event subscription %s' % id
         info, service = redfish_utils.get_event_service(task.node, action)
         with _bmc_errors(info, action, id):
@@ -194,10 +208,23 @@ class RedfishVendor(redfish._RedfishBMC, base.VendorInterface):
                  id)
 
 
+def _subscription_id(value):
+    """``id`` as the BMC's subscription Id (text; a whole number, as
+    python-ironicclient's ``--arg id=1`` sends it, is taken as text);
+    InvalidParameterValue naming ``id`` otherwise, or for "." and ".."
+    (a path segment that would name another resource)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str) or value.strip() in ('', '.', '..'):
+        raise _invalid('id', 'id must be the Id of one of the BMC\'s event '
+                       'subscriptions, got %r' % (value,))
+    return value
+
+
 def _member(service, subscription_id):
     """The BMC's subscription ``subscription_id`` (its Id, a path segment
-    under the subscriptions collection: quoted, so that an Id cannot
-    name another resource)."""
+    under the subscriptions collection: quoted, and never "." or "..",
+    so that an Id cannot name another resource)."""
     collection = service.subscriptions
     return collection.get_member('%s/%s' % (
         collection.path.rstrip('/'), urlparse.quote(subscription_id,

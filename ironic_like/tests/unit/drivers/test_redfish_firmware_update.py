@@ -244,6 +244,40 @@ class TestUpdateStep(_UpdateStepTestCase):
         self.assertEqual('bmc-1', bmc.current_version)
         self.assertIsNone(bmc.last_version_flashed)
 
+    def test_bmc_read_then_unreachable_at_its_wait_reboots_the_host(self):
+        # The old version read once, then the BMC restarts and does not
+        # answer by the entry's wait: what it applied is unknown.
+        self._bmc_versions('bmc-1', 'bmc-1', sushy.exceptions.ConnectionError(
+            url='/m', error='refused'))
+        self._update({'component': 'bmc', 'url': IMAGE, 'wait': 30})
+        self.power.reboot.assert_called_once_with(self.task)
+
+    def test_next_component_waits_for_the_bmc_to_answer(self):
+        # After the BMC's update (rebooted: other components follow),
+        # the BIOS version cannot be read at first.
+        self._bmc_versions('bmc-1', 'bmc-2')
+        reads = [sushy.exceptions.ConnectionError(url='/s', error='down'),
+                 '1.0']
+
+        def bios_version():
+            value = reads.pop(0) if len(reads) > 1 else reads[0]
+            if isinstance(value, Exception):
+                raise value
+            return value
+        self.reboots = 0
+
+        def reboot(task):
+            self.reboots += 1
+            if self.reboots == 2:
+                reads[:] = ['2.0']
+        self.power.reboot.side_effect = reboot
+        type(self.system).bios_version = mock.PropertyMock(
+            side_effect=bios_version)
+        self._update({'component': 'bmc', 'url': IMAGE + '?bmc'},
+                     {'component': 'bios', 'url': IMAGE})
+        self.assertEqual(2, self.reboots)
+        self.assertEqual('2.0', self._component('bios').current_version)
+
     def test_bmc_unreadable_by_its_wait_reboots_the_host(self):
         self._bmc_versions('bmc-1', sushy.exceptions.ConnectionError(
             url='/m', error='refused'))
@@ -262,9 +296,40 @@ class TestUpdateStep(_UpdateStepTestCase):
         self.monitor = _Monitor([starting] * 8 + [
             _task_doc(sushy.TASK_STATE_RUNNING),
             _task_doc(sushy.TASK_STATE_COMPLETED)])
+        at_reboot = []
+        self.power.reboot.side_effect = (
+            lambda task: at_reboot.append(self.monitor.reads))
         self._update({'component': 'nic:NIC.1', 'url': IMAGE})
-        # Once, after 30 s Starting (reads every 5 s), not again.
+        # Once, after 30 s Starting (reads every 5 s: the 7th read), not
+        # again at the completion.
         self.power.reboot.assert_called_once_with(self.task)
+        self.assertEqual([7], at_reboot)
+
+    def test_bios_wait_after_a_reboot_during_the_task(self):
+        # The task completed after the reboot: the BIOS is flashed; the
+        # entry's wait lets it settle before the next component.
+        self.monitor = _Monitor([_task_doc(sushy.TASK_STATE_PENDING),
+                                 _task_doc(sushy.TASK_STATE_COMPLETED)])
+        start = self.clock.now
+        self._update({'component': 'bios', 'url': IMAGE, 'wait': 40})
+        self.assertEqual(5 + 40, self.clock.now - start)
+
+    def test_ended_task_still_answered_202(self):
+        # Some BMCs go on answering 202 once the task ended: its state
+        # decides.
+        ended = _task_doc(sushy.TASK_STATE_EXCEPTION, sushy.HEALTH_CRITICAL,
+                          ['Flash failed'])
+
+        class Always202(_Monitor):
+            @property
+            def check_is_processing(self):
+                self.current = ended
+                return True
+        self.monitor = Always202([ended])
+        e = self.assertRaises(exception.IronicLikeException, self._update,
+                              {'component': 'bmc', 'url': IMAGE})
+        self.assertIn('Flash failed', str(e))
+        self.assertEqual([], self.clock.slept)
 
     def test_failed_task_fails_the_step_with_the_bmc_messages(self):
         self.monitor = _Monitor([_task_doc(
@@ -458,13 +523,16 @@ class TestWithSushysTaskMonitor(_UpdateStepTestCase):
 
     def test_202_without_a_body_then_200(self):
         location = '/redfish/v1/TaskService/Tasks/7'
-        self._monitor(_response(202, location=location), [
+        connector = self._monitor(_response(202, location=location), [
             _response(202), _response(202, _task_json('Running')),
             _response(200, _task_json('Completed'))])
-        self._flash_bios_on_reboot()
+        at_reboot = []
+        self.power.reboot.side_effect = (
+            lambda task: at_reboot.append(connector.get.call_count))
         self._update({'component': 'bios', 'url': IMAGE})
-        # Rebooted when the task showed Running.
-        self.power.reboot.assert_called_once_with(self.task)
+        # Rebooted when the task showed Running (the second read), not
+        # at its completion.
+        self.assertEqual([2], at_reboot)
 
     def test_204_with_a_location_stock_sushy_tools(self):
         self._monitor(_response(204, location='/t/42'),
@@ -518,6 +586,8 @@ class TestSettingsChecked(base.TestCase):
                       'Additional properties are not allowed')
         self._refused([{'component': 'bios', 'url': 'ftp://h/i.bin'}],
                       "settings[0].url: scheme 'ftp' is not one of")
+        self._refused([{'component': 'bios', 'url': 'http://[::1/i.bin'}],
+                      'settings[0].url: Invalid IPv6 URL')
         self._refused([{'component': 'bios',
                         'url': 'file://%s/none.bin' % self.images}],
                       'none.bin: no such file on the conductor')
@@ -580,6 +650,17 @@ class TestFileURLs(base.TestCase):
         for path in ('/etc/passwd', '/proc/self/environ', '/sys/x',
                      '/dev/null', '/boot/vmlinuz', '/run/x'):
             self._refused('file://' + path)
+
+    def test_malformed_paths_and_entries(self):
+        path = os.path.join(self.allowed, 'a.bin')
+        open(path, 'w').close()
+        self._refused('file://%s\x00.bin' % path)
+        self._refused('file://[::1/%s' % path)
+        # A relative entry is ignored (it would depend on the conductor's
+        # working directory).
+        self.config(file_url_allowed_paths=['.', 'images/../x'],
+                    group='conductor')
+        self._refused('file://' + os.path.join(os.getcwd(), 'setup.cfg'))
 
     def test_empty_list_takes_none(self):
         self.config(file_url_allowed_paths=[], group='conductor')

@@ -93,6 +93,8 @@ class TestSubscriptions(test_redfish._SushyTest):
                       'not a valid URI')
         self._refused('create_subscription', 'Destination',
                       'not a valid URI', Destination='listener/events')
+        self._refused('create_subscription', 'Destination',
+                      'not a valid URI', Destination='https://[::1/events')
         ok = {'Destination': 'https://l.example/e'}
         self._refused('create_subscription', 'Context', 'not a string',
                       Context=4, **ok)
@@ -158,7 +160,36 @@ class TestSubscriptions(test_redfish._SushyTest):
     def test_id_required(self):
         for method in ('get_subscription', 'delete_subscription'):
             self._refused(method, 'id', 'id must be the Id')
-            self._refused(method, 'id', 'id must be the Id', id=3)
+            self._refused(method, 'id', 'id must be the Id', id=True)
+            # "." and ".." would name the collection or the service.
+            for dots in ('.', '..', ' '):
+                self._refused(method, 'id', 'id must be the Id', id=dots)
+
+    def test_numeric_id_as_the_cli_sends_it(self):
+        # python-ironicclient's --arg id=1 sends the number 1.
+        self._validate('get_subscription', id=1)
+        self.subscriptions.get_member.return_value = mock.Mock(json=CREATED)
+        self.vendor.get_subscription(self.task, id=1)
+        self.subscriptions.get_member.assert_called_with(COLLECTION + '/1')
+
+    def test_event_types_as_the_bmc_lists_them(self):
+        # A type sushy does not know, listed by the BMC.
+        self.service.event_types_for_subscription = ['Alert', 'OemEvent']
+        self._validate('create_subscription',
+                       Destination='https://l.example/e',
+                       EventTypes=['OemEvent'])
+        self._refused('create_subscription', 'EventTypes',
+                      'StatusChange are not offered by the BMC; it offers '
+                      'Alert, OemEvent', Destination='https://l.example/e',
+                      EventTypes=['StatusChange'])
+
+    def test_collection_404_on_create_is_the_bmcs_failure(self):
+        self.subscriptions.create.side_effect = _not_found()
+        e = self.assertRaises(exception.IronicLikeException,
+                              self.vendor.create_subscription, self.task,
+                              Destination='https://l.example/e')
+        self.assertEqual(500, e.code)
+        self.assertIn('creating an event subscription failed', str(e))
 
     def test_unknown_subscription_is_404(self):
         self.subscriptions.get_member.side_effect = _not_found()
