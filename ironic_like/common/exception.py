@@ -400,6 +400,14 @@ class BitstreamNotFound(NotFound):
         super().__init__(message, **kwargs)
 
 
+class ImageNotFound(NotFound):
+    msg_fmt = 'Image %(image)s could not be found%(detail)s.'
+
+    def __init__(self, message=None, **kwargs):
+        kwargs.setdefault('detail', '')
+        super().__init__(message, **kwargs)
+
+
 class ImageServiceUnavailable(IronicLikeException):
     msg_fmt = 'The image service %(service)s is unavailable: %(reason)s'
     code = http_client.SERVICE_UNAVAILABLE

@@ -5,6 +5,7 @@ from oslo_log import log
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor import allocations
+from ironic_like.conductor import instance_images
 from ironic_like.conductor import locks
 from ironic_like.conductor import node_flags
 from ironic_like.conductor import settable
@@ -116,8 +117,10 @@ def destroy_node(context, node_id):
                 % (node.uuid, node.provision_state,
                    ', '.join(sorted(states.DELETE_ALLOWED_STATES))))
         db_api.get_instance().destroy_node(node.id)
-    # The virtual media images this conductor served for it, if any.
+    # The virtual media and instance images this conductor served for
+    # it, if any.
     vmedia_images.unpublish(node.uuid)
+    instance_images.remove(node.uuid)
     LOG.info('Node %s deleted', node.uuid)
 
 

@@ -13,6 +13,7 @@ from ironic_like.conf import boot
 from ironic_like.conf import conductor
 from ironic_like.conf import database
 from ironic_like.conf import deploy
+from ironic_like.conf import glance
 from ironic_like.conf import default
 from ironic_like.conf import hostos
 from ironic_like.conf import inspector
@@ -29,6 +30,7 @@ boot.register_opts(CONF)
 conductor.register_opts(CONF)
 database.register_opts(CONF)
 deploy.register_opts(CONF)
+glance.register_opts(CONF)
 hostos.register_opts(CONF)
 inspector.register_opts(CONF)
 pxe.register_opts(CONF)

@@ -14,6 +14,22 @@ def _network(value):
 group = cfg.OptGroup('agent', title='Deploy agent options')
 
 opts = [
+    # Ironic's name, group and default.
+    cfg.StrOpt('image_download_source', default='http',
+               choices=[
+                   ('http', 'The agent downloads an http(s) image_source '
+                            'where it is; a Glance image or a file:// one '
+                            'is cached by the conductor and served from '
+                            '[deploy]http_url.'),
+                   ('local', 'Every image, http(s) ones too, is cached by '
+                             'the conductor and served from '
+                             '[deploy]http_url.'),
+                   ('swift', 'Ironic\'s Swift temporary URLs: there is no '
+                             'object store here, so a deploy of a Glance '
+                             'image fails while this is set.')],
+               mutable=True,
+               help='Where the deploy agent downloads the instance image '
+                    'from.'),
     cfg.IntOpt('heartbeat_timeout', default=300, min=1,
                help='Seconds an agent may stay silent. Lookup hands this '
                     'value to the agent (it heartbeats well within it), '

@@ -7,6 +7,7 @@ from ironic_like.conf import boot
 from ironic_like.conf import conductor
 from ironic_like.conf import database
 from ironic_like.conf import deploy
+from ironic_like.conf import glance
 from ironic_like.conf import default
 from ironic_like.conf import hostos
 from ironic_like.conf import inspector
@@ -24,6 +25,7 @@ def list_opts():
         ('conductor', conductor.opts),
         ('database', database.opts),
         ('deploy', deploy.opts),
+        ('glance', glance.list_opts()),
         ('hostos', hostos.opts),
         ('inspector', inspector.opts),
         ('conductor', inspector.conductor_opts),

@@ -41,6 +41,7 @@ from ironic_like.common import current_steps
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.common import step_order
+from ironic_like.conductor import instance_images
 from ironic_like.conductor import node_flags
 from ironic_like.conductor.flows import deploy
 from ironic_like.conductor.flows import interface_steps
@@ -259,6 +260,8 @@ class ReleaseInstance(node_steps.NodeTaskBase):
     def execute(self, task):
         if task.node.provision_state != states.DELETING:
             return
+        # The instance image this conductor served the agent, if any.
+        instance_images.remove(task.node.uuid)
         task.release_instance()
         node_steps.move(task, 'done', keep_target=False,
                         target=states.AVAILABLE)

@@ -59,6 +59,7 @@ from ironic_like.conductor.flows import interface_steps
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import persistence
 from ironic_like.conductor.flows import reserved_steps
+from ironic_like.conductor import instance_images
 from ironic_like.conductor import management
 from ironic_like.db import api as db_api
 from ironic_like.drivers import base as drivers_base
@@ -283,12 +284,19 @@ def image_info(node):
         raise exception.MissingParameterValue(
             'instance_info.image_source is required to deploy node %s.'
             % node.uuid, field='instance_info/image_source')
-    if not str(source).startswith(('http://', 'https://')):
-        raise exception.InvalidParameterValue(
-            'instance_info.image_source must be an HTTP(S) URL of the image '
-            '(got %r).' % source, field='instance_info/image_source')
+    kind, ref = instance_images.source_kind(source)
     algo = info.get('image_os_hash_algo')
     value = info.get('image_os_hash_value')
+    disk_format = info.get('image_disk_format')
+    if kind == instance_images.GLANCE:
+        # Glance says what the image is (Ironic reads it there too).
+        image = instance_images.glance_image(ref)
+        algo, value = image.get('os_hash_algo'), image.get('os_hash_value')
+        if not (algo and value):
+            algo, value = 'md5', image.get('checksum')
+        disk_format = disk_format or image.get('disk_format')
+    elif kind == instance_images.FILE:
+        instance_images.check_file(ref)
     if not (algo and value):
         value = info.get('image_checksum')
         if value and ':' in str(value):
@@ -313,10 +321,11 @@ def image_info(node):
             raise exception.InvalidParameterValue(
                 'instance_info.root_gb must be a positive integer (got %r).'
                 % root_gb, field='instance_info/root_gb')
-    return {'id': source.rsplit('/', 1)[-1] or source, 'urls': [source],
+    return {'id': ref if kind == instance_images.GLANCE
+            else source.rsplit('/', 1)[-1] or source,
+            'urls': [source] if kind == instance_images.HTTP else [],
             'os_hash_algo': algo, 'os_hash_value': value,
-            'disk_format': info.get('image_disk_format', 'raw'),
-            'root_gb': root_gb}
+            'disk_format': disk_format or 'raw', 'root_gb': root_gb}
 
 
 def accelerator_request(node):
@@ -478,7 +487,10 @@ class StartImageWrite(node_steps.NodeTaskBase):
             node_steps.set_info(task, **{
                 agent_info.COMMAND: existing.get('id')})
             return
-        params = {'image_info': image_info(node)}
+        # The image is cached and served here when it must be (a Glance
+        # or file:// image; [agent]image_download_source).
+        params = {'image_info': instance_images.served(node,
+                                                       image_info(node))}
         configdrive = (node.instance_info or {}).get('configdrive')
         if configdrive:
             params['configdrive'] = configdrive

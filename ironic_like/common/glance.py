@@ -1,0 +1,125 @@
+"""Instance images in Glance (an ``instance_info.image_source`` that is
+a Glance image ID), read through keystoneauth with the [glance] options
+(conf/glance.py, Ironic's): the image's record (status, checksum, disk
+format, size) and its data.
+
+Errors: ImageNotFound (404, or not ``active``: the deploy fails naming
+``instance_info/image_source``), ImageServiceUnavailable (503: Glance
+cannot be reached, refuses the credentials, or answers nonsense)."""
+
+import threading
+import time
+
+from keystoneauth1 import exceptions as ks_exceptions
+from keystoneauth1 import loading as ks_loading
+import requests
+
+from ironic_like.common import exception
+from ironic_like.common import masking
+from ironic_like.conf import CONF
+
+GROUP = 'glance'
+SERVICE = 'Glance'
+# Ironic's defaults of [glance]service_type and valid_interfaces.
+SERVICE_TYPE = 'image'
+INTERFACES = ('internal', 'public')
+_CHUNK = 1024 * 1024
+# (connect, read) seconds of one request; a download's whole bound is the
+# caller's.
+TIMEOUT = (10, 60)
+
+_lock = threading.Lock()
+_adapter = None
+
+
+def _unavailable(reason):
+    return exception.ImageServiceUnavailable(
+        service=SERVICE, reason=masking.mask_text(str(reason)))
+
+
+def adapter():
+    """A keystoneauth Adapter for the image service (made once: its
+    session keeps its connections and token)."""
+    global _adapter
+    with _lock:
+        if _adapter is None:
+            try:
+                auth = ks_loading.load_auth_from_conf_options(CONF, GROUP)
+                session = ks_loading.load_session_from_conf_options(
+                    CONF, GROUP, auth=auth)
+                options = CONF[GROUP]
+                _adapter = ks_loading.load_adapter_from_conf_options(
+                    CONF, GROUP, session=session, auth=auth,
+                    service_type=options.service_type or SERVICE_TYPE,
+                    interface=(options.valid_interfaces
+                               or list(INTERFACES)))
+            except ks_exceptions.ClientException as e:
+                raise _unavailable('[glance] options: %s' % e)
+        return _adapter
+
+
+def reset():
+    """Forget the adapter (tests; a configuration reloaded)."""
+    global _adapter
+    with _lock:
+        _adapter = None
+
+
+def _request(path, **kwargs):
+    try:
+        return adapter().get(path, timeout=TIMEOUT, **kwargs)
+    except ks_exceptions.NotFound:
+        raise
+    except ks_exceptions.EndpointNotFound as e:
+        raise _unavailable('no image endpoint (set [glance]'
+                           'endpoint_override or its auth options): %s'
+                           % e)
+    except ks_exceptions.ClientException as e:
+        raise _unavailable(e)
+
+
+def get_image(image_id):
+    """Glance's record of ``image_id`` (a dict: id, name, status,
+    checksum, os_hash_algo, os_hash_value, disk_format, size), which must
+    be active."""
+    try:
+        resp = _request('/v2/images/%s' % image_id)
+        image = resp.json()
+    except ks_exceptions.NotFound:
+        raise exception.ImageNotFound(image=image_id)
+    except ValueError as e:
+        raise _unavailable('its answer for image %s is no JSON: %s'
+                           % (image_id, e))
+    if not isinstance(image, dict) or image.get('id') != image_id:
+        raise _unavailable('its answer for image %s is not that image'
+                           % image_id)
+    if image.get('status') != 'active':
+        raise exception.ImageNotFound(
+            image=image_id, detail=' (its status is %s, not active)'
+            % image.get('status'))
+    return image
+
+
+def download(image_id, fileobj, deadline):
+    """Write the data of ``image_id`` to ``fileobj``, by ``deadline``
+    (time.monotonic()); its size in bytes. A failure to write
+    ``fileobj`` (OSError: the disk is full) is raised as it is."""
+    try:
+        resp = _request('/v2/images/%s/file' % image_id, stream=True)
+    except ks_exceptions.NotFound:
+        raise exception.ImageNotFound(image=image_id)
+    size = 0
+    try:
+        for chunk in resp.iter_content(_CHUNK):
+            fileobj.write(chunk)
+            size += len(chunk)
+            if time.monotonic() > deadline:
+                raise _unavailable('the download of image %s was not done '
+                                   'in time (%d bytes read)'
+                                   % (image_id, size))
+    except requests.RequestException as e:
+        raise _unavailable('the download of image %s failed: %s'
+                           % (image_id, e))
+    finally:
+        resp.close()
+    return size

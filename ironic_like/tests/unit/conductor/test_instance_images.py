@@ -1,0 +1,215 @@
+"""Instance images the conductor caches and serves to the agent
+(conductor/instance_images.py), and deploy.image_info() for each kind of
+image_source: http(s), Glance, file://."""
+
+import hashlib
+import os
+import time
+import types
+from unittest import mock
+
+import fixtures
+
+from ironic_like.common import exception
+from ironic_like.common import glance
+from ironic_like.common import published_files
+from ironic_like.conductor import instance_images
+from ironic_like.conductor.flows import deploy
+from ironic_like.tests import base
+
+IMAGE_ID = '6f2b6a3e-7c1d-4d59-9a5e-0b9f6f3b1c11'
+DATA = b'instance image data'
+SHA256 = hashlib.sha256(DATA).hexdigest()
+SHA512 = hashlib.sha512(DATA).hexdigest()
+URL = 'http://images.example/ubuntu.img'
+RECORD = {'id': IMAGE_ID, 'status': 'active', 'checksum': 'c' * 32,
+          'os_hash_algo': 'sha512', 'os_hash_value': SHA512,
+          'disk_format': 'qcow2', 'size': len(DATA)}
+
+
+def _node(source, uuid='node-1', **info):
+    return types.SimpleNamespace(uuid=uuid, instance_info=dict(
+        info, image_source=source))
+
+
+class _Download(object):
+
+    def __init__(self, data=DATA, status=200):
+        self.status_code = status
+        self.reason = 'OK'
+        self.data = data
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def iter_content(self, size):
+        return iter([self.data[:5], self.data[5:]])
+
+
+class TestInstanceImages(base.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.root = self.useFixture(fixtures.TempDir()).path
+        self.http_root = os.path.join(self.root, 'httpboot')
+        self.master = os.path.join(self.root, 'master_images')
+        self.files = os.path.join(self.root, 'files')
+        os.makedirs(self.files)
+        self.config(http_root=self.http_root,
+                    http_url='http://10.0.0.1:8088/', group='deploy')
+        self.config(instance_master_path=self.master, group='pxe')
+        self.config(file_url_allowed_paths=[self.files], group='conductor')
+        self.get_record = self.useFixture(fixtures.MockPatchObject(
+            glance, 'get_image', return_value=RECORD)).mock
+        self.glance_download = self.useFixture(fixtures.MockPatchObject(
+            glance, 'download', side_effect=lambda image_id, f, deadline:
+            f.write(DATA) and len(DATA))).mock
+        self.http_get = self.useFixture(fixtures.MockPatchObject(
+            published_files.requests, 'get',
+            side_effect=lambda *a, **k: _Download())).mock
+
+    def _served(self, node):
+        return instance_images.served(node, deploy.image_info(node))
+
+    def _link(self, uuid):
+        return os.path.join(self.http_root, 'agent_images', uuid)
+
+    def test_kinds(self):
+        self.assertEqual(('http', URL), instance_images.source_kind(URL))
+        self.assertEqual(('glance', IMAGE_ID),
+                         instance_images.source_kind(IMAGE_ID))
+        self.assertEqual(('glance', IMAGE_ID), instance_images.source_kind(
+            'glance://' + IMAGE_ID))
+        self.assertEqual(('file', 'file:///x'),
+                         instance_images.source_kind('file:///x'))
+        for bad in ('ubuntu', 'ftp://h/i', 'glance://ubuntu', ''):
+            e = self.assertRaises(exception.InvalidParameterValue,
+                                  instance_images.source_kind, bad)
+            self.assertEqual('instance_info/image_source', e.field)
+
+    def test_http_image_given_as_it_is(self):
+        node = _node(URL, image_checksum=SHA256)
+        info = self._served(node)
+        self.assertEqual([URL], info['urls'])
+        self.http_get.assert_not_called()
+
+    def test_glance_image_cached_and_linked(self):
+        info = self._served(_node(IMAGE_ID))
+        # What Glance says of it; the agent reads it from the conductor.
+        self.assertEqual({'id': IMAGE_ID, 'os_hash_algo': 'sha512',
+                          'os_hash_value': SHA512, 'disk_format': 'qcow2',
+                          'urls': ['http://10.0.0.1:8088/agent_images/'
+                                   'node-1'], 'root_gb': None}, info)
+        with open(self._link('node-1'), 'rb') as f:
+            self.assertEqual(DATA, f.read())
+        master = os.path.join(self.master, 'glance-' + IMAGE_ID)
+        self.assertEqual(os.stat(master).st_ino,
+                         os.stat(self._link('node-1')).st_ino)
+        # A second node: the cache, no second download.
+        self._served(_node('glance://' + IMAGE_ID, uuid='node-2'))
+        self.assertEqual(1, self.glance_download.call_count)
+        self.assertEqual(3, os.stat(master).st_nlink)
+        instance_images.remove('node-1')
+        self.assertFalse(os.path.exists(self._link('node-1')))
+        self.assertEqual(2, os.stat(master).st_nlink)
+
+    def test_glance_image_not_there_or_swift(self):
+        self.get_record.side_effect = exception.ImageNotFound(
+            image=IMAGE_ID)
+        e = self.assertRaises(exception.InvalidParameterValue,
+                              deploy.image_info, _node(IMAGE_ID))
+        self.assertEqual('instance_info/image_source', e.field)
+        self.get_record.side_effect = None
+        self.config(image_download_source='swift', group='agent')
+        e = self.assertRaises(exception.InvalidParameterValue,
+                              deploy.image_info, _node(IMAGE_ID))
+        self.assertIn('no object store', str(e))
+
+    def test_glance_unavailable_fails_the_deploy(self):
+        self.get_record.side_effect = exception.ImageServiceUnavailable(
+            service='Glance', reason='refused')
+        self.assertRaises(exception.ImageServiceUnavailable,
+                          deploy.image_info, _node(IMAGE_ID))
+
+    def test_bad_data_never_cached(self):
+        self.glance_download.side_effect = (
+            lambda image_id, f, deadline: f.write(b'corrupt'))
+        e = self.assertRaises(exception.IronicLikeException, self._served,
+                              _node(IMAGE_ID))
+        self.assertIn('does not match its checksum', str(e))
+        self.assertEqual([], os.listdir(self.master))
+        self.assertFalse(os.path.exists(self._link('node-1')))
+
+    def test_local_source_caches_http_images(self):
+        self.config(image_download_source='local', group='agent')
+        info = self._served(_node(URL, image_checksum=SHA256))
+        self.assertEqual(['http://10.0.0.1:8088/agent_images/node-1'],
+                         info['urls'])
+        self.http_get.assert_called_once_with(
+            URL, stream=True, timeout=published_files.TIMEOUT)
+        with open(self._link('node-1'), 'rb') as f:
+            self.assertEqual(DATA, f.read())
+
+    def test_file_image(self):
+        path = os.path.join(self.files, 'ubuntu.img')
+        with open(path, 'wb') as f:
+            f.write(DATA)
+        info = self._served(_node('file://' + path, image_checksum=SHA256))
+        self.assertEqual(['http://10.0.0.1:8088/agent_images/node-1'],
+                         info['urls'])
+        with open(self._link('node-1'), 'rb') as f:
+            self.assertEqual(DATA, f.read())
+        # Outside [conductor]file_url_allowed_paths: refused, naming it.
+        e = self.assertRaises(exception.InvalidParameterValue,
+                              deploy.image_info, _node(
+                                  'file:///etc/passwd', image_checksum=SHA256))
+        self.assertEqual('instance_info/image_source', e.field)
+
+    def test_copied_when_hard_links_fail(self):
+        with mock.patch.object(instance_images.os, 'link',
+                               side_effect=OSError(18, 'cross-device')):
+            self._served(_node(IMAGE_ID))
+        master = os.path.join(self.master, 'glance-' + IMAGE_ID)
+        self.assertNotEqual(os.stat(master).st_ino,
+                            os.stat(self._link('node-1')).st_ino)
+        with open(self._link('node-1'), 'rb') as f:
+            self.assertEqual(DATA, f.read())
+
+    def _old_entry(self, name, size=10, age_minutes=0):
+        os.makedirs(self.master, exist_ok=True)
+        path = os.path.join(self.master, name)
+        with open(path, 'wb') as f:
+            f.write(b'x' * size)
+        when = time.time() - age_minutes * 60
+        os.utime(path, (when, when))
+        return path
+
+    def test_unused_images_expire(self):
+        self.config(image_cache_ttl=60, group='pxe')
+        old = self._old_entry('glance-old', age_minutes=120)
+        linked = self._old_entry('glance-linked', age_minutes=120)
+        os.makedirs(os.path.dirname(self._link('node-9')))
+        os.link(linked, self._link('node-9'))
+        recent = self._old_entry('glance-recent', age_minutes=10)
+        self._served(_node(IMAGE_ID))
+        self.assertFalse(os.path.exists(old))
+        self.assertTrue(os.path.exists(linked))   # a node deploys it
+        self.assertTrue(os.path.exists(recent))
+
+    def test_cache_size_bound_removes_the_least_recently_used(self):
+        self.config(image_cache_size=1, image_cache_ttl=0, group='pxe')
+        oldest = self._old_entry('glance-a', size=700 * 1024, age_minutes=30)
+        newer = self._old_entry('glance-b', size=700 * 1024, age_minutes=20)
+        self._served(_node(IMAGE_ID))
+        self.assertFalse(os.path.exists(oldest))
+        self.assertTrue(os.path.exists(newer))
+
+    def test_used_image_is_touched(self):
+        self._served(_node(IMAGE_ID))
+        master = os.path.join(self.master, 'glance-' + IMAGE_ID)
+        os.utime(master, (1000, 1000))
+        self._served(_node(IMAGE_ID, uuid='node-2'))
+        self.assertGreater(os.stat(master).st_mtime, 1000)
