@@ -12,11 +12,14 @@ import time
 
 from keystoneauth1 import exceptions as ks_exceptions
 from keystoneauth1 import loading as ks_loading
+from oslo_log import log
 import requests
 
 from ironic_like.common import exception
 from ironic_like.common import masking
 from ironic_like.conf import CONF
+
+LOG = log.getLogger(__name__)
 
 GROUP = 'glance'
 SERVICE = 'Glance'
@@ -53,7 +56,9 @@ def adapter():
                     service_type=options.service_type or SERVICE_TYPE,
                     interface=(options.valid_interfaces
                                or list(INTERFACES)))
-            except ks_exceptions.ClientException as e:
+            except (ks_exceptions.ClientException, TypeError) as e:
+                # TypeError: keystoneauth's word for contradictory adapter
+                # options (interface and valid_interfaces).
                 raise _unavailable('[glance] options: %s' % e)
         return _adapter
 
@@ -68,7 +73,8 @@ def reset():
 def _request(path, **kwargs):
     try:
         return adapter().get(path, timeout=TIMEOUT, **kwargs)
-    except ks_exceptions.NotFound:
+    except (ks_exceptions.NotFound, ks_exceptions.Forbidden,
+            ks_exceptions.BadRequest):
         raise
     except ks_exceptions.EndpointNotFound as e:
         raise _unavailable('no image endpoint (set [glance]'
@@ -87,6 +93,13 @@ def get_image(image_id):
         image = resp.json()
     except ks_exceptions.NotFound:
         raise exception.ImageNotFound(image=image_id)
+    except ks_exceptions.Forbidden:
+        raise exception.ImageNotFound(
+            image=image_id, detail=' (Glance refuses this service access '
+            'to it)')
+    except ks_exceptions.BadRequest as e:
+        raise exception.ImageNotFound(
+            image=image_id, detail=' (Glance refuses the ID: %s)' % e)
     except ValueError as e:
         raise _unavailable('its answer for image %s is no JSON: %s'
                            % (image_id, e))
@@ -123,3 +136,56 @@ def download(image_id, fileobj, deadline):
     finally:
         resp.close()
     return size
+
+
+def _conductor_project():
+    """The project this service's [glance] credentials are scoped to;
+    None without authentication (a standalone Glance) or when it cannot
+    be told."""
+    try:
+        return adapter().get_project_id()
+    except Exception as e:
+        LOG.debug('The [glance] project could not be told: %s', e)
+        return None
+
+
+def _members(image_id):
+    try:
+        body = _request('/v2/images/%s/members' % image_id).json()
+        return {m.get('member_id') for m in body.get('members') or []}
+    except Exception as e:
+        LOG.info('The members of Glance image %s could not be read: %s',
+                 image_id, e)
+        return set()
+
+
+def is_available(image, context):
+    """Whether the requester (``context``) may deploy ``image``
+    (get_image()'s record), as Ironic decides (its
+    service_utils.is_image_available): a public or community image; any
+    image for an admin with [DEFAULT]ignore_project_check_for_admin_tasks;
+    a private image owned by this service's [glance] project, or a shared
+    one whose members include that project. Not the requester's own
+    project: what a node's owner or lessee says of itself is not to be
+    trusted (Ironic's reasoning)."""
+    visibility = image.get('visibility')
+    if visibility in ('public', 'community'):
+        return True
+    roles = set(getattr(context, 'roles', None) or [])
+    if (('admin' in roles or getattr(context, 'is_admin', False))
+            and CONF.ignore_project_check_for_admin_tasks):
+        return True
+    project = _conductor_project()
+    if project is None:
+        LOG.info('Access to Glance image %s (%s, owned by %s) denied to '
+                 'project %s', image.get('id'), visibility,
+                 image.get('owner'), getattr(context, 'project_id', None))
+        return False
+    if visibility == 'private' and image.get('owner') == project:
+        return True
+    if visibility == 'shared' and project in _members(image.get('id')):
+        return True
+    LOG.info('Access to Glance image %s (%s, owned by %s) denied to '
+             'project %s', image.get('id'), visibility, image.get('owner'),
+             getattr(context, 'project_id', None))
+    return False

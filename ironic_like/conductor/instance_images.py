@@ -11,21 +11,30 @@ as Ironic's ``[agent]image_download_source`` says:
 
 The cache is ``[pxe]instance_master_path``: one file per image, written
 whole (beside, then renamed) and checked against the image's checksum
-while it is written, so a bad download is never kept. Each node deploying
-it gets a hard link ``[deploy]http_root/agent_images/<node uuid>`` (a
-copy when the cache is on another file system), served at
-``[deploy]http_url/agent_images/<node uuid>``, removed when the node's
-instance is torn down or the node deleted. Images no node links and not
-used for ``[pxe]image_cache_ttl`` minutes, or beyond
-``[pxe]image_cache_size`` MiB (those used longest ago first), are
-removed when another image is cached.
+while it is written, so a bad download is never kept (an empty path: no
+cache, each deploy fetches its own copy). The node deploying it gets a
+hard link ``[deploy]http_root/<[deploy]http_image_subdir>/<node uuid>``
+(a copy when the cache is on another file system), served at
+``[deploy]http_url``, and removed once the agent wrote the image, when
+the deploy fails (the periodic sweep: a link of a node not deploying),
+when its instance is torn down or the node deleted. After each image is
+cached, and at each sweep, the images no node links that were unused
+for ``[pxe]image_cache_ttl`` minutes, then, beyond
+``[pxe]image_cache_size`` MiB, those used longest ago, are removed
+(Ironic's rules: 0 keeps none).
+
+Every change of the cache (a hit and its link, an eviction) happens under
+one lock, so that an image is never evicted between being found and
+being linked; a download holds only its image's lock.
 """
 
+import errno
 import hashlib
 import os
-import shutil
 import threading
 import time
+import uuid as uuidlib
+import weakref
 
 from oslo_log import log
 from oslo_utils import uuidutils
@@ -33,8 +42,8 @@ from oslo_utils import uuidutils
 from ironic_like.common import exception
 from ironic_like.common import file_urls
 from ironic_like.common import glance
-from ironic_like.common import masking
 from ironic_like.common import published_files
+from ironic_like.common import states
 from ironic_like.conf import CONF
 
 LOG = log.getLogger(__name__)
@@ -43,19 +52,36 @@ HTTP = 'http'
 GLANCE = 'glance'
 FILE = 'file'
 FIELD = 'instance_info/image_source'
-SUBDIR = 'agent_images'
 _GLANCE_PREFIX = 'glance://'
-# Bound (seconds) of one image's download or copy into the cache, the
-# node locked meanwhile.
+_CHUNK = 1024 * 1024
+# Bound (seconds) of one image's download or copy into the cache, and of
+# the wait for another deploy caching the same image, the node locked
+# meanwhile. Files a dead conductor left half written are removed once
+# this old.
 FETCH_TIMEOUT = 3600
+# Where a node's link is still needed: its agent may be downloading.
+_DEPLOYING = frozenset([states.DEPLOYING, states.DEPLOYWAIT])
+# Hard links fail across file systems, or where the file system has none.
+_NO_LINK = (errno.EXDEV, errno.EPERM, errno.EMLINK, errno.ENOTSUP)
 
-_locks_lock = threading.Lock()
-_locks = {}
+# Changes of the cache (see the module's documentation).
+_cache_lock = threading.Lock()
+# One lock per image being fetched; gone once no deploy holds it.
+_fetch_locks = weakref.WeakValueDictionary()
+_fetch_locks_lock = threading.Lock()
+
+
+class _FetchLock(object):
+    """A lock (weakly referenced from _fetch_locks)."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
 
 
 def source_kind(source):
-    """(HTTP, GLANCE or FILE, the URL or the Glance image ID) of an
-    ``image_source``; InvalidParameterValue naming it otherwise."""
+    """(HTTP, GLANCE or FILE, the URL or the Glance image ID in its
+    canonical form) of an ``image_source``; InvalidParameterValue naming
+    it otherwise."""
     text = str(source or '')
     if text.startswith(('http://', 'https://')):
         return HTTP, text
@@ -64,27 +90,50 @@ def source_kind(source):
     ref = text[len(_GLANCE_PREFIX):] if text.startswith(_GLANCE_PREFIX) \
         else text
     if uuidutils.is_uuid_like(ref):
-        return GLANCE, ref
+        # Glance answers with the canonical form (lower case, dashes).
+        return GLANCE, str(uuidlib.UUID(ref))
     raise exception.InvalidParameterValue(
         'instance_info.image_source must be an http(s) URL, a Glance image '
         'ID (or glance://<ID>) or a file:// URL (got %r).' % (source,),
         field=FIELD)
 
 
-def glance_image(image_id):
-    """Glance's record of the image (checked usable for a deploy);
-    InvalidParameterValue naming image_source when Glance has no such
-    active image or the agent could not be given it."""
+def glance_image(image_id, context=None):
+    """Glance's record of the image (checked usable for a deploy, and,
+    given the requester's ``context``, available to it: Ironic's rules,
+    common/glance.py); InvalidParameterValue naming image_source when
+    Glance has no such active image, refuses it, or the agent could not
+    be given it."""
     if CONF.agent.image_download_source == 'swift':
         raise exception.InvalidParameterValue(
             'Glance image %s cannot be given to the agent through Swift '
             'here (no object store): set [agent]image_download_source to '
             'http or local.' % image_id, field=FIELD)
     try:
-        return glance.get_image(image_id)
+        image = glance.get_image(image_id)
+        if context is not None and not glance.is_available(image, context):
+            raise exception.ImageNotFound(
+                image=image_id, detail=' (not available to the requester: '
+                'neither public nor community, nor owned by or shared with '
+                'this service\'s project)')
     except exception.ImageNotFound as e:
         raise exception.InvalidParameterValue(
             'instance_info.image_source: %s' % e, field=FIELD)
+    return image
+
+
+def check_request(task):
+    """Before a deploy or rebuild moves the node: its image_source's form,
+    and a Glance image's availability to the requester (400 naming
+    image_source)."""
+    source = (task.node.instance_info or {}).get('image_source')
+    if not source:
+        return  # the deploy fails naming it (deploy.image_info)
+    kind, ref = source_kind(source)
+    if kind == GLANCE:
+        glance_image(ref, task.context)
+    elif kind == FILE:
+        check_file(ref)
 
 
 def check_file(url):
@@ -93,8 +142,12 @@ def check_file(url):
     return file_urls.local_path(url, FIELD)
 
 
+def subdir():
+    return CONF.deploy.http_image_subdir or 'agent_images'
+
+
 def _node_path(node_uuid):
-    return os.path.join(CONF.deploy.http_root, SUBDIR, node_uuid)
+    return os.path.join(CONF.deploy.http_root, subdir(), node_uuid)
 
 
 def served(node, image_info):
@@ -103,6 +156,8 @@ def served(node, image_info):
     cached image."""
     kind, ref = source_kind((node.instance_info or {}).get('image_source'))
     if kind == HTTP and CONF.agent.image_download_source != 'local':
+        # A link an earlier deploy (a rebuild) left would stay served.
+        remove(node.uuid)
         return image_info
     algo, value = image_info['os_hash_algo'], image_info['os_hash_value']
     if kind == GLANCE:
@@ -116,16 +171,19 @@ def served(node, image_info):
 
         def fetch(fileobj, deadline):
             if kind == FILE:
-                with open(check_file(ref), 'rb') as source:
-                    shutil.copyfileobj(source, fileobj)
-                return None
+                return _copy(check_file(ref), fileobj, deadline)
             return published_files.download(
                 ref, fileobj, 'node %s\'s instance image' % node.uuid,
                 bound=max(1, deadline - time.monotonic()))
-    master = _cached(key, fetch, algo, value, node.uuid)
-    _link(master, _node_path(node.uuid))
+    try:
+        _cached_and_linked(key, fetch, algo, value, node.uuid)
+    except OSError as e:
+        # The disk is full, a directory cannot be written.
+        raise exception.IronicLikeException(
+            'Node %s: caching its instance image failed: %s'
+            % (node.uuid, e))
     return dict(image_info, urls=['%s/%s/%s' % (
-        CONF.deploy.http_url.rstrip('/'), SUBDIR, node.uuid)])
+        CONF.deploy.http_url.rstrip('/'), subdir(), node.uuid)])
 
 
 def remove(node_uuid):
@@ -133,12 +191,30 @@ def remove(node_uuid):
     published_files.remove(_node_path(node_uuid))
 
 
+def _copy(source, fileobj, deadline):
+    """Copy the file ``source`` to ``fileobj``, by ``deadline`` (a hung
+    mount does not hold the node for ever)."""
+    size = 0
+    with open(source, 'rb') as image:
+        while True:
+            chunk = image.read(_CHUNK)
+            if not chunk:
+                return size
+            fileobj.write(chunk)
+            size += len(chunk)
+            if time.monotonic() > deadline:
+                raise exception.IronicLikeException(
+                    'Copying %s was not done within %d s (%d bytes read)'
+                    % (source, FETCH_TIMEOUT, size))
+
+
 class _Hashing(object):
     """A file object that hashes what is written through it."""
 
     def __init__(self, fileobj, algo):
         self.fileobj = fileobj
-        self.hash = hashlib.new(algo)
+        # Not a security use: md5 stays usable on a FIPS system.
+        self.hash = hashlib.new(algo, usedforsecurity=False)
         self.size = 0
 
     def write(self, data):
@@ -147,50 +223,77 @@ class _Hashing(object):
         return self.fileobj.write(data)
 
 
-def _key_lock(key):
-    with _locks_lock:
-        return _locks.setdefault(key, threading.Lock())
+def _fetch_lock(key):
+    with _fetch_locks_lock:
+        holder = _fetch_locks.get(key)
+        if holder is None:
+            holder = _FetchLock()
+            _fetch_locks[key] = holder
+        return holder
 
 
-def _cached(key, fetch, algo, value, node_uuid):
-    """The cache's file of ``key``, fetched (``fetch(fileobj,
-    deadline)``) and checked against ``algo``/``value`` first when it is
-    not there."""
-    path = os.path.join(CONF.pxe.instance_master_path, key)
-    with _key_lock(key):
-        if os.path.isfile(path):
-            os.utime(path)
-            return path
-        _evict()
-        deadline = time.monotonic() + FETCH_TIMEOUT
-        with published_files.replaced_whole(
-                path, prefix='.%s.' % key, binary=True) as fileobj:
-            hashing = _Hashing(fileobj, algo)
-            fetch(hashing, deadline)
-            if hashing.hash.hexdigest() != value.lower():
-                raise exception.IronicLikeException(
-                    'Node %s: the instance image %s does not match its '
-                    'checksum (%s %s, got %s): not cached'
-                    % (node_uuid, masking.mask_text(key), algo, value,
-                       hashing.hash.hexdigest()))
-        LOG.info('Node %s: instance image %s cached (%d bytes)', node_uuid,
-                 key, hashing.size)
-        return path
+def _fetched(path, key, fetch, algo, value, node_uuid):
+    """Write ``path`` whole with what ``fetch`` gives, checked."""
+    deadline = time.monotonic() + FETCH_TIMEOUT
+    with published_files.replaced_whole(
+            path, prefix='.%s.' % os.path.basename(path),
+            binary=True) as fileobj:
+        hashing = _Hashing(fileobj, algo)
+        fetch(hashing, deadline)
+        if hashing.hash.hexdigest() != value.lower():
+            # The digest found is not shown: it would tell the hash of
+            # any file or internal URL one may name.
+            raise exception.IronicLikeException(
+                'Node %s: the instance image (%s) does not match its '
+                'checksum (%s %s): not kept'
+                % (node_uuid, key, algo, value))
+    LOG.info('Node %s: instance image %s fetched (%d bytes)', node_uuid,
+             key, hashing.size)
+
+
+def _cached_and_linked(key, fetch, algo, value, node_uuid):
+    """The node's link to the cache's file of ``key``, fetched (and
+    checked against ``algo``/``value``) first when it is not there."""
+    link = _node_path(node_uuid)
+    master_dir = CONF.pxe.instance_master_path
+    if not master_dir:
+        # Ironic's "no cache": the node's own copy.
+        _fetched(link, key, fetch, algo, value, node_uuid)
+        return
+    master = os.path.join(master_dir, key)
+    holder = _fetch_lock(key)
+    if not holder.lock.acquire(timeout=FETCH_TIMEOUT):
+        raise exception.IronicLikeException(
+            'Node %s: another deploy has been caching its instance image '
+            '(%s) for %d s' % (node_uuid, key, FETCH_TIMEOUT))
+    try:
+        with _cache_lock:
+            if os.path.isfile(master):
+                os.utime(master)
+                _link(master, link)
+                return
+        _fetched(master, key, fetch, algo, value, node_uuid)
+        with _cache_lock:
+            _link(master, link)
+            _evict()
+    finally:
+        holder.lock.release()
 
 
 def _link(master, path):
     """``path`` (replaced whole) a hard link to ``master``, or a copy of
-    it when they are on different file systems."""
+    it when the file system cannot link them."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
     tmp = '%s.%s.tmp' % (path, uuidutils.generate_uuid())
     try:
         os.link(master, tmp)
-    except OSError:
+    except OSError as e:
+        if e.errno not in _NO_LINK:
+            raise
         with published_files.replaced_whole(
                 path, prefix='.%s.' % os.path.basename(path),
                 binary=True) as fileobj:
-            with open(master, 'rb') as source:
-                shutil.copyfileobj(source, fileobj)
+            _copy(master, fileobj, time.monotonic() + FETCH_TIMEOUT)
         return
     try:
         os.replace(tmp, path)
@@ -201,35 +304,40 @@ def _link(master, path):
 
 def _evict():
     """Remove the cached images no node links that were not used within
-    the TTL, then, beyond the size bound, those used longest ago."""
+    the TTL, then, beyond the size bound, those used longest ago (0: keep
+    none, as Ironic); and what a dead conductor left half written.
+    Called under _cache_lock."""
     directory = CONF.pxe.instance_master_path
     try:
         names = os.listdir(directory)
     except FileNotFoundError:
         return
+    now = time.time()
     entries = []
     for name in names:
-        if name.startswith('.'):
-            continue  # a fetch in progress
         path = os.path.join(directory, name)
         try:
             st = os.stat(path)
         except FileNotFoundError:
             continue
+        if name.startswith('.'):
+            # A fetch in progress, or one a dead conductor left.
+            if now - st.st_mtime > FETCH_TIMEOUT:
+                _drop(path, 'a download left unfinished')
+            continue
         entries.append((st.st_mtime, st.st_size, st.st_nlink, path))
     entries.sort()
-    now = time.time()
     ttl = CONF.pxe.image_cache_ttl * 60
     kept = []
     for mtime, size, links, path in entries:
-        if ttl and links == 1 and now - mtime > ttl:
+        if links == 1 and now - mtime > ttl:
             _drop(path, 'unused for %d minutes' % CONF.pxe.image_cache_ttl)
         else:
-            kept.append((mtime, size, links, path))
+            kept.append((size, links, path))
     limit = CONF.pxe.image_cache_size * 1024 * 1024
-    total = sum(size for _, size, _, _ in kept)
-    for mtime, size, links, path in kept:
-        if not limit or total <= limit:
+    total = sum(size for size, _, _ in kept)
+    for size, links, path in kept:
+        if total <= limit:
             break
         if links == 1:
             _drop(path, 'the cache is over %d MiB'
@@ -238,6 +346,46 @@ def _evict():
 
 
 def _drop(path, why):
+    try:
+        published_files.remove(path)
+    except OSError as e:
+        # Not to fail the deploy that happened to clean up.
+        LOG.warning('Instance image %s could not be removed from the '
+                    'cache: %s', path, e)
+        return
     LOG.info('Instance image %s removed from the cache: %s',
              os.path.basename(path), why)
-    published_files.remove(path)
+
+
+def sweep(db):
+    """The periodic clean-up: the links of nodes not deploying (a failed
+    deploy, a node torn down or deleted through another conductor, links
+    a dead conductor left), then the cache's eviction."""
+    directory = os.path.join(CONF.deploy.http_root, subdir())
+    try:
+        names = os.listdir(directory)
+    except FileNotFoundError:
+        names = []
+    now = time.time()
+    for name in names:
+        path = os.path.join(directory, name)
+        if name.endswith('.tmp') or name.startswith('.'):
+            try:
+                if now - os.stat(path).st_mtime > FETCH_TIMEOUT:
+                    published_files.remove(path)
+            except OSError:
+                pass
+            continue
+        if not uuidutils.is_uuid_like(name):
+            continue
+        try:
+            node = db.get_node_by_uuid(name)
+        except exception.NodeNotFound:
+            node = None
+        if node is None or node.provision_state not in _DEPLOYING:
+            LOG.info('Node %s: its instance image link removed (not '
+                     'deploying)', name)
+            remove(name)
+    if CONF.pxe.instance_master_path:
+        with _cache_lock:
+            _evict()

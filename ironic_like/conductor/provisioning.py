@@ -12,6 +12,7 @@ from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor import bios
 from ironic_like.conductor import firmware
+from ironic_like.conductor import instance_images
 from ironic_like.conductor.flows import clean
 from ironic_like.conductor.flows import deploy
 from ironic_like.conductor.flows import interface_steps
@@ -106,6 +107,10 @@ def do_provisioning_action(context, executor, node_id, event, params):
             # API to show.
             deploy.deploy_steps(task, _runs_flows(task),
                                 (params or {}).get('deploy_steps'))
+            if _runs_flows(task):
+                # A Glance image the requester may not use, a file://
+                # image not allowed: 400 now, not a failed deploy.
+                instance_images.check_request(task)
         if event in ('clean', 'service'):
             _check_steps(node, event, params or {})
             if (params or {}).get('disable_ramdisk'):

@@ -22,6 +22,7 @@ from ironic_like.conductor import allocations
 from ironic_like.conductor import fencing
 from ironic_like.conductor.flows import runner as flow_runner
 from ironic_like.conductor import hash_ring
+from ironic_like.conductor import instance_images
 from ironic_like.conductor.hostos import modules as hostos_modules
 from ironic_like.conductor.hostos import reconcile as hostos_reconcile
 from ironic_like.conductor import locks
@@ -176,6 +177,14 @@ class ConductorService(object):
         except Exception:
             LOG.exception('Node history clean-up failed')
 
+    def sweep_instance_images(self):
+        """Links to instance images of nodes not deploying, and the
+        cache's eviction: see conductor/instance_images.py."""
+        try:
+            instance_images.sweep(self.db)
+        except Exception:
+            LOG.exception('Instance image clean-up failed')
+
     def _start_periodics(self):
         def every(spacing, method, now=False):
             # futurist marks the callable itself; bound methods cannot be
@@ -208,6 +217,10 @@ class ConductorService(object):
             callables.append(every(
                 CONF.conductor.node_history_cleanup_interval,
                 self.prune_node_history))
+        if CONF.conductor.check_orphaned_work_interval:
+            callables.append(every(
+                CONF.conductor.check_orphaned_work_interval,
+                self.sweep_instance_images))
         callables.append(every(CONF.hostos.reconcile_interval,
                                self.reconcile_hostos))
         callables.append(every(CONF.accelerators.reconcile_interval,

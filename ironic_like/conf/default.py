@@ -5,6 +5,13 @@ import socket
 from oslo_config import cfg
 
 opts = [
+    # Ironic's name, group and default.
+    cfg.BoolOpt('ignore_project_check_for_admin_tasks', default=True,
+                help='Whether a deploy asked by an admin may use any Glance '
+                     'image, whatever its visibility and owner. Others may '
+                     'use public and community images, and those private '
+                     'to or shared with the [glance] credentials\' '
+                     'project.'),
     cfg.StrOpt('host',
                default=socket.gethostname(),
                sample_default='localhost',

@@ -23,6 +23,12 @@ opts = [
     cfg.HostAddressOpt('http_server_host', default='127.0.0.1',
                        help='Address the built-in boot file server binds '
                             'to (see http_server_port).'),
+    # Ironic's name, group and default.
+    cfg.StrOpt('http_image_subdir', default='agent_images',
+               help='Subdirectory of http_root where the conductor links '
+                    'the instance images it serves to deploy agents '
+                    '(Glance and file:// images; see '
+                    '[agent]image_download_source).'),
     cfg.URIOpt('api_url', schemes=['http', 'https'],
                help='The API URL the deploy ramdisk calls back '
                     '(ipa-api-url on its kernel command line). Defaults to '

@@ -18,16 +18,18 @@ opts = [
                help='Directory of the conductor\'s cache of instance images '
                     '(Glance and file:// images, and http(s) ones with '
                     '[agent]image_download_source = local): one file per '
-                    'image, hard-linked under [deploy]http_root/agent_images '
-                    'for each node deploying it (on the same file system '
-                    'as http_root, else copied).'),
+                    'image, hard-linked under [deploy]http_root/'
+                    '[deploy]http_image_subdir for each node deploying it '
+                    '(copied when on another file system). Empty: no '
+                    'cache, each deploy fetches its own copy.'),
     cfg.IntOpt('image_cache_size', default=20480, min=0,
-               help='Maximum size (MiB) of the instance image cache: the '
-                    'images used longest ago that no node is deploying are '
-                    'removed beyond it. 0: no bound of size.'),
+               help='Maximum size (MiB) of the instance image cache, '
+                    'including the images nodes are deploying: beyond it '
+                    'the others, used longest ago first, are removed '
+                    'after each image is cached and periodically.'),
     cfg.IntOpt('image_cache_ttl', default=10080, min=0,
-               help='Minutes an image may stay in the instance image cache '
-                    'unused. 0: no bound of time.'),
+               help='Minutes an image no node is deploying may stay in '
+                    'the instance image cache unused.'),
 ]
 
 

@@ -41,6 +41,7 @@ naming the step (see node_steps.FailOnRevert).
 """
 
 from concurrent import futures
+import hashlib
 
 from oslo_log import log
 from oslo_utils import timeutils
@@ -289,12 +290,17 @@ def image_info(node):
     value = info.get('image_os_hash_value')
     disk_format = info.get('image_disk_format')
     if kind == instance_images.GLANCE:
-        # Glance says what the image is (Ironic reads it there too).
+        # Glance says what the image is (Ironic reads it there too; an
+        # instance_info value a former deploy left is not the image's).
         image = instance_images.glance_image(ref)
         algo, value = image.get('os_hash_algo'), image.get('os_hash_value')
         if not (algo and value):
             algo, value = 'md5', image.get('checksum')
-        disk_format = disk_format or image.get('disk_format')
+        if not value:
+            raise exception.InvalidParameterValue(
+                'instance_info.image_source: Glance gives no checksum for '
+                'image %s.' % ref, field='instance_info/image_source')
+        disk_format = image.get('disk_format') or disk_format
     elif kind == instance_images.FILE:
         instance_images.check_file(ref)
     if not (algo and value):
@@ -312,6 +318,13 @@ def image_info(node):
         raise exception.InvalidParameterValue(
             'instance_info.image_checksum %r is not an md5, sha256 or '
             'sha512 hex digest.' % value, field='instance_info/image_checksum')
+    try:
+        hashlib.new(algo, usedforsecurity=False)
+    except (ValueError, TypeError):
+        raise exception.InvalidParameterValue(
+            'instance_info.image_os_hash_algo %r is not a hash algorithm '
+            'this service knows.' % (algo,),
+            field='instance_info/image_os_hash_algo')
     root_gb = info.get('root_gb')
     if root_gb is not None:
         try:
@@ -662,6 +675,11 @@ class BootFromDisk(_BuiltInStep):
     def run(self, task):
         if task.node.provision_state == states.DEPLOYING:
             node_steps.drop_ramdisk_boot(task)
+            # The agent wrote the image: the link it read it from goes
+            # (Ironic removes it once the deploy is done), so that the
+            # image is neither served nor pinned in the cache for the
+            # instance's life.
+            instance_images.remove(task.node.uuid)
         else:
             node_steps.leave_ramdisk(task)
         task.driver.management.set_boot_device(task, 'disk',

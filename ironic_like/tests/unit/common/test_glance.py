@@ -148,3 +148,61 @@ class TestAdapterFromOptions(base.TestCase):
         auth = glance.adapter().auth
         self.assertEqual('http://keystone:5000/v3', auth.auth_url)
         self.assertEqual('ironic', CONF.glance.username)
+
+
+class TestAvailability(base.TestCase):
+    """Ironic's rules of who may deploy which Glance image
+    (service_utils.is_image_available)."""
+
+    def setUp(self):
+        super().setUp()
+        self.adapter = mock.Mock()
+        self.adapter.get_project_id.return_value = 'service-project'
+        self.useFixture(fixtures.MockPatchObject(
+            glance, 'adapter', return_value=self.adapter))
+        self.user = mock.Mock(roles=['member'], is_admin=False,
+                              project_id='tenant')
+        self.admin = mock.Mock(roles=['admin'], is_admin=True,
+                               project_id='tenant')
+
+    def _image(self, visibility, owner='someone'):
+        return dict(RECORD, visibility=visibility, owner=owner)
+
+    def test_public_and_community(self):
+        for visibility in ('public', 'community'):
+            self.assertTrue(glance.is_available(self._image(visibility),
+                                                self.user))
+
+    def test_admin_unless_configured_otherwise(self):
+        self.assertTrue(glance.is_available(self._image('private'),
+                                            self.admin))
+        self.config(ignore_project_check_for_admin_tasks=False)
+        self.assertFalse(glance.is_available(self._image('private'),
+                                             self.admin))
+
+    def test_private_to_this_services_project(self):
+        self.assertTrue(glance.is_available(
+            self._image('private', 'service-project'), self.user))
+        # Another project's private image: not for a node's user.
+        self.assertFalse(glance.is_available(
+            self._image('private', 'tenant'), self.user))
+
+    def test_shared_with_this_services_project(self):
+        self.adapter.get.return_value = _Answer({'members': [
+            {'member_id': 'service-project', 'status': 'accepted'}]})
+        self.assertTrue(glance.is_available(self._image('shared'),
+                                            self.user))
+        self.adapter.get.return_value = _Answer({'members': []})
+        self.assertFalse(glance.is_available(self._image('shared'),
+                                             self.user))
+
+    def test_no_project_without_authentication(self):
+        self.adapter.get_project_id.return_value = None
+        self.assertFalse(glance.is_available(
+            self._image('private', None), self.user))
+
+    def test_forbidden_is_not_found_for_the_deploy(self):
+        self.adapter.get.side_effect = ks_exceptions.Forbidden()
+        e = self.assertRaises(exception.ImageNotFound, glance.get_image,
+                              IMAGE_ID)
+        self.assertIn('refuses this service access', str(e))

@@ -2,8 +2,10 @@
 (conductor/instance_images.py), and deploy.image_info() for each kind of
 image_source: http(s), Glance, file://."""
 
+import errno
 import hashlib
 import os
+import threading
 import time
 import types
 from unittest import mock
@@ -85,16 +87,22 @@ class TestInstanceImages(base.TestCase):
             'glance://' + IMAGE_ID))
         self.assertEqual(('file', 'file:///x'),
                          instance_images.source_kind('file:///x'))
+        # Canonical, as Glance answers.
+        self.assertEqual(('glance', IMAGE_ID), instance_images.source_kind(
+            IMAGE_ID.upper().replace('-', '')))
         for bad in ('ubuntu', 'ftp://h/i', 'glance://ubuntu', ''):
             e = self.assertRaises(exception.InvalidParameterValue,
                                   instance_images.source_kind, bad)
             self.assertEqual('instance_info/image_source', e.field)
 
     def test_http_image_given_as_it_is(self):
+        # A rebuild from a Glance image to an http one: the old link goes.
+        self._served(_node(IMAGE_ID))
         node = _node(URL, image_checksum=SHA256)
         info = self._served(node)
         self.assertEqual([URL], info['urls'])
         self.http_get.assert_not_called()
+        self.assertFalse(os.path.exists(self._link('node-1')))
 
     def test_glance_image_cached_and_linked(self):
         info = self._served(_node(IMAGE_ID))
@@ -115,6 +123,41 @@ class TestInstanceImages(base.TestCase):
         instance_images.remove('node-1')
         self.assertFalse(os.path.exists(self._link('node-1')))
         self.assertEqual(2, os.stat(master).st_nlink)
+
+    def test_glance_format_wins_over_a_stale_one(self):
+        info = deploy.image_info(_node(IMAGE_ID, image_disk_format='raw'))
+        self.assertEqual('qcow2', info['disk_format'])
+
+    def test_glance_image_without_a_checksum(self):
+        self.get_record.return_value = dict(RECORD, os_hash_algo=None,
+                                            os_hash_value=None,
+                                            checksum=None)
+        e = self.assertRaises(exception.InvalidParameterValue,
+                              deploy.image_info, _node(IMAGE_ID))
+        self.assertIn('Glance gives no checksum', str(e))
+
+    def test_unknown_hash_algorithm(self):
+        e = self.assertRaises(exception.InvalidParameterValue,
+                              deploy.image_info, _node(
+                                  URL, image_os_hash_algo='sha1024',
+                                  image_os_hash_value='ab'))
+        self.assertEqual('instance_info/image_os_hash_algo', e.field)
+
+    def test_request_checked_for_the_requester(self):
+        task = types.SimpleNamespace(node=_node(IMAGE_ID),
+                                     context=mock.sentinel.context)
+        with mock.patch.object(glance, 'is_available',
+                               return_value=False) as available:
+            e = self.assertRaises(exception.InvalidParameterValue,
+                                  instance_images.check_request, task)
+        available.assert_called_once_with(RECORD, mock.sentinel.context)
+        self.assertIn('not available to the requester', str(e))
+        self.assertEqual('instance_info/image_source', e.field)
+        task.node = _node('file:///etc/shadow', image_checksum=SHA256)
+        self.assertRaises(exception.InvalidParameterValue,
+                          instance_images.check_request, task)
+        task.node = _node(None)
+        instance_images.check_request(task)    # the deploy names it
 
     def test_glance_image_not_there_or_swift(self):
         self.get_record.side_effect = exception.ImageNotFound(
@@ -140,6 +183,8 @@ class TestInstanceImages(base.TestCase):
         e = self.assertRaises(exception.IronicLikeException, self._served,
                               _node(IMAGE_ID))
         self.assertIn('does not match its checksum', str(e))
+        # Not the digest found (it would tell the hash of any file).
+        self.assertNotIn(hashlib.sha512(b'corrupt').hexdigest(), str(e))
         self.assertEqual([], os.listdir(self.master))
         self.assertFalse(os.path.exists(self._link('node-1')))
 
@@ -170,7 +215,8 @@ class TestInstanceImages(base.TestCase):
 
     def test_copied_when_hard_links_fail(self):
         with mock.patch.object(instance_images.os, 'link',
-                               side_effect=OSError(18, 'cross-device')):
+                               side_effect=OSError(errno.EXDEV,
+                                                   'cross-device')):
             self._served(_node(IMAGE_ID))
         master = os.path.join(self.master, 'glance-' + IMAGE_ID)
         self.assertNotEqual(os.stat(master).st_ino,
@@ -200,12 +246,95 @@ class TestInstanceImages(base.TestCase):
         self.assertTrue(os.path.exists(recent))
 
     def test_cache_size_bound_removes_the_least_recently_used(self):
-        self.config(image_cache_size=1, image_cache_ttl=0, group='pxe')
+        self.config(image_cache_size=1, group='pxe')
         oldest = self._old_entry('glance-a', size=700 * 1024, age_minutes=30)
         newer = self._old_entry('glance-b', size=700 * 1024, age_minutes=20)
         self._served(_node(IMAGE_ID))
         self.assertFalse(os.path.exists(oldest))
         self.assertTrue(os.path.exists(newer))
+
+    def test_other_link_failures_are_errors(self):
+        with mock.patch.object(instance_images.os, 'link',
+                               side_effect=OSError(errno.ENOENT, 'gone')):
+            e = self.assertRaises(exception.IronicLikeException,
+                                  self._served, _node(IMAGE_ID))
+        self.assertIn('caching its instance image failed', str(e))
+
+    def test_ttl_and_size_zero_keep_nothing_unused(self):
+        # Ironic's meaning of 0.
+        self.config(image_cache_ttl=0, group='pxe')
+        old = self._old_entry('glance-old', age_minutes=1)
+        self._served(_node(IMAGE_ID))
+        self.assertFalse(os.path.exists(old))
+        # The image just cached is linked: kept.
+        self.assertTrue(os.path.exists(
+            os.path.join(self.master, 'glance-' + IMAGE_ID)))
+        self.config(image_cache_ttl=10080, image_cache_size=0, group='pxe')
+        other = self._old_entry('glance-other')
+        # Another image cached: eviction runs.
+        self._served(_node('7a1b2c3d-0000-4000-8000-000000000001',
+                           uuid='node-2'))
+        self.assertFalse(os.path.exists(other))
+
+    def test_no_cache_fetches_per_node(self):
+        self.config(instance_master_path='', group='pxe')
+        self._served(_node(IMAGE_ID))
+        self._served(_node(IMAGE_ID, uuid='node-2'))
+        self.assertEqual(2, self.glance_download.call_count)
+        with open(self._link('node-2'), 'rb') as f:
+            self.assertEqual(DATA, f.read())
+
+    def test_concurrent_deploys_fetch_once(self):
+        started = threading.Event()
+        release = threading.Event()
+
+        def slow(image_id, f, deadline):
+            started.set()
+            release.wait(10)
+            return f.write(DATA)
+        self.glance_download.side_effect = slow
+        errors = []
+
+        def deploy_one(uuid):
+            try:
+                self._served(_node(IMAGE_ID, uuid=uuid))
+            except Exception as e:
+                errors.append(e)
+        first = threading.Thread(target=deploy_one, args=('node-1',))
+        first.start()
+        started.wait(10)
+        second = threading.Thread(target=deploy_one, args=('node-2',))
+        second.start()
+        release.set()
+        first.join(10)
+        second.join(10)
+        self.assertEqual([], errors)
+        self.assertEqual(1, self.glance_download.call_count)
+        for uuid in ('node-1', 'node-2'):
+            with open(self._link(uuid), 'rb') as f:
+                self.assertEqual(DATA, f.read())
+
+    def test_sweep(self):
+        db = mock.Mock()
+        nodes = {'11111111-1111-1111-1111-111111111111': 'deploying',
+                 '22222222-2222-2222-2222-222222222222': 'deploy failed',
+                 '33333333-3333-3333-3333-333333333333': None}
+
+        def get(uuid):
+            if nodes[uuid] is None:
+                raise exception.NodeNotFound(node=uuid)
+            return types.SimpleNamespace(provision_state=nodes[uuid])
+        db.get_node_by_uuid.side_effect = get
+        for uuid in nodes:
+            self._served(_node(IMAGE_ID, uuid=uuid))
+        stale = self._link('x.tmp')
+        open(stale, 'w').close()
+        os.utime(stale, (1000, 1000))
+        half = self._old_entry('.glance-x.abc', age_minutes=24 * 60)
+        instance_images.sweep(db)
+        self.assertEqual(['11111111-1111-1111-1111-111111111111'],
+                         os.listdir(os.path.dirname(stale)))
+        self.assertFalse(os.path.exists(half))
 
     def test_used_image_is_touched(self):
         self._served(_node(IMAGE_ID))
