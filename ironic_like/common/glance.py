@@ -121,6 +121,9 @@ def download(image_id, fileobj, deadline):
         resp = _request('/v2/images/%s/file' % image_id, stream=True)
     except ks_exceptions.NotFound:
         raise exception.ImageNotFound(image=image_id)
+    except (ks_exceptions.Forbidden, ks_exceptions.BadRequest) as e:
+        raise _unavailable('the data of image %s is refused: %s'
+                           % (image_id, e))
     size = 0
     try:
         for chunk in resp.iter_content(_CHUNK):

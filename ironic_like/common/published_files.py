@@ -80,3 +80,26 @@ def download(url, fileobj, purpose, bound=None):
     except requests.RequestException as e:
         raise failed(masking.mask_text(str(e)))
     return size
+
+
+def copy_bounded(source, fileobj, deadline, what):
+    """Copy the file at ``source`` (a path, or an open binary file) to
+    ``fileobj`` by ``deadline`` (time.monotonic()), so that a hung mount
+    does not hold a node for ever; its size in bytes."""
+    size = 0
+    opened = open(source, 'rb') if isinstance(source, str) else None
+    image = opened or source
+    try:
+        while True:
+            chunk = image.read(_CHUNK)
+            if not chunk:
+                return size
+            fileobj.write(chunk)
+            size += len(chunk)
+            if time.monotonic() > deadline:
+                raise exception.IronicLikeException(
+                    'Copying %s was not done in time (%d bytes read)'
+                    % (what, size))
+    finally:
+        if opened is not None:
+            opened.close()

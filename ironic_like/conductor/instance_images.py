@@ -53,7 +53,6 @@ GLANCE = 'glance'
 FILE = 'file'
 FIELD = 'instance_info/image_source'
 _GLANCE_PREFIX = 'glance://'
-_CHUNK = 1024 * 1024
 # Bound (seconds) of one image's download or copy into the cache, and of
 # the wait for another deploy caching the same image, the node locked
 # meanwhile. Files a dead conductor left half written are removed once
@@ -122,18 +121,38 @@ def glance_image(image_id, context=None):
     return image
 
 
+# driver_internal_info: the image_source check_request() accepted, which
+# the deploy then fetches (not another one PATCHed in meanwhile).
+CHECKED = 'image_source_checked'
+
+
 def check_request(task):
     """Before a deploy or rebuild moves the node: its image_source's form,
     and a Glance image's availability to the requester (400 naming
-    image_source)."""
+    image_source). Returns the driver_internal_info change recording what
+    was checked (the caller writes it with the deploy's)."""
     source = (task.node.instance_info or {}).get('image_source')
     if not source:
-        return  # the deploy fails naming it (deploy.image_info)
+        return {}  # the deploy fails naming it (deploy.image_info)
     kind, ref = source_kind(source)
     if kind == GLANCE:
         glance_image(ref, task.context)
     elif kind == FILE:
         check_file(ref)
+    return {CHECKED: '%s:%s' % (kind, ref)}
+
+
+def check_unchanged(node, kind, ref):
+    """The image the deploy is about to fetch is the one checked when it
+    was asked for (InvalidParameterValue naming image_source otherwise:
+    instance_info changed while the node deployed)."""
+    if kind == HTTP:
+        return
+    checked = (node.driver_internal_info or {}).get(CHECKED)
+    if checked != '%s:%s' % (kind, ref):
+        raise exception.InvalidParameterValue(
+            'instance_info.image_source changed after the deploy was asked '
+            'for (%s): deploy again to have it checked.' % ref, field=FIELD)
 
 
 def check_file(url):
@@ -143,7 +162,14 @@ def check_file(url):
 
 
 def subdir():
-    return CONF.deploy.http_image_subdir or 'agent_images'
+    """[deploy]http_image_subdir, one relative path component."""
+    name = CONF.deploy.http_image_subdir
+    if not name or name in ('.', '..') or os.sep in name or \
+            (os.altsep and os.altsep in name):
+        raise exception.IronicLikeException(
+            '[deploy]http_image_subdir must be one directory name under '
+            'http_root, not %r' % (name,))
+    return name
 
 
 def _node_path(node_uuid):
@@ -171,7 +197,8 @@ def served(node, image_info):
 
         def fetch(fileobj, deadline):
             if kind == FILE:
-                return _copy(check_file(ref), fileobj, deadline)
+                return published_files.copy_bounded(
+                    check_file(ref), fileobj, deadline, ref)
             return published_files.download(
                 ref, fileobj, 'node %s\'s instance image' % node.uuid,
                 bound=max(1, deadline - time.monotonic()))
@@ -189,23 +216,6 @@ def served(node, image_info):
 def remove(node_uuid):
     """Remove the node's link to its cached image (none is no error)."""
     published_files.remove(_node_path(node_uuid))
-
-
-def _copy(source, fileobj, deadline):
-    """Copy the file ``source`` to ``fileobj``, by ``deadline`` (a hung
-    mount does not hold the node for ever)."""
-    size = 0
-    with open(source, 'rb') as image:
-        while True:
-            chunk = image.read(_CHUNK)
-            if not chunk:
-                return size
-            fileobj.write(chunk)
-            size += len(chunk)
-            if time.monotonic() > deadline:
-                raise exception.IronicLikeException(
-                    'Copying %s was not done within %d s (%d bytes read)'
-                    % (source, FETCH_TIMEOUT, size))
 
 
 class _Hashing(object):
@@ -232,23 +242,34 @@ def _fetch_lock(key):
         return holder
 
 
-def _fetched(path, key, fetch, algo, value, node_uuid):
-    """Write ``path`` whole with what ``fetch`` gives, checked."""
+def _fetched(path, key, fetch, algo, value, node_uuid, then=None):
+    """Write ``path`` whole with what ``fetch`` gives, checked; with
+    ``then``, call it under _cache_lock, taken before the file is renamed
+    into place (so that no eviction sees it unlinked)."""
     deadline = time.monotonic() + FETCH_TIMEOUT
-    with published_files.replaced_whole(
-            path, prefix='.%s.' % os.path.basename(path),
-            binary=True) as fileobj:
-        hashing = _Hashing(fileobj, algo)
-        fetch(hashing, deadline)
-        if hashing.hash.hexdigest() != value.lower():
-            # The digest found is not shown: it would tell the hash of
-            # any file or internal URL one may name.
-            raise exception.IronicLikeException(
-                'Node %s: the instance image (%s) does not match its '
-                'checksum (%s %s): not kept'
-                % (node_uuid, key, algo, value))
-    LOG.info('Node %s: instance image %s fetched (%d bytes)', node_uuid,
-             key, hashing.size)
+    locked = False
+    try:
+        with published_files.replaced_whole(
+                path, prefix='.%s.' % os.path.basename(path),
+                binary=True) as fileobj:
+            hashing = _Hashing(fileobj, algo)
+            fetch(hashing, deadline)
+            if hashing.hash.hexdigest() != value.lower():
+                # The digest found is not shown: it would tell the hash
+                # of any file or internal URL one may name.
+                raise exception.IronicLikeException(
+                    'Node %s: the instance image (%s) does not match its '
+                    'checksum (%s %s): not kept'
+                    % (node_uuid, key, algo, value))
+            if then is not None:
+                _cache_lock.acquire()
+                locked = True
+        LOG.info('Node %s: instance image %s fetched (%d bytes)',
+                 node_uuid, key, hashing.size)
+        return then() if then is not None else None
+    finally:
+        if locked:
+            _cache_lock.release()
 
 
 def _cached_and_linked(key, fetch, algo, value, node_uuid):
@@ -268,21 +289,39 @@ def _cached_and_linked(key, fetch, algo, value, node_uuid):
             '(%s) for %d s' % (node_uuid, key, FETCH_TIMEOUT))
     try:
         with _cache_lock:
+            source = None
             if os.path.isfile(master):
                 os.utime(master)
-                _link(master, link)
-                return
-        _fetched(master, key, fetch, algo, value, node_uuid)
-        with _cache_lock:
-            _link(master, link)
-            _evict()
+                source = _link(master, link)
+                if source is None:
+                    return
+        if source is None:
+
+            def link_and_evict():
+                found = _link(master, link)
+                _evict()
+                return found
+            source = _fetched(master, key, fetch, algo, value, node_uuid,
+                              then=link_and_evict)
+        if source is not None:
+            # No hard link here: a copy, made outside the cache lock from
+            # the file opened under it (evicted meanwhile, it stays
+            # readable).
+            with source:
+                with published_files.replaced_whole(
+                        link, prefix='.%s.' % os.path.basename(link),
+                        binary=True) as fileobj:
+                    published_files.copy_bounded(
+                        source, fileobj, time.monotonic() + FETCH_TIMEOUT,
+                        key)
     finally:
         holder.lock.release()
 
 
 def _link(master, path):
-    """``path`` (replaced whole) a hard link to ``master``, or a copy of
-    it when the file system cannot link them."""
+    """Make ``path`` (replaced whole) a hard link to ``master``: None;
+    or, when the file system cannot link them, ``master`` opened for the
+    caller to copy. Called under _cache_lock."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
     tmp = '%s.%s.tmp' % (path, uuidutils.generate_uuid())
     try:
@@ -290,16 +329,13 @@ def _link(master, path):
     except OSError as e:
         if e.errno not in _NO_LINK:
             raise
-        with published_files.replaced_whole(
-                path, prefix='.%s.' % os.path.basename(path),
-                binary=True) as fileobj:
-            _copy(master, fileobj, time.monotonic() + FETCH_TIMEOUT)
-        return
+        return open(master, 'rb')
     try:
         os.replace(tmp, path)
     except BaseException:
         published_files.remove(tmp)
         raise
+    return None
 
 
 def _evict():
@@ -376,16 +412,25 @@ def sweep(db):
             except OSError:
                 pass
             continue
-        if not uuidutils.is_uuid_like(name):
+        if not uuidutils.is_uuid_like(name) or not os.path.isfile(path):
             continue
         try:
+            before = os.stat(path).st_ino
             node = db.get_node_by_uuid(name)
         except exception.NodeNotFound:
             node = None
-        if node is None or node.provision_state not in _DEPLOYING:
-            LOG.info('Node %s: its instance image link removed (not '
-                     'deploying)', name)
-            remove(name)
+        except FileNotFoundError:
+            continue
+        if node is not None and node.provision_state in _DEPLOYING:
+            continue
+        try:
+            if os.stat(path).st_ino != before:
+                continue  # a new deploy linked it meanwhile
+        except FileNotFoundError:
+            continue
+        LOG.info('Node %s: its instance image link removed (not '
+                 'deploying)', name)
+        remove(name)
     if CONF.pxe.instance_master_path:
         with _cache_lock:
             _evict()

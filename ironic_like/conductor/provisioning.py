@@ -105,12 +105,18 @@ def do_provisioning_action(context, executor, node_id, event, params):
             # the request's fault (400), and the steps the deploy's
             # templates add are recorded for the deploy to run and the
             # API to show.
-            deploy.deploy_steps(task, _runs_flows(task),
-                                (params or {}).get('deploy_steps'))
+            checked = {}
             if _runs_flows(task):
                 # A Glance image the requester may not use, a file://
-                # image not allowed: 400 now, not a failed deploy.
-                instance_images.check_request(task)
+                # image not allowed: 400 now (before anything is written),
+                # not a failed deploy. What was checked is recorded: the
+                # deploy fetches that image, not one PATCHed in meanwhile.
+                checked = instance_images.check_request(task)
+            deploy.deploy_steps(task, _runs_flows(task),
+                                (params or {}).get('deploy_steps'))
+            if checked:
+                task.update_node({'driver_internal_info': dict(
+                    task.node.driver_internal_info or {}, **checked)})
         if event in ('clean', 'service'):
             _check_steps(node, event, params or {})
             if (params or {}).get('disable_ramdisk'):

@@ -41,7 +41,6 @@ naming the step (see node_steps.FailOnRevert).
 """
 
 from concurrent import futures
-import hashlib
 
 from oslo_log import log
 from oslo_utils import timeutils
@@ -106,6 +105,10 @@ PHASE_STEP_RUNNING = 'deploy-step-running'
 PREPARE_IMAGE = 'standby.prepare_image'
 _OPERATION = 'Deploy'
 _HASH_LENGTHS = {32: 'md5', 64: 'sha256', 128: 'sha512'}
+# The hash algorithms an image's checksum may use (Glance's and the
+# agent's; not the shake family, whose digests need a length).
+_HASH_ALGOS = frozenset(['md5', 'sha1', 'sha224', 'sha256', 'sha384',
+                         'sha512', 'sha3_256', 'sha3_384', 'sha3_512'])
 # driver_internal_info: the plugged accelerators ([{"pci_id": ...}]).
 ACCELERATORS = 'accelerators'
 # instance_info: the flavor extra specs os_acc reads (doc/accelerators.md).
@@ -286,6 +289,7 @@ def image_info(node):
             'instance_info.image_source is required to deploy node %s.'
             % node.uuid, field='instance_info/image_source')
     kind, ref = instance_images.source_kind(source)
+    instance_images.check_unchanged(node, kind, ref)
     algo = info.get('image_os_hash_algo')
     value = info.get('image_os_hash_value')
     disk_format = info.get('image_disk_format')
@@ -318,13 +322,13 @@ def image_info(node):
         raise exception.InvalidParameterValue(
             'instance_info.image_checksum %r is not an md5, sha256 or '
             'sha512 hex digest.' % value, field='instance_info/image_checksum')
-    try:
-        hashlib.new(algo, usedforsecurity=False)
-    except (ValueError, TypeError):
+    if algo not in _HASH_ALGOS:
         raise exception.InvalidParameterValue(
-            'instance_info.image_os_hash_algo %r is not a hash algorithm '
-            'this service knows.' % (algo,),
-            field='instance_info/image_os_hash_algo')
+            'The image\'s hash algorithm %r is not one of %s.'
+            % (algo, ', '.join(sorted(_HASH_ALGOS))),
+            field=('instance_info/image_source'
+                   if kind == instance_images.GLANCE
+                   else 'instance_info/image_os_hash_algo'))
     root_gb = info.get('root_gb')
     if root_gb is not None:
         try:

@@ -47,7 +47,6 @@ by the reboot).
 
 import contextlib
 import os
-import shutil
 import time
 from urllib import parse as urlparse
 
@@ -331,7 +330,12 @@ class _Update(object):
             self._reboot()
 
     def _settled(self, after, before):
-        if after is not None and after != before:
+        if after is None:
+            LOG.warning('Node %s: the %s version could not be read after '
+                        'its update from %s', self.node.uuid,
+                        self.component,
+                        masking.mask_url_password(self.entry['url']))
+        elif after != before:
             LOG.info('Node %s: %s firmware updated from %s to %s',
                      self.node.uuid, self.component, before, after)
         else:
@@ -359,8 +363,8 @@ class _Update(object):
                 if scheme == 'file':
                     # Checked again: the file may have changed since.
                     source = file_urls.local_path(url, 'settings')
-                    with open(source, 'rb') as image:
-                        shutil.copyfileobj(image, fileobj)
+                    published_files.copy_bounded(
+                        source, fileobj, self.deadline, url)
                 else:
                     published_files.download(
                         url, fileobj, 'the %s firmware update of node %s'

@@ -129,7 +129,8 @@ class RedfishVendor(redfish._RedfishBMC, base.VendorInterface):
             # As the BMC lists them (sushy's list knows only the types of
             # its enum, and gives them all when the BMC lists none).
             listed = service.event_types_for_subscription
-            offered = set(listed if isinstance(listed, list) else []) or {
+            offered = {t for t in (listed if isinstance(listed, list)
+                                   else []) if isinstance(t, str)} or {
                 getattr(t, 'value', t) for t in
                 service.get_event_types_for_subscription()}
         refused = sorted(set(event_types) - offered)

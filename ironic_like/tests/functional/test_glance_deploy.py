@@ -6,8 +6,9 @@ Ironic's [glance] options (keystoneauth: ``auth_type = none``,
 agents (test_agent_deploy.Lab).
 
 Two nodes deploy the same image with no checksum given: the conductors
-take it from Glance, cache it ([pxe]instance_master_path, shared by the
-two conductors of this lab, as their http_root is), checked against
+take it from Glance, cache it ([pxe]instance_master_path: shared by the
+two conductors of this lab, as their http_root is, which a real
+deployment must not do; no eviction happens here), checked against
 Glance's hash, and serve it from [deploy]http_root/agent_images/<node>;
 each agent downloads it from there and writes it (the simulated disk
 holds the image's bytes, checked against Glance's sha512 by the agent).

@@ -29,9 +29,18 @@ RECORD = {'id': IMAGE_ID, 'status': 'active', 'checksum': 'c' * 32,
           'disk_format': 'qcow2', 'size': len(DATA)}
 
 
-def _node(source, uuid='node-1', **info):
+def _node(source, uuid='node-1', checked=True, **info):
+    """A node deploying ``source``; ``checked``: as check_request()
+    recorded it when the deploy was asked for."""
+    internal = {}
+    if checked and source:
+        try:
+            kind, ref = instance_images.source_kind(source)
+            internal[instance_images.CHECKED] = '%s:%s' % (kind, ref)
+        except exception.InvalidParameterValue:
+            pass
     return types.SimpleNamespace(uuid=uuid, instance_info=dict(
-        info, image_source=source))
+        info, image_source=source), driver_internal_info=internal)
 
 
 class _Download(object):
@@ -157,7 +166,45 @@ class TestInstanceImages(base.TestCase):
         self.assertRaises(exception.InvalidParameterValue,
                           instance_images.check_request, task)
         task.node = _node(None)
-        instance_images.check_request(task)    # the deploy names it
+        self.assertEqual({}, instance_images.check_request(task))
+
+    def test_image_changed_after_the_request(self):
+        # Checked one image, then instance_info PATCHed to another while
+        # the node deployed: the deploy fetches nothing else.
+        node = _node(IMAGE_ID, checked=False)
+        node.driver_internal_info[instance_images.CHECKED] = (
+            'glance:7a1b2c3d-0000-4000-8000-000000000001')
+        e = self.assertRaises(exception.InvalidParameterValue,
+                              deploy.image_info, node)
+        self.assertIn('changed after the deploy was asked for', str(e))
+        # Never checked (not asked through the API) is refused too.
+        self.assertRaises(exception.InvalidParameterValue,
+                          deploy.image_info, _node(IMAGE_ID, checked=False))
+        # An http image needs no check.
+        deploy.image_info(_node(URL, checked=False, image_checksum=SHA256))
+
+    def test_check_request_records_what_it_checked(self):
+        task = types.SimpleNamespace(node=_node('glance://' + IMAGE_ID),
+                                     context=mock.Mock(roles=['admin']))
+        self.assertEqual({instance_images.CHECKED: 'glance:' + IMAGE_ID},
+                         instance_images.check_request(task))
+
+    def test_hash_algorithms(self):
+        e = self.assertRaises(exception.InvalidParameterValue,
+                              deploy.image_info, _node(
+                                  URL, image_os_hash_algo='shake_128',
+                                  image_os_hash_value='ab'))
+        self.assertEqual('instance_info/image_os_hash_algo', e.field)
+        self.get_record.return_value = dict(RECORD, os_hash_algo='shake_256')
+        e = self.assertRaises(exception.InvalidParameterValue,
+                              deploy.image_info, _node(IMAGE_ID))
+        self.assertEqual('instance_info/image_source', e.field)
+
+    def test_bad_subdir(self):
+        for bad in ('..', '/tmp', 'a/b', ''):
+            self.config(http_image_subdir=bad, group='deploy')
+            self.assertRaises(exception.IronicLikeException, self._served,
+                              _node(IMAGE_ID))
 
     def test_glance_image_not_there_or_swift(self):
         self.get_record.side_effect = exception.ImageNotFound(
@@ -300,11 +347,26 @@ class TestInstanceImages(base.TestCase):
                 self._served(_node(IMAGE_ID, uuid=uuid))
             except Exception as e:
                 errors.append(e)
+        waiting = threading.Event()
+        real_fetch_lock = instance_images._fetch_lock
+
+        def fetch_lock(key):
+            holder = real_fetch_lock(key)
+            if threading.current_thread().name == 'second':
+                waiting.set()   # about to wait for the first's fetch
+            return holder
+        self.useFixture(fixtures.MockPatchObject(
+            instance_images, '_fetch_lock', side_effect=fetch_lock))
         first = threading.Thread(target=deploy_one, args=('node-1',))
         first.start()
-        started.wait(10)
-        second = threading.Thread(target=deploy_one, args=('node-2',))
+        self.assertTrue(started.wait(10))
+        second = threading.Thread(target=deploy_one, args=('node-2',),
+                                  name='second')
         second.start()
+        self.assertTrue(waiting.wait(10))
+        # The second is blocked while the first still downloads.
+        second.join(0.2)
+        self.assertTrue(second.is_alive())
         release.set()
         first.join(10)
         second.join(10)
