@@ -288,6 +288,15 @@ class _Update(object):
         if self.entry.get('wait'):
             time.sleep(max(0, min(self.entry['wait'], self._left())))
 
+    def _read_version(self):
+        """(parsed driver_info, the component's version as the BMC
+        reports it now)."""
+        info, system = redfish_utils.get_system(self.node,
+                                                action=self.action)
+        with redfish_utils.sushy_errors(info, self.action,
+                                        exception.IronicLikeException):
+            return info, _version(system, self.kind)
+
     def _version_before(self):
         """(parsed driver_info, the component's version now), read again
         while the BMC does not answer (it may still restart after the
@@ -297,11 +306,7 @@ class _Update(object):
             CONF.redfish.firmware_update_reboot_delay, self._left()))
         while True:
             try:
-                info, system = redfish_utils.get_system(self.node,
-                                                        action=self.action)
-                with redfish_utils.sushy_errors(
-                        info, self.action, exception.IronicLikeException):
-                    return info, _version(system, self.kind)
+                return self._read_version()
             except (exception.InvalidParameterValue,
                     exception.MissingParameterValue):
                 raise
@@ -502,11 +507,7 @@ class _Update(object):
         last = None
         while True:
             try:
-                info, system = redfish_utils.get_system(self.node,
-                                                        action=self.action)
-                with redfish_utils.sushy_errors(
-                        info, self.action, exception.IronicLikeException):
-                    now = _version(system, self.kind)
+                _, now = self._read_version()
                 last = now
                 if now is not None and now != before:
                     return now

@@ -190,23 +190,17 @@ class RedfishVendor(redfish._RedfishBMC, base.VendorInterface):
         'Get a subscription on the node. Required argument: a dictionary '
         'of {\'id\': \'subscription_bmc_id\'}'))
     def get_subscription(self, task, http_method=None, id=None):
-        id = _subscription_id(id)
-        action = 'reading event subscription %s' % id
-        info, service = redfish_utils.get_event_service(task.node, action)
-        with _bmc_errors(info, action, id):
-            return _subscription(_member(service, id).json)
+        with _subscription_of(task, id, 'reading') as member:
+            return _subscription(member.json)
 
     @base.passthru(['DELETE'], async_call=False, description=(
         'Delete a subscription on a node. Required argument: a dictionary '
         'of {\'id\': \'subscription_bmc_id\'}'))
     def delete_subscription(self, task, http_method=None, id=None):
-        id = _subscription_id(id)
-        action = 'deleting event subscription %s' % id
-        info, service = redfish_utils.get_event_service(task.node, action)
-        with _bmc_errors(info, action, id):
-            _member(service, id).delete()
+        with _subscription_of(task, id, 'deleting') as member:
+            member.delete()
         LOG.info('Node %s: event subscription %s deleted', task.node.uuid,
-                 id)
+                 _subscription_id(id))
 
 
 def _subscription_id(value):
@@ -220,6 +214,18 @@ def _subscription_id(value):
         raise _invalid('id', 'id must be the Id of one of the BMC\'s event '
                        'subscriptions, got %r' % (value,))
     return value
+
+
+@contextlib.contextmanager
+def _subscription_of(task, value, verb):
+    """The BMC's subscription ``value`` (the ``id`` argument), the BMC's
+    errors turned into ours (404 when it has no such subscription) for
+    what the block does with it."""
+    subscription_id = _subscription_id(value)
+    action = '%s event subscription %s' % (verb, subscription_id)
+    info, service = redfish_utils.get_event_service(task.node, action)
+    with _bmc_errors(info, action, subscription_id):
+        yield _member(service, subscription_id)
 
 
 def _member(service, subscription_id):

@@ -18,6 +18,7 @@ from ironic_like.common import published_files
 from ironic_like.conductor import instance_images
 from ironic_like.conductor.flows import deploy
 from ironic_like.tests import base
+from ironic_like.tests.unit.api import test_node_vmedia
 
 IMAGE_ID = '6f2b6a3e-7c1d-4d59-9a5e-0b9f6f3b1c11'
 DATA = b'instance image data'
@@ -43,23 +44,6 @@ def _node(source, uuid='node-1', checked=True, **info):
         info, image_source=source), driver_internal_info=internal)
 
 
-class _Download(object):
-
-    def __init__(self, data=DATA, status=200):
-        self.status_code = status
-        self.reason = 'OK'
-        self.data = data
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-    def iter_content(self, size):
-        return iter([self.data[:5], self.data[5:]])
-
-
 class TestInstanceImages(base.TestCase):
 
     def setUp(self):
@@ -80,7 +64,8 @@ class TestInstanceImages(base.TestCase):
             f.write(DATA) and len(DATA))).mock
         self.http_get = self.useFixture(fixtures.MockPatchObject(
             published_files.requests, 'get',
-            side_effect=lambda *a, **k: _Download())).mock
+            side_effect=lambda *a, **k: test_node_vmedia._Download(
+                chunks=(DATA[:5], DATA[5:])))).mock
 
     def _served(self, node):
         return instance_images.served(node, deploy.image_info(node))
