@@ -1,4 +1,5 @@
-"""file:// URLs a user may give (a firmware update step's images): only
+"""file:// URLs a user may give (a firmware update step's images, a
+deploy's instance_info.image_source): only
 files under [conductor]file_url_allowed_paths, never under the system
 directories, as Ironic's FileImageService allows them. Without this a
 user allowed to clean a node could have the conductor copy any file it

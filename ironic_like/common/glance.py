@@ -3,7 +3,8 @@ a Glance image ID), read through keystoneauth with the [glance] options
 (conf/glance.py, Ironic's): the image's record (status, checksum, disk
 format, size) and its data.
 
-Errors: ImageNotFound (404, or not ``active``: the deploy fails naming
+Errors: ImageNotFound (404, not ``active``, or refused to this service
+with a 403 or 400: the deploy is refused naming
 ``instance_info/image_source``), ImageServiceUnavailable (503: Glance
 cannot be reached, refuses the credentials, or answers nonsense)."""
 

@@ -92,9 +92,10 @@ opts = [
                      'be absolute paths without ".." (others are ignored, '
                      'with a warning); "/" allows every other directory. '
                      'Empty: no file:// URL is taken. Ironic\'s option '
-                     '(its default: /var/lib/ironic; here a directory of '
-                     'its own, so that the service\'s state, its database '
-                     'file, is never under it).'),
+                     '(its default: /var/lib/ironic and a few other '
+                     'directories; here a directory of its own, so that '
+                     'the service\'s state, its database file, is never '
+                     'under it).'),
     cfg.StrOpt('api_url',
                help='URL of the API, for conductors that must hand it out '
                     '(agents, boot configuration).'),

@@ -204,3 +204,13 @@ class TestSubscriptions(test_redfish._SushyTest):
         for method in ('create_subscription', 'delete_subscription'):
             self.assertIsNone(drivers_base.step_info(
                 self.vendor, method, drivers_base.CLEAN))
+
+    def test_old_entry_points_still_load(self):
+        # Installations made before the interfaces got their own modules
+        # name them in drivers.modules.redfish.
+        from ironic_like.drivers.modules import redfish
+        from ironic_like.drivers.modules import redfish_firmware
+        self.assertIs(redfish_vendor.RedfishVendor, redfish.RedfishVendor)
+        self.assertIs(redfish_firmware.RedfishFirmware,
+                      redfish.RedfishFirmware)
+        self.assertRaises(AttributeError, getattr, redfish, 'NoSuchThing')
