@@ -5,6 +5,7 @@ from unittest import mock
 
 import fixtures
 from keystoneauth1 import exceptions as ks_exceptions
+from keystoneauth1 import loading as ks_loading
 import requests
 
 from ironic_like.common import exception
@@ -134,6 +135,12 @@ class TestAdapterFromOptions(base.TestCase):
 
     def test_password_auth(self):
         from ironic_like.conf import CONF
+        # The plugin's options (auth_url is required) would stay
+        # registered on the global CONF and fail every later test that
+        # parses it.
+        self.addCleanup(CONF.unregister_opts,
+                        ks_loading.get_auth_plugin_conf_options('password'),
+                        group='glance')
         self.config(auth_type='password', group='glance')
         # keystoneauth registers the plugin's options when it loads it
         # (here without them: unavailable, naming what is missing).
