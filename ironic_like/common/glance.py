@@ -9,7 +9,6 @@ with a 403 or 400: the deploy is refused naming
 cannot be reached, refuses the credentials, or answers nonsense)."""
 
 import threading
-import time
 
 from keystoneauth1 import exceptions as ks_exceptions
 from keystoneauth1 import loading as ks_loading
@@ -18,6 +17,7 @@ import requests
 
 from ironic_like.common import exception
 from ironic_like.common import masking
+from ironic_like.common import published_files
 from ironic_like.conf import CONF
 
 LOG = log.getLogger(__name__)
@@ -125,21 +125,17 @@ def download(image_id, fileobj, deadline):
     except (ks_exceptions.Forbidden, ks_exceptions.BadRequest) as e:
         raise _unavailable('the data of image %s is refused: %s'
                            % (image_id, e))
-    size = 0
     try:
-        for chunk in resp.iter_content(_CHUNK):
-            fileobj.write(chunk)
-            size += len(chunk)
-            if time.monotonic() > deadline:
-                raise _unavailable('the download of image %s was not done '
-                                   'in time (%d bytes read)'
-                                   % (image_id, size))
+        return published_files.write_chunks(
+            resp.iter_content(_CHUNK), fileobj, deadline,
+            lambda size: _unavailable('the download of image %s was not '
+                                      'done in time (%d bytes read)'
+                                      % (image_id, size)))
     except requests.RequestException as e:
         raise _unavailable('the download of image %s failed: %s'
                            % (image_id, e))
     finally:
         resp.close()
-    return size
 
 
 def _conductor_project():

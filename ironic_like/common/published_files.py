@@ -52,6 +52,18 @@ def replaced_whole(path, prefix, binary=False):
         raise
 
 
+def write_chunks(chunks, fileobj, deadline, late):
+    """Write each of ``chunks`` to ``fileobj``; past ``deadline``
+    (time.monotonic()) raise ``late(size so far)``. The size written."""
+    size = 0
+    for chunk in chunks:
+        fileobj.write(chunk)
+        size += len(chunk)
+        if time.monotonic() > deadline:
+            raise late(size)
+    return size
+
+
 def download(url, fileobj, purpose, bound=None):
     """Write what ``url`` serves to ``fileobj`` (bounded: TIMEOUT per
     read, ``bound`` or DEADLINE seconds in all); its size in bytes.
@@ -69,14 +81,11 @@ def download(url, fileobj, purpose, bound=None):
             if response.status_code != 200:
                 raise failed('HTTP %s %s' % (response.status_code,
                                              response.reason or ''))
-            size = 0
-            deadline = time.monotonic() + bound
-            for chunk in response.iter_content(_CHUNK):
-                fileobj.write(chunk)
-                size += len(chunk)
-                if time.monotonic() > deadline:
-                    raise failed('not done within %d s (%d bytes read)'
-                                 % (bound, size))
+            size = write_chunks(
+                response.iter_content(_CHUNK), fileobj,
+                time.monotonic() + bound,
+                lambda size: failed('not done within %d s (%d bytes read)'
+                                    % (bound, size)))
     except requests.RequestException as e:
         raise failed(masking.mask_text(str(e)))
     return size
@@ -86,20 +95,14 @@ def copy_bounded(source, fileobj, deadline, what):
     """Copy the file at ``source`` (a path, or an open binary file) to
     ``fileobj`` by ``deadline`` (time.monotonic()), so that a hung mount
     does not hold a node for ever; its size in bytes."""
-    size = 0
     opened = open(source, 'rb') if isinstance(source, str) else None
     image = opened or source
     try:
-        while True:
-            chunk = image.read(_CHUNK)
-            if not chunk:
-                return size
-            fileobj.write(chunk)
-            size += len(chunk)
-            if time.monotonic() > deadline:
-                raise exception.IronicLikeException(
-                    'Copying %s was not done in time (%d bytes read)'
-                    % (what, size))
+        return write_chunks(
+            iter(lambda: image.read(_CHUNK), b''), fileobj, deadline,
+            lambda size: exception.IronicLikeException(
+                'Copying %s was not done in time (%d bytes read)'
+                % (what, size)))
     finally:
         if opened is not None:
             opened.close()

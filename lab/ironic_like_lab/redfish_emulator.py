@@ -312,6 +312,22 @@ def patch_bios():
     driver.set_power_state = set_power_state
 
 
+def _answer(status, body=None, headers=None):
+    """A JSON answer of the emulator's own views (``body`` None: an
+    empty one)."""
+    import json
+
+    import flask
+    return flask.Response(json.dumps(body) if body is not None else '',
+                          status=status, headers=headers or {},
+                          content_type='application/json')
+
+
+def _error(status, message):
+    """An error answer, in Redfish's shape."""
+    return _answer(status, {'error': {'message': message}})
+
+
 def _edit_get_answers(app, view_name, edit):
     """Wrap sushy-tools' view ``view_name`` so that ``edit(identity,
     body)`` changes the JSON body of its successful GET answers
@@ -367,8 +383,6 @@ def patch_secure_boot_keys(app):
     on GET, ``SecureBootMode`` ``SetupMode`` once the keys are deleted
     (``DeployedMode`` with the default keys), and the action itself (400
     for another ``ResetKeysType``)."""
-    import json
-
     import flask
 
     if 'ironic_like_reset_keys' in app.view_functions:
@@ -387,10 +401,8 @@ def patch_secure_boot_keys(app):
         wanted = (flask.request.get_json(silent=True) or {}).get(
             'ResetKeysType')
         if wanted not in RESET_KEYS_TYPES:
-            return flask.Response(json.dumps({'error': {
-                'message': 'ResetKeysType must be one of %s'
-                           % ', '.join(sorted(RESET_KEYS_TYPES))}}),
-                status=400, content_type='application/json')
+            return _error(400, 'ResetKeysType must be one of %s'
+                          % ', '.join(sorted(RESET_KEYS_TYPES)))
         driver = app.systems
         system = driver._get(identity)
         driver._update(system, **{SECURE_BOOT_KEYS:
@@ -445,7 +457,6 @@ def patch_firmware_update(app):
     Exception and a message. Replaces sushy-tools' SimpleUpdate, which
     bumps a BIOS version at once whatever the image."""
     import itertools
-    import json
     import threading
 
     import flask
@@ -480,14 +491,6 @@ def patch_firmware_update(app):
             body['FirmwareVersion'] = firmware['bmc']
 
     _edit_get_answers(app, 'manager_resource', edit_manager)
-
-    def answer(status, body=None, headers=None):
-        return flask.Response(json.dumps(body) if body is not None else '',
-                              status=status, headers=headers or {},
-                              content_type='application/json')
-
-    def refused(message):
-        return answer(400, {'error': {'message': message}})
 
     def current(task_id):
         """The task, a staged BIOS image Completed once the machine
@@ -538,22 +541,22 @@ def patch_firmware_update(app):
         body = flask.request.get_json(silent=True) or {}
         url = body.get('ImageURI')
         if not url:
-            return refused('ImageURI is required')
+            return _error(400, 'ImageURI is required')
         systems = app.systems.systems
         targets = body.get('Targets') or []
         if not targets and len(systems) == 1:
             targets = ['/redfish/v1/Systems/%s' % systems[0]]
         if len(targets) != 1:
-            return refused('Targets must name one system or manager (%d '
-                           'systems)' % len(systems))
+            return _error(400, 'Targets must name one system or manager '
+                          '(%d systems)' % len(systems))
         identity = targets[0].rstrip('/').rsplit('/', 1)[-1]
         try:
             uuid = app.systems.uuid(identity)
             system = app.systems._get(uuid)
         except Exception:
-            return refused('No such target: %s' % targets[0])
+            return _error(400, 'No such target: %s' % targets[0])
         if not isinstance(system.get(FIRMWARE_KEY), dict):
-            return refused('System %s has no updatable firmware' % uuid)
+            return _error(400, 'System %s has no updatable firmware' % uuid)
         task_id = 'fw-%d' % next(counter)
         state, status, message = flash(uuid, url)
         if state == 'Exception':
@@ -561,17 +564,16 @@ def patch_firmware_update(app):
         with lock:
             tasks[task_id] = {'system': uuid, 'state': state,
                               'status': status, 'messages': [message]}
-            return answer(202, task_body(task_id),
-                          {'Location': _TASKS_PATH + task_id})
+            return _answer(202, task_body(task_id),
+                           {'Location': _TASKS_PATH + task_id})
 
     def task_monitor(task_id):
         with lock:
             if task_id not in tasks:
-                return answer(404, {'error': {'message': 'No task %s'
-                                              % task_id}})
+                return _error(404, 'No task %s' % task_id)
             body = task_body(task_id)
         running = body['TaskState'] in ('Running', 'Pending')
-        return answer(202 if running else 200, body)
+        return _answer(202 if running else 200, body)
 
     endpoint = 'UpdateService.update_service_simple_update'
     if endpoint not in app.view_functions:
@@ -613,14 +615,6 @@ def patch_event_service(app):
     lock = threading.Lock()
     counter = itertools.count(1)
 
-    def answer(status, body=None, headers=None):
-        return flask.Response(json.dumps(body) if body is not None else '',
-                              status=status, headers=headers or {},
-                              content_type='application/json')
-
-    def refused(status, message):
-        return answer(status, {'error': {'message': message}})
-
     def link_root(identity, body):
         body['EventService'] = {'@odata.id': EVENT_SERVICE_PATH}
 
@@ -637,7 +631,7 @@ def patch_event_service(app):
                        'HttpHeaders': []})
 
     def event_service():
-        return answer(200, {
+        return _answer(200, {
             '@odata.type': '#EventService.v1_0_0.EventService',
             '@odata.id': EVENT_SERVICE_PATH, 'Id': 'EventService',
             'Name': 'Event Service', 'ServiceEnabled': True,
@@ -650,7 +644,7 @@ def patch_event_service(app):
         if flask.request.method == 'GET':
             with lock:
                 members = sorted(subscriptions, key=int)
-            return answer(200, {
+            return _answer(200, {
                 '@odata.type': '#EventDestinationCollection.'
                                'EventDestinationCollection',
                 '@odata.id': SUBSCRIPTIONS_PATH,
@@ -660,17 +654,17 @@ def patch_event_service(app):
                             for m in members]})
         body = flask.request.get_json(silent=True) or {}
         if not isinstance(body.get('Destination'), str):
-            return refused(400, 'Destination is required')
+            return _error(400, 'Destination is required')
         types = body.get('EventTypes') or ['Alert']
         if not isinstance(types, list) or not all(
                 isinstance(t, str) for t in types):
-            return refused(400, 'EventTypes must be a list of event types')
+            return _error(400, 'EventTypes must be a list of event types')
         unknown = sorted(set(types) - set(EVENT_TYPES))
         if unknown:
-            return refused(400, 'Unknown EventTypes: %s'
-                           % ', '.join(unknown))
+            return _error(400, 'Unknown EventTypes: %s'
+                          % ', '.join(unknown))
         if body.get('Protocol', 'Redfish') != 'Redfish':
-            return refused(400, 'Protocol must be Redfish')
+            return _error(400, 'Protocol must be Redfish')
         sub_id = str(next(counter))
         with lock:
             subscriptions[sub_id] = {
@@ -678,16 +672,16 @@ def patch_event_service(app):
                 'Protocol': 'Redfish', 'Context': body.get('Context', ''),
                 'HttpHeaders': body.get('HttpHeaders') or []}
             created = shown(sub_id)
-        return answer(201, created, {'Location': created['@odata.id']})
+        return _answer(201, created, {'Location': created['@odata.id']})
 
     def member(sub_id):
         with lock:
             if sub_id not in subscriptions:
-                return refused(404, 'No subscription %s' % sub_id)
+                return _error(404, 'No subscription %s' % sub_id)
             if flask.request.method == 'DELETE':
                 del subscriptions[sub_id]
-                return answer(204)
-            return answer(200, shown(sub_id))
+                return _answer(204)
+            return _answer(200, shown(sub_id))
 
     def submit_test_event():
         body = flask.request.get_json(silent=True) or {}
@@ -716,7 +710,7 @@ def patch_event_service(app):
             except requests.RequestException as e:
                 LOG.warning('Event for %s not delivered: %s',
                             sub['Destination'], e)
-        return answer(204)
+        return _answer(204)
 
     app.add_url_rule(EVENT_SERVICE_PATH, 'ironic_like_event_service',
                      event_service, methods=['GET'])
