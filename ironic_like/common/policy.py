@@ -708,7 +708,10 @@ def check(rule, target, context):
             and CONF.rbac_service_project_name):
         target = dict(target)
         target[SERVICE_PROJECT_KEY] = CONF.rbac_service_project_name
-    return get_enforcer().authorize(rule, target, context, do_raise=False)
+    creds = getattr(context, 'policy_creds', None)
+    return get_enforcer().authorize(rule, target,
+                                    creds() if creds else context,
+                                    do_raise=False)
 
 
 def authorize(rule, target, context):

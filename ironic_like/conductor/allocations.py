@@ -50,14 +50,15 @@ def _check_settable(values):
     settable.check(values, SETTABLE_FIELDS, 'an allocation')
 
 
-def store_new(values, host):
+def store_new(values, host, refuse_instance_uuid=True):
     """Store a new allocation (not a backfill) for ``host`` to process,
     `allocating`; return the row. Raises as create_allocation does; one
-    transaction."""
+    transaction. ``refuse_instance_uuid``: refuse a uuid that is a node's
+    instance_uuid (pointless for a uuid just generated)."""
     _check_settable(values)
     return db_api.get_instance().create_allocation(
         dict(values, conductor_affinity=host, state=states.ALLOCATING),
-        refuse_instance_uuid=True)
+        refuse_instance_uuid=refuse_instance_uuid)
 
 
 def create_allocation(context, runner, host, values, taken_from=()):

@@ -650,12 +650,17 @@ class ConductorAPI(object):
             return self._create_allocation_call(context, values)
         return self._store_and_start(context, values).uuid
 
-    def store_allocation(self, context, values):
-        """create_allocation, returning the allocation's row as stored."""
+    def store_allocation(self, context, values, uuid_given=True):
+        """create_allocation, returning the allocation's row as stored.
+
+        :param uuid_given: False when values['uuid'] is one the API has
+            just made up: no node can hold it as its instance_uuid, so the
+            query that would refuse it is saved.
+        """
         if self._allocation_by_call(values):
             uuid = self._create_allocation_call(context, values)
             return db_api.get_instance().get_allocation_by_uuid(uuid)
-        return self._store_and_start(context, values)
+        return self._store_and_start(context, values, uuid_given)
 
     def _allocation_by_call(self, values):
         """A backfill, or any allocation while [DEFAULT]rpc_version_cap is
@@ -664,14 +669,15 @@ class ConductorAPI(object):
         return (values.get('node_id') is not None or
                 not self.client.can_send_version('1.12'))
 
-    def _store_and_start(self, context, values):
+    def _store_and_start(self, context, values, uuid_given=True):
         hosts = sorted(self.ring.hosts - self._silent_hosts()) or sorted(
             self.ring.hosts)
         if not hosts:
             raise exception.NoValidHost(
                 reason='no alive conductor to process the allocation')
         host = random.choice(hosts)
-        allocation = allocations.store_new(values, host)
+        allocation = allocations.store_new(
+            values, host, refuse_instance_uuid=uuid_given)
         cctxt = self.client.prepare(topic=TOPIC, server=host,
                                     version='1.12', retry=0)
         try:

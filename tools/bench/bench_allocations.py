@@ -32,6 +32,7 @@ of machine, same topology): 7-8 allocations/s at N=200/C=16, 3.3-4.9 at
 N=1,000/C=32, orphaned allocations resumed after about 98 s.
 """
 
+import argparse
 import concurrent.futures
 import json
 import os
@@ -294,6 +295,11 @@ def main(argv=None):
                              '(ironic-like-all: one process, SQLite).')
     parser.add_argument('--json', metavar='FILE',
                         help='Also write the figures to FILE as JSON.')
+    parser.add_argument('--set', metavar='SECTION.OPTION=VALUE',
+                        action='append', default=[], type=_setting,
+                        help='Set an option of the started service (API '
+                             'and conductors), e.g. '
+                             'conductor.allocation_workers=2; repeatable.')
     args = parser.parse_args(argv)
     args.concurrency = args.clients
     figures = run(args)
@@ -303,13 +309,30 @@ def main(argv=None):
     return 0
 
 
+def _setting(text):
+    name, sep, value = text.partition('=')
+    section, dot, option = name.rpartition('.')
+    if not (sep and dot and section and option):
+        raise argparse.ArgumentTypeError(
+            'expected SECTION.OPTION=VALUE, got %r' % text)
+    return section, option, value
+
+
+def _with_settings(conf, settings):
+    """``conf`` ({section: {option: value}}) with --set's settings."""
+    conf = {section: dict(options) for section, options in conf.items()}
+    for section, option, value in settings:
+        conf.setdefault(section, {})[option] = value
+    return conf
+
+
 def run(args):
     """Start the service, run the benchmark, stop; the figures."""
     if args.embedded:
         if args.takeover:
             sys.exit('--takeover needs the clustered mode')
-        service = embedded.EmbeddedService(
-            {'conductor': {'sync_power_state_interval': 60}})
+        service = embedded.EmbeddedService(_with_settings(
+            {'conductor': {'sync_power_state_interval': 60}}, args.set))
         service.setUp()
         try:
             return run_load(args, service, service.database)
@@ -333,7 +356,8 @@ def run(args):
     # (the harness's delayed conductor), so the killed conductor surely
     # leaves some in progress.
     extra = {'allocation_delay': 60} if args.takeover else {}
-    database, cluster = common.start_cluster(args, conf, **extra)
+    database, cluster = common.start_cluster(
+        args, _with_settings(conf, args.set), **extra)
     try:
         if args.takeover:
             return run_takeover(args, cluster, database)

@@ -142,9 +142,33 @@ def _reserve(db, request, conductor, named_ids):
               'times)' % RESERVE_PASSES)
 
 
+def _same_request(request):
+    return (request['resource_class'], tuple(request['traits']),
+            tuple(request['candidate_nodes']), request['owner'])
+
+
+def _reserve_alike(db, requests, conductor, candidates):
+    """{allocation id (text): node uuid} for the allocations of the batch
+    that ask the same as another one (and name no node): each group gets
+    its best-fit nodes in one transaction (db reserve_best_fit_nodes).
+    The rest, and any a group could not serve, are reserved one by one."""
+    alike = {}
+    for request in requests:
+        if not candidates.get(str(request['id'])):
+            alike.setdefault(_same_request(request), []).append(request)
+    reserved = {}
+    for group in alike.values():
+        if len(group) > 1:
+            for allocation_id, node_uuid in db.reserve_best_fit_nodes(
+                    group, conductor).items():
+                reserved[str(allocation_id)] = node_uuid
+    return reserved
+
+
 class ReserveNode(task.Task):
-    """Reserve a node for each allocation of the batch, each in one
-    transaction; provides {allocation id: node uuid}."""
+    """Reserve a node for each allocation of the batch: those asking
+    alike together, the others each in one transaction; provides
+    {allocation id: node uuid}."""
 
     def __init__(self):
         super().__init__(name=RESERVE_NODE,
@@ -152,23 +176,27 @@ class ReserveNode(task.Task):
 
     def execute(self, conductor, allocation_requests, candidates):
         db = db_api.get_instance()
-        reserved = {}
+        reserved = _reserve_alike(db, allocation_requests, conductor,
+                                  candidates)
         for request in allocation_requests:
-            try:
-                node_uuid = _reserve(db, request, conductor,
-                                     candidates.get(str(request['id']), []))
-            except exception.AllocationFailed as e:
-                _fail(db, request, conductor, exception.safe_message(e))
-                continue
-            except (exception.AllocationTakenOver,
-                    exception.AllocationNotFound) as e:
-                # Taken over or deleted meanwhile: not ours to finish.
-                LOG.info('Allocation %s: %s', request['uuid'],
-                         exception.safe_message(e))
-                continue
+            key = str(request['id'])
+            node_uuid = reserved.get(key)
+            if node_uuid is None:
+                try:
+                    node_uuid = _reserve(db, request, conductor,
+                                         candidates.get(key, []))
+                except exception.AllocationFailed as e:
+                    _fail(db, request, conductor, exception.safe_message(e))
+                    continue
+                except (exception.AllocationTakenOver,
+                        exception.AllocationNotFound) as e:
+                    # Taken over or deleted meanwhile: not ours to finish.
+                    LOG.info('Allocation %s: %s', request['uuid'],
+                             exception.safe_message(e))
+                    continue
+                reserved[key] = node_uuid
             LOG.info('Allocation %s got node %s', request['uuid'],
                      node_uuid)
-            reserved[str(request['id'])] = node_uuid
         return reserved
 
 

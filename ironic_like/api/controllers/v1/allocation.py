@@ -194,7 +194,8 @@ class AllocationsController(rest.RestController):
         values = _create_values(ctx, body)
         # Stored by the API and started by a cast (a backfill: by a
         # conductor): the row is the answer.
-        allocation = utils.rpcapi().store_allocation(ctx, values)
+        allocation = utils.rpcapi().store_allocation(
+            ctx, values, uuid_given=bool(body.get('uuid')))
         utils.set_status(201)
         utils.set_location(links.build_url(
             utils.public_url(), 'allocations/%s' % allocation.uuid))

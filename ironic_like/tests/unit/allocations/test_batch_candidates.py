@@ -105,6 +105,85 @@ class ReserveBestFitTestCase(base.TestCase):
                                  for i in ids})
 
 
+class ReserveAlikeTestCase(base.TestCase):
+    """reserve_best_fit_nodes: allocations asking alike, one transaction."""
+
+    def _requests(self, count, **values):
+        return [self.db.get_allocation_request(i)
+                for i in _stored(self.db, count, **values)]
+
+    def test_best_fits_in_order_and_the_rest_left(self):
+        worse = utils.make_free_node(self.db, traits=['CUSTOM_A',
+                                                      'CUSTOM_B'])
+        first = utils.make_free_node(self.db, traits=['CUSTOM_A'],
+                                     instance_info={'kept': 1})
+        second = utils.make_free_node(self.db, traits=['CUSTOM_A'])
+        requests = self._requests(3, traits=['CUSTOM_A'])
+        taken = self.db.reserve_best_fit_nodes(requests, 'me')
+        self.assertEqual({requests[0]['id']: first.uuid,
+                          requests[1]['id']: second.uuid}, taken)
+        self.assertEqual({'kept': 1, 'traits': ['CUSTOM_A']},
+                         self.db.get_node_by_id(first.id).instance_info)
+        for request, node in zip(requests, (first, second)):
+            allocation = self.db.get_allocation_by_id(request['id'])
+            self.assertEqual(states.ALLOCATION_ACTIVE, allocation.state)
+            self.assertEqual(node.id, allocation.node_id)
+            self.assertEqual(request['id'],
+                             self.db.get_node_by_id(node.id).allocation_id)
+        # Not served: still allocating, the worse fit still free.
+        self.assertEqual(states.ALLOCATING, self.db.get_allocation_by_id(
+            requests[2]['id']).state)
+        self.assertIsNone(self.db.get_node_by_id(worse.id).allocation_id)
+
+    def test_locked_nodes_skipped(self):
+        locked = utils.make_free_node(self.db)
+        free = utils.make_free_node(self.db)
+        self.db.reserve_node('somebody-else', locked.id)
+        requests = self._requests(2)
+        self.assertEqual({requests[0]['id']: free.uuid},
+                         self.db.reserve_best_fit_nodes(requests, 'me'))
+
+    def test_one_taken_over_takes_nothing(self):
+        nodes = [utils.make_free_node(self.db) for _ in range(2)]
+        requests = self._requests(2)
+        self.db.update_allocation(requests[1]['id'],
+                                  {'conductor_affinity': 'another'})
+        self.assertEqual({}, self.db.reserve_best_fit_nodes(requests, 'me'))
+        for node in nodes:
+            self.assertIsNone(self.db.get_node_by_id(node.id).allocation_id)
+        self.assertEqual(states.ALLOCATING, self.db.get_allocation_by_id(
+            requests[0]['id']).state)
+
+    def test_flow_groups_alike_and_reserves_the_rest_one_by_one(self):
+        plain = [utils.make_free_node(self.db) for _ in range(2)]
+        gpu = [utils.make_free_node(self.db, traits=['CUSTOM_GPU'])
+               for _ in range(2)]
+        named = utils.make_free_node(self.db, name='compute-9')
+        ids = (_stored(self.db, 2) + _stored(self.db, 2,
+                                             traits=['CUSTOM_GPU'])
+               + _stored(self.db, 1, name='compute-9'))
+        with mock.patch.object(self.db, 'reserve_best_fit_nodes',
+                               wraps=self.db.reserve_best_fit_nodes) as alike:
+            flow.run(ids, 'me')
+        self.assertEqual([[ids[0], ids[1]], [ids[2], ids[3]]],
+                         sorted([r['id'] for r in call.args[0]]
+                                for call in alike.call_args_list))
+        nodes = [self.db.get_allocation_by_id(i).node_id for i in ids]
+        self.assertEqual({n.id for n in plain}, set(nodes[:2]))
+        self.assertEqual({n.id for n in gpu}, set(nodes[2:4]))
+        self.assertEqual(named.id, nodes[4])
+
+    def test_flow_reserves_one_by_one_what_a_group_left(self):
+        nodes = [utils.make_free_node(self.db) for _ in range(3)]
+        ids = _stored(self.db, 3)
+        with mock.patch.object(self.db, 'reserve_best_fit_nodes',
+                               return_value={}):
+            flow.run(ids, 'me')
+        self.assertEqual({n.id for n in nodes},
+                         {self.db.get_allocation_by_id(i).node_id
+                          for i in ids})
+
+
 class FindAndReserveTestCase(base.TestCase):
 
     def _stored(self, count, **values):

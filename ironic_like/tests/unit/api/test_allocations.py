@@ -1,9 +1,12 @@
 """/v1/allocations and /v1/nodes/{id}/allocation through the real
 in-process conductor (seed 004, with Ironic's later additions)."""
 
+from unittest import mock
+
 from oslo_utils import uuidutils
 
 from ironic_like.common import states
+from ironic_like.db.sqlalchemy import allocations as allocations_db
 from ironic_like.tests import utils as test_utils
 from ironic_like.tests.unit.api import base
 from ironic_like.tests.unit.api import test_auth
@@ -110,6 +113,21 @@ class TestCreate(AllocationAPITestCase):
                                           'uuid': instance}, status=409)
         self.assertFault(r, 409, instance)
         self.assertEqual(1, len(self.db.get_allocation_list()))
+
+    def test_instance_uuid_looked_up_only_for_a_given_uuid(self):
+        # A uuid the API makes up cannot be a node's instance_uuid: the
+        # look-up is saved (one query per POST, issue 14).
+        self.free_node()
+        self.free_node()
+        with mock.patch.object(
+                allocations_db, '_refuse_instance_uuid',
+                wraps=allocations_db._refuse_instance_uuid) as refuse:
+            made_up = self.allocate({'resource_class': 'gold'})
+            refuse.assert_not_called()
+            given = uuidutils.generate_uuid()
+            self.allocate({'resource_class': 'gold', 'uuid': given})
+        self.assertEqual(given, refuse.call_args[0][1])
+        self.assertNotEqual(given, made_up['uuid'])
 
     def test_hidden_before_1_52(self):
         self.post('/v1/allocations', {'resource_class': 'gold'},
