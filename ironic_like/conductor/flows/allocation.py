@@ -27,6 +27,7 @@ import random
 import threading
 import time
 
+from oslo_db import exception as db_exc
 from oslo_log import log
 from taskflow.patterns import linear_flow
 from taskflow import task
@@ -147,28 +148,49 @@ def _same_request(request):
             tuple(request['candidate_nodes']), request['owner'])
 
 
-def _reserve_alike(db, requests, conductor, candidates):
-    """{allocation id (text): node uuid} for the allocations of the batch
-    that ask the same as another one (and name no node): each group gets
-    its best-fit nodes in one transaction (db reserve_best_fit_nodes).
-    The rest, and any a group could not serve, are reserved one by one."""
+def _reserve_group(db, group, conductor):
+    """{allocation id (text): node uuid} of the allocations of ``group``
+    (asking alike) that got their best-fit nodes together, in one
+    transaction (db reserve_best_fit_nodes). Grouping only saves work:
+    on any database error the group is left to be reserved one by one,
+    where each allocation gets its own answer."""
+    try:
+        taken = db.reserve_best_fit_nodes(group, conductor)
+    except db_exc.DBError as e:
+        LOG.warning('Allocations %s could not be reserved together (%s); '
+                    'reserving them one by one',
+                    ', '.join(r['uuid'] for r in group),
+                    exception.safe_message(e))
+        return {}
+    return {str(allocation_id): node_uuid
+            for allocation_id, node_uuid in taken.items()}
+
+
+def _in_turn(requests, candidates):
+    """The batch's requests in the order they are reserved, each with the
+    group of alike requests to reserve together at its turn (or None).
+
+    Allocations named after a node go first, so that their node is theirs
+    before any best fit can take it (API 1.79); then the others in the
+    batch's order, a group of two or more asking alike (and naming no
+    node) reserved together when its first member's turn comes."""
+    named = [r for r in requests if candidates.get(str(r['id']))]
+    others = [r for r in requests if not candidates.get(str(r['id']))]
     alike = {}
-    for request in requests:
-        if not candidates.get(str(request['id'])):
-            alike.setdefault(_same_request(request), []).append(request)
-    reserved = {}
-    for group in alike.values():
-        if len(group) > 1:
-            for allocation_id, node_uuid in db.reserve_best_fit_nodes(
-                    group, conductor).items():
-                reserved[str(allocation_id)] = node_uuid
-    return reserved
+    for request in others:
+        alike.setdefault(_same_request(request), []).append(request)
+    for request in named:
+        yield request, None
+    for request in others:
+        group = alike[_same_request(request)]
+        first = len(group) > 1 and group[0] is request
+        yield request, group if first else None
 
 
 class ReserveNode(task.Task):
-    """Reserve a node for each allocation of the batch: those asking
-    alike together, the others each in one transaction; provides
-    {allocation id: node uuid}."""
+    """Reserve a node for each allocation of the batch, in the order of
+    _in_turn: those asking alike together, the others each in one
+    transaction; provides {allocation id: node uuid}."""
 
     def __init__(self):
         super().__init__(name=RESERVE_NODE,
@@ -176,9 +198,10 @@ class ReserveNode(task.Task):
 
     def execute(self, conductor, allocation_requests, candidates):
         db = db_api.get_instance()
-        reserved = _reserve_alike(db, allocation_requests, conductor,
-                                  candidates)
-        for request in allocation_requests:
+        reserved = {}
+        for request, group in _in_turn(allocation_requests, candidates):
+            if group:
+                reserved.update(_reserve_group(db, group, conductor))
             key = str(request['id'])
             node_uuid = reserved.get(key)
             if node_uuid is None:

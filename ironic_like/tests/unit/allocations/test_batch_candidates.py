@@ -5,6 +5,8 @@ took (issue 14); the node named as the allocation is tried first."""
 import threading
 from unittest import mock
 
+from oslo_db import exception as db_exc
+
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor.flows import allocation as flow
@@ -172,6 +174,47 @@ class ReserveAlikeTestCase(base.TestCase):
         self.assertEqual({n.id for n in plain}, set(nodes[:2]))
         self.assertEqual({n.id for n in gpu}, set(nodes[2:4]))
         self.assertEqual(named.id, nodes[4])
+
+    def test_named_node_is_not_taken_by_a_group(self):
+        # compute-9 is the best fit of the plain requests too: the
+        # allocation named after it gets it, even when later in the batch.
+        named = utils.make_free_node(self.db, name='compute-9')
+        other = utils.make_free_node(self.db)
+        plain = _stored(self.db, 2)
+        by_name, = _stored(self.db, 1, name='compute-9')
+        with mock.patch.object(flow, 'RESERVE_PASSES', 1):
+            flow.run(plain + [by_name], 'me')
+        self.assertEqual(named.id,
+                         self.db.get_allocation_by_id(by_name).node_id)
+        self.assertEqual(
+            [other.id, None],
+            [self.db.get_allocation_by_id(i).node_id for i in plain])
+
+    def test_earlier_request_served_before_a_later_group(self):
+        # The only free node has the trait: the earlier trait request gets
+        # it, not the group of plain requests after it.
+        gpu = utils.make_free_node(self.db, traits=['CUSTOM_GPU'])
+        first, = _stored(self.db, 1, traits=['CUSTOM_GPU'])
+        later = _stored(self.db, 2)
+        with mock.patch.object(flow, 'RESERVE_PASSES', 1):
+            flow.run([first] + later, 'me')
+        self.assertEqual(gpu.id, self.db.get_allocation_by_id(first).node_id)
+        for allocation_id in later:
+            self.assertEqual(states.ALLOCATION_ERROR,
+                             self.db.get_allocation_by_id(
+                                 allocation_id).state)
+
+    def test_database_error_of_a_group_leaves_it_one_by_one(self):
+        nodes = [utils.make_free_node(self.db) for _ in range(2)]
+        ids = _stored(self.db, 2)
+        with mock.patch.object(
+                self.db, 'reserve_best_fit_nodes',
+                side_effect=db_exc.DBConnectionError('gone')) as alike:
+            flow.run(ids, 'me')
+        alike.assert_called_once()
+        self.assertEqual({n.id for n in nodes},
+                         {self.db.get_allocation_by_id(i).node_id
+                          for i in ids})
 
     def test_flow_reserves_one_by_one_what_a_group_left(self):
         nodes = [utils.make_free_node(self.db) for _ in range(3)]
