@@ -14,6 +14,7 @@ import fixtures
 
 from ironic_like.common import exception
 from ironic_like.common import glance
+from ironic_like.common import image_cache
 from ironic_like.common import published_files
 from ironic_like.conductor import instance_images
 from ironic_like.conductor.flows import deploy
@@ -246,7 +247,7 @@ class TestInstanceImages(base.TestCase):
         self.assertEqual('instance_info/image_source', e.field)
 
     def test_copied_when_hard_links_fail(self):
-        with mock.patch.object(instance_images.os, 'link',
+        with mock.patch.object(image_cache.os, 'link',
                                side_effect=OSError(errno.EXDEV,
                                                    'cross-device')):
             self._served(_node(IMAGE_ID))
@@ -286,7 +287,7 @@ class TestInstanceImages(base.TestCase):
         self.assertTrue(os.path.exists(newer))
 
     def test_other_link_failures_are_errors(self):
-        with mock.patch.object(instance_images.os, 'link',
+        with mock.patch.object(image_cache.os, 'link',
                                side_effect=OSError(errno.ENOENT, 'gone')):
             e = self.assertRaises(exception.IronicLikeException,
                                   self._served, _node(IMAGE_ID))
@@ -333,7 +334,7 @@ class TestInstanceImages(base.TestCase):
             except Exception as e:
                 errors.append(e)
         waiting = threading.Event()
-        real_fetch_lock = instance_images._fetch_lock
+        real_fetch_lock = image_cache._fetch_lock
 
         def fetch_lock(key):
             holder = real_fetch_lock(key)
@@ -341,7 +342,7 @@ class TestInstanceImages(base.TestCase):
                 waiting.set()   # about to wait for the first's fetch
             return holder
         self.useFixture(fixtures.MockPatchObject(
-            instance_images, '_fetch_lock', side_effect=fetch_lock))
+            image_cache, '_fetch_lock', side_effect=fetch_lock))
         first = threading.Thread(target=deploy_one, args=('node-1',))
         first.start()
         self.assertTrue(started.wait(10))
