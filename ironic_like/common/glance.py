@@ -1,5 +1,6 @@
-"""Instance images in Glance (an ``instance_info.image_source`` that is
-a Glance image ID), read through keystoneauth with the [glance] options
+"""Images in Glance (an ``instance_info.image_source``, a
+``driver_info.deploy_kernel`` or ``deploy_ramdisk`` that is a Glance
+image ID), read through keystoneauth with the [glance] options
 (conf/glance.py, Ironic's): the image's record (status, checksum, disk
 format, size) and its data.
 
@@ -9,10 +10,12 @@ with a 403 or 400: the deploy is refused naming
 cannot be reached, refuses the credentials, or answers nonsense)."""
 
 import threading
+import uuid as uuidlib
 
 from keystoneauth1 import exceptions as ks_exceptions
 from keystoneauth1 import loading as ks_loading
 from oslo_log import log
+from oslo_utils import uuidutils
 import requests
 
 from ironic_like.common import exception
@@ -34,6 +37,34 @@ TIMEOUT = (10, 60)
 
 _lock = threading.Lock()
 _adapter = None
+
+# An image reference may name a Glance image as glance://<ID>.
+_PREFIX = 'glance://'
+# The hash algorithms an image's checksum may use (Glance's and the
+# agent's; not the shake family, whose digests need a length).
+HASH_ALGOS = frozenset(['md5', 'sha1', 'sha224', 'sha256', 'sha384',
+                        'sha512', 'sha3_256', 'sha3_384', 'sha3_512'])
+
+
+def image_ref(text):
+    """The Glance image ID ``text`` names (an ID, or glance://<ID>), in
+    the canonical form Glance answers with (lower case, dashes); None
+    when it names no Glance image (a URL, a path)."""
+    text = str(text or '')
+    ref = text[len(_PREFIX):] if text.startswith(_PREFIX) else text
+    if uuidutils.is_uuid_like(ref):
+        return str(uuidlib.UUID(ref))
+    return None
+
+
+def checksum(image):
+    """(algorithm, hex digest) to check the data of ``image`` (its
+    record) with: os_hash_algo and os_hash_value, else the md5 checksum
+    of older images; (None, None) when Glance gives none."""
+    algo, value = image.get('os_hash_algo'), image.get('os_hash_value')
+    if not (algo and value):
+        algo, value = 'md5', image.get('checksum')
+    return (algo, value) if value else (None, None)
 
 
 def _unavailable(reason):

@@ -21,7 +21,6 @@ when its instance is torn down or the node deleted.
 import hashlib
 import os
 import time
-import uuid as uuidlib
 
 from oslo_log import log
 from oslo_utils import uuidutils
@@ -40,7 +39,6 @@ HTTP = 'http'
 GLANCE = 'glance'
 FILE = 'file'
 FIELD = 'instance_info/image_source'
-_GLANCE_PREFIX = 'glance://'
 # How old the files a dead conductor left half written must be to go.
 FETCH_TIMEOUT = image_cache.FETCH_TIMEOUT
 # Where a node's link is still needed: its agent may be downloading.
@@ -56,11 +54,9 @@ def source_kind(source):
         return HTTP, text
     if text.startswith('file://'):
         return FILE, text
-    ref = text[len(_GLANCE_PREFIX):] if text.startswith(_GLANCE_PREFIX) \
-        else text
-    if uuidutils.is_uuid_like(ref):
-        # Glance answers with the canonical form (lower case, dashes).
-        return GLANCE, str(uuidlib.UUID(ref))
+    ref = glance.image_ref(text)
+    if ref is not None:
+        return GLANCE, ref
     raise exception.InvalidParameterValue(
         'instance_info.image_source must be an http(s) URL, a Glance image '
         'ID (or glance://<ID>) or a file:// URL (got %r).' % (source,),

@@ -20,8 +20,11 @@ opts = [
                     '[agent]image_download_source = local): one file per '
                     'image, hard-linked under [deploy]http_root/'
                     '[deploy]http_image_subdir for each node deploying it '
-                    '(copied when on another file system). Empty: no '
-                    'cache, each deploy fetches its own copy.'),
+                    '(copied when on another file system). Glance deploy '
+                    'and rescue kernels and ramdisks of the ipxe boot '
+                    'interface are cached here too, linked under '
+                    '[deploy]http_root/nodes/<node uuid>. Empty: no '
+                    'cache, each node fetches its own copy.'),
     cfg.IntOpt('image_cache_size', default=20480, min=0,
                help='Maximum size (MiB) of the instance image cache, '
                     'including the images nodes are deploying: beyond it '

@@ -53,6 +53,7 @@ from ironic_like.common.accelerators import specs as acc_specs
 from ironic_like.common import agent_info
 from ironic_like.common import deploy_templates
 from ironic_like.common import exception
+from ironic_like.common import glance
 from ironic_like.common import states
 from ironic_like.common import step_names
 from ironic_like.conductor.flows import interface_steps
@@ -105,10 +106,7 @@ PHASE_STEP_RUNNING = 'deploy-step-running'
 PREPARE_IMAGE = 'standby.prepare_image'
 _OPERATION = 'Deploy'
 _HASH_LENGTHS = {32: 'md5', 64: 'sha256', 128: 'sha512'}
-# The hash algorithms an image's checksum may use (Glance's and the
-# agent's; not the shake family, whose digests need a length).
-_HASH_ALGOS = frozenset(['md5', 'sha1', 'sha224', 'sha256', 'sha384',
-                         'sha512', 'sha3_256', 'sha3_384', 'sha3_512'])
+_HASH_ALGOS = glance.HASH_ALGOS
 # driver_internal_info: the plugged accelerators ([{"pci_id": ...}]).
 ACCELERATORS = 'accelerators'
 # instance_info: the flavor extra specs os_acc reads (doc/accelerators.md).
@@ -297,9 +295,7 @@ def image_info(node):
         # Glance says what the image is (Ironic reads it there too; an
         # instance_info value a former deploy left is not the image's).
         image = instance_images.glance_image(ref)
-        algo, value = image.get('os_hash_algo'), image.get('os_hash_value')
-        if not (algo and value):
-            algo, value = 'md5', image.get('checksum')
+        algo, value = glance.checksum(image)
         if not value:
             raise exception.InvalidParameterValue(
                 'instance_info.image_source: Glance gives no checksum for '

@@ -13,6 +13,13 @@ prepare_ramdisk() drops any token the node still has, and the agent's
 first lookup (GET /v1/lookup) hands out a new one, once. A token handed
 out of band (agent_info.add_pregenerated_token) is only for a boot medium
 nobody else can read. The files are removed by clean_up_ramdisk().
+
+The deploy kernel and ramdisk are URLs the machine fetches, or Glance
+images (an ID or glance://<ID>, as Ironic takes them): those are cached
+by the conductor (common/image_cache.py, checked against Glance's
+checksum) and linked as ``nodes/<uuid>/deploy_kernel`` and
+``deploy_ramdisk`` beside the node's script, served from [deploy]http_url
+and removed with it.
 """
 
 import os
@@ -21,6 +28,8 @@ from oslo_log import log
 
 from ironic_like.common import agent_info
 from ironic_like.common import exception
+from ironic_like.common import glance
+from ironic_like.common import image_cache
 from ironic_like.common import published_files
 from ironic_like.conf import CONF
 from ironic_like.drivers import base
@@ -30,6 +39,9 @@ LOG = log.getLogger(__name__)
 NODES_DIR = 'nodes'
 MACS_DIR = 'macs'
 SCRIPT_NAME = 'boot.ipxe'
+# The driver_info fields of the deploy ramdisk; a Glance image's link
+# beside the node's script is named after its field.
+DEPLOY_IMAGES = ('deploy_kernel', 'deploy_ramdisk')
 
 _SCRIPT = """#!ipxe
 kernel {kernel} ipa-api-url={api_url} ipa-node-uuid={node} \
@@ -94,10 +106,11 @@ def _write_atomically(path, content):
 
 
 def _deploy_images(node):
-    """(kernel, ramdisk) URLs of the node; raise naming a bad field."""
+    """(kernel, ramdisk) of the node, URLs or Glance image references;
+    raise naming a bad field."""
     info = node.driver_info or {}
     images = []
-    for field in ('deploy_kernel', 'deploy_ramdisk'):
+    for field in DEPLOY_IMAGES:
         value = info.get(field) or getattr(CONF.conductor, field)
         if not value:
             raise exception.MissingParameterValue(
@@ -107,29 +120,73 @@ def _deploy_images(node):
         # Whitespace would split the URL on the kernel command line.
         if not isinstance(value, str) or len(value.split()) != 1:
             raise exception.InvalidParameterValue(
-                err='Node %s: %s must be a URL without spaces, not %r.'
-                    % (node.uuid, field, value),
+                err='Node %s: %s must be a URL without spaces or a '
+                    'Glance image ID, not %r.' % (node.uuid, field, value),
                 field=field)
         images.append(value)
     return tuple(images)
+
+
+def _image_link(node_uuid, field):
+    return os.path.join(os.path.dirname(_node_path(node_uuid)), field)
+
+
+def _served(node, field, value):
+    """The URL the machine fetches ``field``'s image from: ``value``
+    itself, or for a Glance image the URL of the node's link to the
+    conductor's cached copy (fetched first when not cached)."""
+    ref = glance.image_ref(value)
+    if ref is None:
+        # A link an earlier boot from Glance left would pin the cache.
+        published_files.remove(_image_link(node.uuid, field))
+        return value
+    try:
+        image = glance.get_image(ref)
+    except exception.ImageNotFound as e:
+        raise exception.InvalidParameterValue(
+            err='Node %s: %s: %s' % (node.uuid, field, e),
+            field='driver_info/%s' % field)
+    algo, digest = glance.checksum(image)
+    if algo not in glance.HASH_ALGOS:
+        raise exception.InvalidParameterValue(
+            err='Node %s: %s: Glance gives no usable checksum for image %s '
+                '(%s).' % (node.uuid, field, ref, algo or 'none'),
+            field='driver_info/%s' % field)
+
+    def fetch(fileobj, deadline):
+        return glance.download(ref, fileobj, deadline)
+    try:
+        image_cache.cached_and_linked(
+            'glance-%s' % ref, fetch, algo, digest,
+            _image_link(node.uuid, field), node.uuid, field)
+    except OSError as e:
+        # The disk is full, a directory cannot be written.
+        raise exception.IronicLikeException(
+            'Node %s: caching its %s failed: %s' % (node.uuid, field, e))
+    return '%s/%s/%s/%s' % (CONF.deploy.http_url.rstrip('/'), NODES_DIR,
+                            node.uuid, field)
 
 
 class IPXEBoot(base.BootInterface):
 
     def get_properties(self):
         return {
-            'deploy_kernel': 'URL or path of the deploy ramdisk\'s kernel. '
-                             'Optional when [conductor]deploy_kernel is '
-                             'set.',
-            'deploy_ramdisk': 'URL or path of the deploy ramdisk. Optional '
-                              'when [conductor]deploy_ramdisk is set.',
+            'deploy_kernel': 'URL of the deploy ramdisk\'s kernel, or its '
+                             'Glance image ID. Optional when '
+                             '[conductor]deploy_kernel is set.',
+            'deploy_ramdisk': 'URL of the deploy ramdisk, or its Glance '
+                              'image ID. Optional when '
+                              '[conductor]deploy_ramdisk is set.',
         }
 
     def validate(self, task):
         _deploy_images(task.node)
 
     def prepare_ramdisk(self, task):
-        kernel, ramdisk = _deploy_images(task.node)
+        kernel, ramdisk = (
+            _served(task.node, field, value)
+            for field, value in zip(DEPLOY_IMAGES,
+                                    _deploy_images(task.node)))
         # The node boots a new agent after this: whatever token an earlier
         # one got must go, so that the new agent's lookup hands one out.
         agent_info.wipe_agent_token(task)
@@ -166,6 +223,8 @@ class IPXEBoot(base.BootInterface):
 
     def clean_up_ramdisk(self, task):
         published_files.remove(_node_path(task.node.uuid))
+        for field in DEPLOY_IMAGES:
+            published_files.remove(_image_link(task.node.uuid, field))
         for port in task.ports:
             published_files.remove(_mac_path(port.address))
         try:

@@ -14,6 +14,10 @@ each agent downloads it from there and writes it (the simulated disk
 holds the image's bytes, checked against Glance's sha512 by the agent).
 Once the image is written the links go; the cache keeps the image. A
 Glance ID Glance does not have is refused (400) before the node moves.
+
+The nodes' deploy kernel and ramdisk are Glance images too: the iPXE
+boot interface caches them the same way and links them beside each
+node's boot script while its ramdisk runs.
 """
 
 import hashlib
@@ -47,6 +51,15 @@ class TestGlanceDeploy(test_agent_deploy.AgentDeployTestCase):
     def test_deploy_a_glance_image(self):
         lab = self.start_lab(2)
         lab.enrol()
+        deploy_images = {
+            field: self.glance.upload(field, os.urandom(4096 + index))
+            for index, field in enumerate(('deploy_kernel',
+                                           'deploy_ramdisk'))}
+        for uuid in lab.nodes:
+            lab.api('PATCH', '/v1/nodes/%s' % uuid, [
+                {'op': 'add', 'path': '/driver_info/%s' % field,
+                 'value': image_id}
+                for field, image_id in deploy_images.items()])
         lab.make_available()
         data = os.urandom(1024 * 1024 + 13)
         image_id = self.glance.upload('ubuntu', data)
@@ -66,14 +79,25 @@ class TestGlanceDeploy(test_agent_deploy.AgentDeployTestCase):
                              agent['records']['image']['url'])
             self.assertEqual('instance', agent['state'], uuid)
         # Cached once, named after the image; the links went once the
-        # images were written.
-        self.assertEqual(['glance-%s' % image_id], os.listdir(self.master))
+        # images were written, those of the deploy ramdisk once it ended.
+        cached = sorted('glance-%s' % i
+                        for i in [image_id] + list(deploy_images.values()))
+        self.assertEqual(cached, sorted(os.listdir(self.master)))
+        for field, kept_id in deploy_images.items():
+            self.assertEqual(
+                hashlib.sha512(open(os.path.join(
+                    self.master, 'glance-%s' % kept_id), 'rb').read())
+                .hexdigest(),
+                self.glance.image(kept_id)['os_hash_value'], field)
         self.assertEqual([], os.listdir(os.path.join(lab.http_root,
                                                      'agent_images')))
+        for uuid in lab.nodes:
+            self.assertFalse(os.path.exists(os.path.join(
+                lab.http_root, 'nodes', uuid, 'deploy_kernel')), uuid)
 
         lab.provision('deleted')
         lab.wait_for('available')
-        self.assertEqual(['glance-%s' % image_id], os.listdir(self.master))
+        self.assertEqual(cached, sorted(os.listdir(self.master)))
 
         # An image Glance does not have: refused before the node moves.
         missing = str(uuidlib.uuid4())

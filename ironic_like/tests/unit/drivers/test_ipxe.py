@@ -1,5 +1,6 @@
 """The iPXE boot interface, under a real node lock with fake management."""
 
+import hashlib
 import logging
 import os
 import stat
@@ -9,6 +10,7 @@ import fixtures
 from ironic_like.common import agent_token
 from ironic_like.common import context as ctx
 from ironic_like.common import exception
+from ironic_like.common import glance
 from ironic_like.conductor import locks
 from ironic_like.drivers.modules import fake
 from ironic_like.drivers.modules import ipxe
@@ -156,3 +158,128 @@ class TestIPXEBoot(base.TestCase):
     def test_api_url_ipv6_wildcard(self):
         self.config(host_ip='::', group='api')
         self.assertEqual('http://[::1]:6385', ipxe.api_url())
+
+
+KERNEL_ID = '0c6a7b1e-4f0e-4b5e-9d9a-6f3c2a1b0d01'
+RAMDISK_ID = '0c6a7b1e-4f0e-4b5e-9d9a-6f3c2a1b0d02'
+IMAGES = {KERNEL_ID: b'deploy kernel bytes', RAMDISK_ID: b'ramdisk bytes'}
+
+
+def _record(image_id, **fields):
+    data = IMAGES[image_id]
+    record = {'id': image_id, 'status': 'active',
+              'os_hash_algo': 'sha512',
+              'os_hash_value': hashlib.sha512(data).hexdigest()}
+    record.update(fields)
+    return record
+
+
+class TestIPXEGlanceImages(base.TestCase):
+    """deploy_kernel/deploy_ramdisk as Glance images: cached by the
+    conductor and served beside the node's script."""
+
+    def setUp(self):
+        super().setUp()
+        self.context = ctx.get_admin_context()
+        self.root = self.useFixture(fixtures.TempDir()).path
+        self.http_root = os.path.join(self.root, 'httpboot')
+        self.master = os.path.join(self.root, 'master_images')
+        self.config(http_root=self.http_root,
+                    http_url='http://boot.test:8088/', group='deploy')
+        self.config(instance_master_path=self.master, group='pxe')
+        self.records = {i: _record(i) for i in IMAGES}
+        self.get_image = self.useFixture(fixtures.MockPatchObject(
+            glance, 'get_image',
+            side_effect=lambda image_id: self.records[image_id])).mock
+        self.download = self.useFixture(fixtures.MockPatchObject(
+            glance, 'download', side_effect=lambda image_id, f, deadline:
+            f.write(IMAGES[image_id]))).mock
+        self.node = utils.create_test_node(
+            boot_interface='ipxe', driver_info={
+                'deploy_kernel': KERNEL_ID,
+                'deploy_ramdisk': 'glance://' + RAMDISK_ID.upper()})
+        utils.create_test_port(self.node.id, address='52:54:00:aa:bb:03')
+        self.boot = ipxe.IPXEBoot()
+
+    def _task(self, node=None):
+        return locks.acquire(self.context, (node or self.node).id)
+
+    def _link(self, field, node=None):
+        return os.path.join(self.http_root, 'nodes',
+                            (node or self.node).uuid, field)
+
+    def test_cached_linked_and_named_in_the_script(self):
+        with self._task() as task:
+            self.boot.validate(task)
+            self.boot.prepare_ramdisk(task)
+        script = open(os.path.join(self.http_root, 'nodes', self.node.uuid,
+                                   'boot.ipxe')).read()
+        base_url = 'http://boot.test:8088/nodes/%s/' % self.node.uuid
+        self.assertIn('kernel %sdeploy_kernel ' % base_url, script)
+        self.assertIn('initrd --name ramdisk %sdeploy_ramdisk\n' % base_url,
+                      script)
+        for field, image_id in (('deploy_kernel', KERNEL_ID),
+                                ('deploy_ramdisk', RAMDISK_ID)):
+            with open(self._link(field), 'rb') as f:
+                self.assertEqual(IMAGES[image_id], f.read())
+            master = os.path.join(self.master, 'glance-' + image_id)
+            self.assertEqual(os.stat(master).st_ino,
+                             os.stat(self._link(field)).st_ino)
+
+    def test_fetched_once_for_several_nodes_and_links_removed(self):
+        other = utils.create_test_node(
+            boot_interface='ipxe', driver_info=self.node.driver_info)
+        for node in (self.node, other):
+            with self._task(node) as task:
+                self.boot.prepare_ramdisk(task)
+        self.assertEqual(2, self.download.call_count)  # one per image
+        with self._task() as task:
+            self.boot.clean_up_ramdisk(task)
+        self.assertFalse(os.path.exists(self._link('deploy_kernel')))
+        self.assertFalse(os.path.exists(os.path.dirname(
+            self._link('deploy_kernel'))))
+        self.assertTrue(os.path.exists(self._link('deploy_kernel', other)))
+
+    def test_bad_checksum_is_not_kept(self):
+        self.records[KERNEL_ID]['os_hash_value'] = 'f' * 128
+        with self._task() as task:
+            e = self.assertRaises(exception.IronicLikeException,
+                                  self.boot.prepare_ramdisk, task)
+        self.assertIn('deploy_kernel', str(e))
+        self.assertIn('does not match its checksum', str(e))
+        self.assertFalse(os.path.exists(self._link('deploy_kernel')))
+        self.assertFalse(os.path.exists(
+            os.path.join(self.master, 'glance-' + KERNEL_ID)))
+
+    def test_unknown_image_names_the_field(self):
+        self.get_image.side_effect = exception.ImageNotFound(
+            image=KERNEL_ID)
+        with self._task() as task:
+            e = self.assertRaises(exception.InvalidParameterValue,
+                                  self.boot.prepare_ramdisk, task)
+        self.assertEqual('driver_info/deploy_kernel', e.field)
+        self.assertIn(KERNEL_ID, str(e))
+
+    def test_older_images_checked_with_their_md5(self):
+        self.records[KERNEL_ID] = _record(
+            KERNEL_ID, os_hash_algo=None, os_hash_value=None,
+            checksum=hashlib.md5(IMAGES[KERNEL_ID],
+                                 usedforsecurity=False).hexdigest())
+        with self._task() as task:
+            self.boot.prepare_ramdisk(task)
+        self.assertTrue(os.path.exists(self._link('deploy_kernel')))
+        self.records[KERNEL_ID]['checksum'] = None
+        with self._task() as task:
+            e = self.assertRaises(exception.InvalidParameterValue,
+                                  self.boot.prepare_ramdisk, task)
+        self.assertIn('no usable checksum', str(e))
+
+    def test_a_url_again_drops_the_old_link(self):
+        with self._task() as task:
+            self.boot.prepare_ramdisk(task)
+        self.db.update_node(self.node.id, {'driver_info': {
+            'deploy_kernel': 'http://img.test/k',
+            'deploy_ramdisk': 'http://img.test/r'}})
+        with self._task() as task:
+            self.boot.prepare_ramdisk(task)
+        self.assertFalse(os.path.exists(self._link('deploy_kernel')))
