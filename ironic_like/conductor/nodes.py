@@ -14,6 +14,7 @@ from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
 from ironic_like.drivers import base
 from ironic_like.drivers import loader
+from ironic_like.drivers.modules import ipxe
 
 LOG = log.getLogger(__name__)
 
@@ -117,10 +118,11 @@ def destroy_node(context, node_id):
                 % (node.uuid, node.provision_state,
                    ', '.join(sorted(states.DELETE_ALLOWED_STATES))))
         db_api.get_instance().destroy_node(node.id)
-    # The virtual media and instance images this conductor served for
-    # it, if any.
+    # The virtual media, instance images and boot files this conductor
+    # served for it, if any.
     vmedia_images.unpublish(node.uuid)
     instance_images.remove(node.uuid)
+    ipxe.remove_node_files(node.uuid)
     LOG.info('Node %s deleted', node.uuid)
 
 

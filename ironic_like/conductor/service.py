@@ -39,6 +39,7 @@ from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
 from ironic_like.db.sqlalchemy import api as sa_api
 from ironic_like.drivers import loader
+from ironic_like.drivers.modules import ipxe
 
 LOG = log.getLogger(__name__)
 
@@ -178,8 +179,13 @@ class ConductorService(object):
             LOG.exception('Node history clean-up failed')
 
     def sweep_instance_images(self):
-        """Links to instance images of nodes not deploying, and the
-        cache's eviction: see conductor/instance_images.py."""
+        """Links to instance images of nodes not deploying, to deploy
+        images of nodes running no ramdisk, and the cache's eviction: see
+        conductor/instance_images.py and drivers/modules/ipxe.py."""
+        try:
+            ipxe.sweep(self.db)
+        except Exception:
+            LOG.exception('Deploy image link clean-up failed')
         try:
             instance_images.sweep(self.db)
         except Exception:

@@ -126,6 +126,12 @@ DEFAULT_OPTIONS = {
     # report_backoff, 2 x report_backoff, ... at most report_backoff_max
     # s (BOS's reporter: 0, 2, 4 .. 30 s).
     'os_boot_delay': 0.0,
+    # The deploy ramdisk's boot: download (streamed, hashed, discarded)
+    # the kernel and initrd its iPXE script names before booting it, as a
+    # machine does (records.ramdisk_images); a failed download leaves the
+    # machine at the iPXE prompt (BOOT_FAILED). Off by default: most labs
+    # name a kernel nobody serves.
+    'fetch_ramdisk_images': False,
     'report_backoff': 2.0,
     'report_backoff_max': 30.0,
     # Failure injection: the OS boots but its reporter never sends; the
@@ -343,6 +349,9 @@ class VirtualAgent(object):
         self.records = {'firmware': [], 'bios': [], 'erased': 0,
                         'image': None, 'configdrive': None}
         self.records['os_boot'] = None
+        # The deploy ramdisk's kernel and initrd as last downloaded
+        # (fetch_ramdisk_images): {kind: {url, size, sha256, error}}.
+        self.records['ramdisk_images'] = None
         # The software RAID the agent built ({logical_disks}), or None.
         self.records['raid'] = None
         self.records['accelerators'] = []
@@ -577,6 +586,9 @@ class VirtualAgent(object):
             self.sim.submit_command(self._load_os, gen, os_boot)
             return
         params = parse_boot_config(text)
+        if self.options.get('fetch_ramdisk_images') and \
+                not self._fetch_ramdisk_images(gen, text, url):
+            return
         with self.lock:
             if gen != self.generation:
                 return
@@ -591,6 +603,37 @@ class VirtualAgent(object):
             self.event('boot configuration %s answered %s (token: %s)',
                        url, status, 'yes' if self.token else 'no')
         self._lookup(gen)
+
+    def _fetch_ramdisk_images(self, gen, text, url):
+        """Download the kernel and initrd the ramdisk's script names
+        (made absolute against ``url``); False, the machine left at the
+        iPXE prompt, when one fails."""
+        images = {}
+        for line in text.splitlines():
+            words = line.split()
+            if words[:1] in (['kernel'], ['initrd']) and \
+                    words[0] not in images:
+                images[words[0]] = urlparse.urljoin(url,
+                                                    _ipxe_image(words)[0])
+        loaded, error = {}, None
+        for kind, image_url in sorted(images.items()):
+            try:
+                loaded[kind] = dict(self._fetch_discard(image_url),
+                                    url=image_url, error=None)
+            except IOError as exc:
+                loaded[kind] = {'url': image_url, 'size': None,
+                                'sha256': None, 'error': str(exc)}
+                error = '%s: %s' % (kind, exc)
+                break
+        with self.lock:
+            if gen != self.generation:
+                return False
+            self.records['ramdisk_images'] = loaded
+            if error is not None:
+                self.state = BOOT_FAILED
+                self.event('ramdisk boot failed, %s', error)
+                return False
+        return True
 
     # ---------------------------------------------------------- OS boot
     def _load_os(self, gen, os_boot):

@@ -64,10 +64,12 @@ class AgentRescue(base.RescueInterface):
 
     def get_properties(self):
         return {
-            'rescue_kernel': 'URL of the rescue ramdisk\'s kernel; '
-                             'defaults to [conductor]rescue_kernel. '
-                             'Required unless that is set.',
-            'rescue_ramdisk': 'URL of the rescue ramdisk; defaults to '
+            'rescue_kernel': 'URL of the rescue ramdisk\'s kernel, or '
+                             'its Glance image ID (ipxe boot); defaults '
+                             'to [conductor]rescue_kernel. Required '
+                             'unless that is set.',
+            'rescue_ramdisk': 'URL of the rescue ramdisk, or its Glance '
+                              'image ID (ipxe boot); defaults to '
                               '[conductor]rescue_ramdisk. Required unless '
                               'that is set.',
         }

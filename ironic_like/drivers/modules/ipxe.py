@@ -25,12 +25,14 @@ and removed with it.
 import os
 
 from oslo_log import log
+from oslo_utils import uuidutils
 
 from ironic_like.common import agent_info
 from ironic_like.common import exception
 from ironic_like.common import glance
 from ironic_like.common import image_cache
 from ironic_like.common import published_files
+from ironic_like.common import states
 from ironic_like.conf import CONF
 from ironic_like.drivers import base
 
@@ -131,10 +133,20 @@ def _image_link(node_uuid, field):
     return os.path.join(os.path.dirname(_node_path(node_uuid)), field)
 
 
-def _served(node, field, value):
+def _image_error(node, field, why):
+    return exception.InvalidParameterValue(
+        err='Node %s: %s: %s' % (node.uuid, field, why), field=field)
+
+
+def _served(task, field, value):
     """The URL the machine fetches ``field``'s image from: ``value``
     itself, or for a Glance image the URL of the node's link to the
-    conductor's cached copy (fetched first when not cached)."""
+    conductor's cached copy (fetched first when not cached). A Glance
+    image must be available to the requester (``task.context``), by
+    Ironic's rules (common/glance.py), as Ironic checks every image it
+    reads from Glance: anyone who may set the node's driver_info must
+    not have the conductor serve them another project's image."""
+    node = task.node
     ref = glance.image_ref(value)
     if ref is None:
         # A link an earlier boot from Glance left would pin the cache.
@@ -142,16 +154,18 @@ def _served(node, field, value):
         return value
     try:
         image = glance.get_image(ref)
+        if not glance.is_available(image, task.context):
+            raise exception.ImageNotFound(
+                image=ref, detail=' (not available to the requester: '
+                'neither public nor community, nor owned by or shared with '
+                'this service\'s project)')
     except exception.ImageNotFound as e:
-        raise exception.InvalidParameterValue(
-            err='Node %s: %s: %s' % (node.uuid, field, e),
-            field='driver_info/%s' % field)
+        raise _image_error(node, field, e)
     algo, digest = glance.checksum(image)
     if algo not in glance.HASH_ALGOS:
-        raise exception.InvalidParameterValue(
-            err='Node %s: %s: Glance gives no usable checksum for image %s '
-                '(%s).' % (node.uuid, field, ref, algo or 'none'),
-            field='driver_info/%s' % field)
+        raise _image_error(
+            node, field, 'Glance gives no usable checksum for image %s '
+            '(%s).' % (ref, algo or 'none'))
 
     def fetch(fileobj, deadline):
         return glance.download(ref, fileobj, deadline)
@@ -159,12 +173,91 @@ def _served(node, field, value):
         image_cache.cached_and_linked(
             'glance-%s' % ref, fetch, algo, digest,
             _image_link(node.uuid, field), node.uuid, field)
+    except exception.ImageNotFound as e:
+        # Deleted from Glance since its record was read.
+        raise _image_error(node, field, e)
     except OSError as e:
         # The disk is full, a directory cannot be written.
         raise exception.IronicLikeException(
             'Node %s: caching its %s failed: %s' % (node.uuid, field, e))
     return '%s/%s/%s/%s' % (CONF.deploy.http_url.rstrip('/'), NODES_DIR,
                             node.uuid, field)
+
+
+def remove_deploy_images(node_uuid):
+    """Remove the node's links to cached deploy images, and what a link
+    interrupted by a crash left (none is no error)."""
+    directory = os.path.dirname(_node_path(node_uuid))
+    for field in DEPLOY_IMAGES:
+        published_files.remove(_image_link(node_uuid, field))
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return
+    for name in names:
+        # image_cache's names: <link>.<uuid>.tmp, and .<link>.<random>
+        # while a copy is written.
+        if name.lstrip('.').startswith(DEPLOY_IMAGES) and (
+                name.endswith('.tmp') or name.startswith('.')):
+            published_files.remove(os.path.join(directory, name))
+
+
+def remove_node_files(node_uuid):
+    """Remove the node's boot script and deploy image links, and its
+    directory when nothing else is left there."""
+    published_files.remove(_node_path(node_uuid))
+    remove_deploy_images(node_uuid)
+    try:
+        os.rmdir(os.path.dirname(_node_path(node_uuid)))
+    except OSError:
+        pass  # absent, or someone put more there: leave it
+
+
+# Where a node's deploy image links are still needed: its machine may
+# (re)boot the ramdisk, or boots it now.
+_RAMDISK_STATES = frozenset([
+    states.CLEANING, states.CLEANWAIT, states.CLEANHOLD,
+    states.INSPECTING, states.INSPECTWAIT,
+    states.DEPLOYING, states.DEPLOYWAIT, states.DEPLOYHOLD,
+    states.RESCUING, states.RESCUEWAIT, states.RESCUE,
+    states.SERVICING, states.SERVICEWAIT, states.SERVICEHOLD])
+
+
+def sweep(db):
+    """The periodic clean-up of this conductor's deploy image links: those
+    of nodes that are gone or whose machine runs no ramdisk (a node
+    deleted through another conductor, a flow that ended without cleaning
+    up, links a dead conductor left), which would pin the image cache."""
+    directory = os.path.join(CONF.deploy.http_root, NODES_DIR)
+    try:
+        names = os.listdir(directory)
+    except FileNotFoundError:
+        return
+    for name in names:
+        links = [_image_link(name, field) for field in DEPLOY_IMAGES]
+        found = {}
+        for path in links:
+            try:
+                found[path] = os.stat(path).st_ino
+            except OSError:
+                pass
+        if not found or not uuidutils.is_uuid_like(name):
+            continue
+        try:
+            node = db.get_node_by_uuid(name)
+        except exception.NodeNotFound:
+            node = None
+        if node is not None and node.provision_state in _RAMDISK_STATES:
+            continue
+        for path, inode in found.items():
+            try:
+                if os.stat(path).st_ino != inode:
+                    continue  # a new boot linked it meanwhile
+            except OSError:
+                continue
+            LOG.info('Node %s: its deploy image link %s removed (no '
+                     'ramdisk runs)', name, os.path.basename(path))
+            published_files.remove(path)
 
 
 class IPXEBoot(base.BootInterface):
@@ -184,7 +277,7 @@ class IPXEBoot(base.BootInterface):
 
     def prepare_ramdisk(self, task):
         kernel, ramdisk = (
-            _served(task.node, field, value)
+            _served(task, field, value)
             for field, value in zip(DEPLOY_IMAGES,
                                     _deploy_images(task.node)))
         # The node boots a new agent after this: whatever token an earlier
@@ -213,6 +306,8 @@ class IPXEBoot(base.BootInterface):
                     field=field)
         script = _OS_SCRIPT.format(kernel=kernel, initrd=initrd,
                                    params=kernel_parameters)
+        # The deploy ramdisk is not booted any more.
+        remove_deploy_images(task.node.uuid)
         paths = [_node_path(task.node.uuid)]
         paths.extend(_mac_path(port.address) for port in task.ports)
         for path in paths:
@@ -222,14 +317,8 @@ class IPXEBoot(base.BootInterface):
                                                persistent=True)
 
     def clean_up_ramdisk(self, task):
-        published_files.remove(_node_path(task.node.uuid))
-        for field in DEPLOY_IMAGES:
-            published_files.remove(_image_link(task.node.uuid, field))
         for port in task.ports:
             published_files.remove(_mac_path(port.address))
-        try:
-            os.rmdir(os.path.dirname(_node_path(task.node.uuid)))
-        except OSError:
-            pass  # absent, or someone put more there: leave it
+        remove_node_files(task.node.uuid)
         LOG.debug('Node %s: iPXE boot configuration removed',
                   task.node.uuid)

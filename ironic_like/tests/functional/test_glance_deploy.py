@@ -40,7 +40,9 @@ class TestGlanceDeploy(test_agent_deploy.AgentDeployTestCase):
         return test_agent_deploy.Lab(self, count, {
             'glance': {'auth_type': 'none',
                        'endpoint_override': self.glance.endpoint},
-            'pxe': {'instance_master_path': self.master}}, None)
+            'pxe': {'instance_master_path': self.master}},
+            # The machines download the ramdisk the iPXE script names.
+            {'fetch_ramdisk_images': True})
 
     def _image_source(self, lab, source, uuids):
         for uuid in uuids:
@@ -51,10 +53,10 @@ class TestGlanceDeploy(test_agent_deploy.AgentDeployTestCase):
     def test_deploy_a_glance_image(self):
         lab = self.start_lab(2)
         lab.enrol()
-        deploy_images = {
-            field: self.glance.upload(field, os.urandom(4096 + index))
-            for index, field in enumerate(('deploy_kernel',
-                                           'deploy_ramdisk'))}
+        ramdisk = {'deploy_kernel': os.urandom(4096),
+                   'deploy_ramdisk': os.urandom(4097)}
+        deploy_images = {field: self.glance.upload(field, data)
+                         for field, data in ramdisk.items()}
         for uuid in lab.nodes:
             lab.api('PATCH', '/v1/nodes/%s' % uuid, [
                 {'op': 'add', 'path': '/driver_info/%s' % field,
@@ -78,6 +80,15 @@ class TestGlanceDeploy(test_agent_deploy.AgentDeployTestCase):
             self.assertEqual('%s/agent_images/%s' % (lab.http_url, uuid),
                              agent['records']['image']['url'])
             self.assertEqual('instance', agent['state'], uuid)
+            # Booted from the conductor's links to Glance's deploy images.
+            loaded = agent['records']['ramdisk_images']
+            for kind, field in (('kernel', 'deploy_kernel'),
+                                ('initrd', 'deploy_ramdisk')):
+                self.assertEqual(
+                    '%s/nodes/%s/%s' % (lab.http_url, uuid, field),
+                    loaded[kind]['url'])
+                self.assertEqual(hashlib.sha256(ramdisk[field]).hexdigest(),
+                                 loaded[kind]['sha256'], uuid)
         # Cached once, named after the image; the links went once the
         # images were written, those of the deploy ramdisk once it ended.
         cached = sorted('glance-%s' % i
@@ -92,8 +103,9 @@ class TestGlanceDeploy(test_agent_deploy.AgentDeployTestCase):
         self.assertEqual([], os.listdir(os.path.join(lab.http_root,
                                                      'agent_images')))
         for uuid in lab.nodes:
-            self.assertFalse(os.path.exists(os.path.join(
-                lab.http_root, 'nodes', uuid, 'deploy_kernel')), uuid)
+            for field in ramdisk:
+                self.assertFalse(os.path.exists(os.path.join(
+                    lab.http_root, 'nodes', uuid, field)), uuid)
 
         lab.provision('deleted')
         lab.wait_for('available')

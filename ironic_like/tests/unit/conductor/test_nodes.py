@@ -1,5 +1,8 @@
 """Node create/update/delete, maintenance and traits on the conductor."""
 
+import os
+
+import fixtures
 from oslo_utils import uuidutils
 
 from ironic_like.common import context as ctx
@@ -262,6 +265,20 @@ class TestNodesDirect(base.TestCase):
             nodes.destroy_node(self.context, node.id)
             self.assertRaises(exception.NodeNotFound,
                               self.db.get_node_by_id, node.id)
+
+    def test_destroy_removes_the_nodes_boot_files(self):
+        # A node deleted in maintenance during clean wait: its boot script
+        # and deploy image links go (they would pin the image cache).
+        root = self.useFixture(fixtures.TempDir()).path
+        self.config(http_root=root, group='deploy')
+        node = self._node(provision_state=states.CLEANWAIT,
+                          maintenance=True)
+        directory = os.path.join(root, 'nodes', node.uuid)
+        os.makedirs(directory)
+        for name in ('boot.ipxe', 'deploy_kernel', 'deploy_ramdisk'):
+            open(os.path.join(directory, name), 'w').close()
+        nodes.destroy_node(self.context, node.id)
+        self.assertFalse(os.path.exists(directory))
 
     def test_destroy_locked(self):
         self.config(node_locked_retry_attempts=1, group='conductor')

@@ -167,7 +167,7 @@ IMAGES = {KERNEL_ID: b'deploy kernel bytes', RAMDISK_ID: b'ramdisk bytes'}
 
 def _record(image_id, **fields):
     data = IMAGES[image_id]
-    record = {'id': image_id, 'status': 'active',
+    record = {'id': image_id, 'status': 'active', 'visibility': 'public',
               'os_hash_algo': 'sha512',
               'os_hash_value': hashlib.sha512(data).hexdigest()}
     record.update(fields)
@@ -257,8 +257,76 @@ class TestIPXEGlanceImages(base.TestCase):
         with self._task() as task:
             e = self.assertRaises(exception.InvalidParameterValue,
                                   self.boot.prepare_ramdisk, task)
-        self.assertEqual('driver_info/deploy_kernel', e.field)
+        self.assertEqual('deploy_kernel', e.field)
         self.assertIn(KERNEL_ID, str(e))
+
+    def test_image_deleted_before_its_download_names_the_field(self):
+        self.download.side_effect = exception.ImageNotFound(
+            image=KERNEL_ID)
+        with self._task() as task:
+            e = self.assertRaises(exception.InvalidParameterValue,
+                                  self.boot.prepare_ramdisk, task)
+        self.assertEqual('deploy_kernel', e.field)
+
+    def test_image_not_available_to_the_requester_is_refused(self):
+        # A project member who may set driver_info names a private image
+        # of another project: not served (Ironic's is_image_available).
+        self.records[KERNEL_ID]['visibility'] = 'private'
+        self.records[KERNEL_ID]['owner'] = 'another-project'
+        self.useFixture(fixtures.MockPatchObject(
+            glance, '_conductor_project', return_value='service-project'))
+        member = ctx.RequestContext(project_id='p1', roles=['member'])
+        with locks.acquire(member, self.node.id) as task:
+            e = self.assertRaises(exception.InvalidParameterValue,
+                                  self.boot.prepare_ramdisk, task)
+        self.assertEqual('deploy_kernel', e.field)
+        self.assertIn('not available to the requester', str(e))
+        self.download.assert_not_called()
+        self.assertFalse(os.path.exists(self._link('deploy_kernel')))
+        # Public images, and the service's own, are.
+        self.records[KERNEL_ID]['owner'] = 'service-project'
+        with locks.acquire(member, self.node.id) as task:
+            self.boot.prepare_ramdisk(task)
+        self.assertTrue(os.path.exists(self._link('deploy_kernel')))
+
+    def test_os_boot_drops_the_deploy_links(self):
+        with self._task() as task:
+            self.boot.prepare_ramdisk(task)
+            self.boot.prepare_os_boot(task, 'http://os/k', 'http://os/i',
+                                      'console=ttyS0')
+        self.assertFalse(os.path.exists(self._link('deploy_kernel')))
+        self.assertFalse(os.path.exists(self._link('deploy_ramdisk')))
+
+    def test_remove_node_files_takes_interrupted_links_too(self):
+        with self._task() as task:
+            self.boot.prepare_ramdisk(task)
+        directory = os.path.dirname(self._link('deploy_kernel'))
+        for name in ('deploy_kernel.1234.tmp', '.deploy_ramdisk.x1'):
+            open(os.path.join(directory, name), 'w').close()
+        ipxe.remove_node_files(self.node.uuid)
+        self.assertFalse(os.path.exists(directory))
+
+    def test_sweep_keeps_links_of_nodes_running_a_ramdisk_only(self):
+        booting = self.node
+        done = utils.create_test_node(boot_interface='ipxe',
+                                      driver_info=self.node.driver_info)
+        gone = utils.create_test_node(boot_interface='ipxe',
+                                      driver_info=self.node.driver_info)
+        for node in (booting, done, gone):
+            with self._task(node) as task:
+                self.boot.prepare_ramdisk(task)
+        self.db.update_node(booting.id, {'provision_state': 'clean wait'})
+        self.db.update_node(done.id, {'provision_state': 'active'})
+        self.db.destroy_node(gone.id)
+        ipxe.sweep(self.db)
+        self.assertTrue(os.path.exists(self._link('deploy_kernel')))
+        for node in (done, gone):
+            for field in ipxe.DEPLOY_IMAGES:
+                self.assertFalse(os.path.exists(self._link(field, node)))
+        # Its boot script is not the sweep's (a boot session's OS).
+        self.assertTrue(os.path.exists(os.path.join(
+            os.path.dirname(self._link('deploy_kernel', done)),
+            'boot.ipxe')))
 
     def test_older_images_checked_with_their_md5(self):
         self.records[KERNEL_ID] = _record(
