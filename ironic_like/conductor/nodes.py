@@ -117,12 +117,13 @@ def destroy_node(context, node_id):
                 'or put the node in maintenance mode.'
                 % (node.uuid, node.provision_state,
                    ', '.join(sorted(states.DELETE_ALLOWED_STATES))))
+        macs = [port.address for port in task.ports]
         db_api.get_instance().destroy_node(node.id)
     # The virtual media, instance images and boot files this conductor
     # served for it, if any.
     vmedia_images.unpublish(node.uuid)
     instance_images.remove(node.uuid)
-    ipxe.remove_node_files(node.uuid)
+    ipxe.remove_node_files(node.uuid, macs)
     LOG.info('Node %s deleted', node.uuid)
 
 

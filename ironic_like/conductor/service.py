@@ -182,8 +182,12 @@ class ConductorService(object):
         """Links to instance images of nodes not deploying, to deploy
         images of nodes running no ramdisk, and the cache's eviction: see
         conductor/instance_images.py and drivers/modules/ipxe.py."""
+        def lock(node_id):
+            return locks.acquire(ctx.get_admin_context(), node_id,
+                                 attempts=1,
+                                 purpose='deploy image link clean-up')
         try:
-            ipxe.sweep(self.db)
+            ipxe.sweep(self.db, lock)
         except Exception:
             LOG.exception('Deploy image link clean-up failed')
         try:

@@ -585,10 +585,21 @@ class VirtualAgent(object):
             # lookups and heartbeats.
             self.sim.submit_command(self._load_os, gen, os_boot)
             return
-        params = parse_boot_config(text)
-        if self.options.get('fetch_ramdisk_images') and \
-                not self._fetch_ramdisk_images(gen, text, url):
+        if self.options.get('fetch_ramdisk_images'):
+            # Downloads are long: the command pool, as for an OS.
+            self.sim.submit_command(self._fetch_and_boot_ramdisk, gen, text,
+                                    url, status)
             return
+        self._boot_ramdisk(gen, text, url, status)
+
+    def _fetch_and_boot_ramdisk(self, gen, text, url, status):
+        if self._fetch_ramdisk_images(gen, text, url):
+            self._boot_ramdisk(gen, text, url, status)
+
+    def _boot_ramdisk(self, gen, text, url, status):
+        """Boot the deploy ramdisk the script ``text`` (from ``url``)
+        names: take its kernel parameters, then look up."""
+        params = parse_boot_config(text)
         with self.lock:
             if gen != self.generation:
                 return

@@ -23,6 +23,7 @@ and removed with it.
 """
 
 import os
+import time
 
 from oslo_log import log
 from oslo_utils import uuidutils
@@ -44,6 +45,9 @@ SCRIPT_NAME = 'boot.ipxe'
 # The driver_info fields of the deploy ramdisk; a Glance image's link
 # beside the node's script is named after its field.
 DEPLOY_IMAGES = ('deploy_kernel', 'deploy_ramdisk')
+# driver_internal_info: {field: the Glance image found available to the
+# requester who first booted the node from it}.
+CHECKED = 'deploy_images_checked'
 
 _SCRIPT = """#!ipxe
 kernel {kernel} ipa-api-url={api_url} ipa-node-uuid={node} \
@@ -152,15 +156,25 @@ def _served(task, field, value):
         # A link an earlier boot from Glance left would pin the cache.
         published_files.remove(_image_link(node.uuid, field))
         return value
+    internal = dict(node.driver_internal_info or {})
+    checked = dict(internal.get(CHECKED) or {})
     try:
         image = glance.get_image(ref)
-        if not glance.is_available(image, task.context):
+        # Checked once per image the node names: a boot started again
+        # by an agent's heartbeat (an anonymous context) or a take-over
+        # does not check again what the request that began it checked.
+        if checked.get(field) != ref and not glance.is_available(
+                image, task.context):
             raise exception.ImageNotFound(
                 image=ref, detail=' (not available to the requester: '
                 'neither public nor community, nor owned by or shared with '
                 'this service\'s project)')
     except exception.ImageNotFound as e:
         raise _image_error(node, field, e)
+    if checked.get(field) != ref:
+        checked[field] = ref
+        internal[CHECKED] = checked
+        task.update_node({'driver_internal_info': internal})
     algo, digest = glance.checksum(image)
     if algo not in glance.HASH_ALGOS:
         raise _image_error(
@@ -202,9 +216,12 @@ def remove_deploy_images(node_uuid):
             published_files.remove(os.path.join(directory, name))
 
 
-def remove_node_files(node_uuid):
-    """Remove the node's boot script and deploy image links, and its
-    directory when nothing else is left there."""
+def remove_node_files(node_uuid, macs=()):
+    """Remove the node's boot scripts (its own and those of ``macs``, its
+    ports' addresses) and deploy image links, and its directory when
+    nothing else is left there."""
+    for mac in macs:
+        published_files.remove(_mac_path(mac))
     published_files.remove(_node_path(node_uuid))
     remove_deploy_images(node_uuid)
     try:
@@ -223,41 +240,67 @@ _RAMDISK_STATES = frozenset([
     states.SERVICING, states.SERVICEWAIT, states.SERVICEHOLD])
 
 
-def sweep(db):
+def _stale_leftovers(directory, now):
+    """What an interrupted link left in a node's directory (see
+    remove_deploy_images) longer ago than a fetch may last."""
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        if name.lstrip('.').startswith(DEPLOY_IMAGES) and (
+                name.endswith('.tmp') or name.startswith('.')):
+            path = os.path.join(directory, name)
+            try:
+                if now - os.stat(path).st_mtime > image_cache.FETCH_TIMEOUT:
+                    found.append(path)
+            except OSError:
+                pass
+    return found
+
+
+def sweep(db, lock):
     """The periodic clean-up of this conductor's deploy image links: those
     of nodes that are gone or whose machine runs no ramdisk (a node
     deleted through another conductor, a flow that ended without cleaning
-    up, links a dead conductor left), which would pin the image cache."""
+    up, links a dead conductor left), which would pin the image cache.
+
+    ``lock(node_id)``: a context manager holding the node's lock (one
+    try: NodeLocked when another holds it, and the node is left for the
+    next sweep). The state is read under it, so no boot starting
+    meanwhile loses its links."""
     directory = os.path.join(CONF.deploy.http_root, NODES_DIR)
     try:
         names = os.listdir(directory)
     except FileNotFoundError:
         return
+    now = time.time()
     for name in names:
-        links = [_image_link(name, field) for field in DEPLOY_IMAGES]
-        found = {}
-        for path in links:
-            try:
-                found[path] = os.stat(path).st_ino
-            except OSError:
-                pass
-        if not found or not uuidutils.is_uuid_like(name):
+        for path in _stale_leftovers(os.path.join(directory, name), now):
+            published_files.remove(path)
+        if not uuidutils.is_uuid_like(name) or not any(
+                os.path.exists(_image_link(name, f)) for f in DEPLOY_IMAGES):
             continue
         try:
             node = db.get_node_by_uuid(name)
         except exception.NodeNotFound:
-            node = None
-        if node is not None and node.provision_state in _RAMDISK_STATES:
+            LOG.info('Node %s: its deploy image links removed (the node '
+                     'is gone)', name)
+            remove_deploy_images(name)
             continue
-        for path, inode in found.items():
-            try:
-                if os.stat(path).st_ino != inode:
-                    continue  # a new boot linked it meanwhile
-            except OSError:
-                continue
-            LOG.info('Node %s: its deploy image link %s removed (no '
-                     'ramdisk runs)', name, os.path.basename(path))
-            published_files.remove(path)
+        if node.provision_state in _RAMDISK_STATES:
+            continue
+        try:
+            with lock(node.id) as task:
+                if task.node.provision_state in _RAMDISK_STATES:
+                    continue
+                LOG.info('Node %s: its deploy image links removed (no '
+                         'ramdisk runs in state %s)', name,
+                         task.node.provision_state)
+                remove_deploy_images(name)
+        except (exception.NodeLocked, exception.NodeNotFound):
+            continue
 
 
 class IPXEBoot(base.BootInterface):
@@ -306,19 +349,18 @@ class IPXEBoot(base.BootInterface):
                     field=field)
         script = _OS_SCRIPT.format(kernel=kernel, initrd=initrd,
                                    params=kernel_parameters)
-        # The deploy ramdisk is not booted any more.
-        remove_deploy_images(task.node.uuid)
         paths = [_node_path(task.node.uuid)]
         paths.extend(_mac_path(port.address) for port in task.ports)
         for path in paths:
             _write_atomically(path, script)
+        # No script names the deploy ramdisk any more.
+        remove_deploy_images(task.node.uuid)
         # Network-booted images boot the network every time.
         task.driver.management.set_boot_device(task, 'pxe',
                                                persistent=True)
 
     def clean_up_ramdisk(self, task):
-        for port in task.ports:
-            published_files.remove(_mac_path(port.address))
-        remove_node_files(task.node.uuid)
+        remove_node_files(task.node.uuid,
+                          [port.address for port in task.ports])
         LOG.debug('Node %s: iPXE boot configuration removed',
                   task.node.uuid)

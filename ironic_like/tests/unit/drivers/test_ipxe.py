@@ -4,6 +4,7 @@ import hashlib
 import logging
 import os
 import stat
+import time
 
 import fixtures
 
@@ -11,6 +12,7 @@ from ironic_like.common import agent_token
 from ironic_like.common import context as ctx
 from ironic_like.common import exception
 from ironic_like.common import glance
+from ironic_like.common import image_cache
 from ironic_like.conductor import locks
 from ironic_like.drivers.modules import fake
 from ironic_like.drivers.modules import ipxe
@@ -297,6 +299,52 @@ class TestIPXEGlanceImages(base.TestCase):
         self.assertFalse(os.path.exists(self._link('deploy_kernel')))
         self.assertFalse(os.path.exists(self._link('deploy_ramdisk')))
 
+    def test_sweep_leaves_a_locked_node_and_old_leftovers_go(self):
+        with self._task() as task:
+            self.boot.prepare_ramdisk(task)
+        self.db.update_node(self.node.id, {'provision_state': 'active'})
+        directory = os.path.dirname(self._link('deploy_kernel'))
+        old = os.path.join(directory, 'deploy_kernel.1234.tmp')
+        new = os.path.join(directory, '.deploy_ramdisk.x1')
+        for path in (old, new):
+            open(path, 'w').close()
+        when = time.time() - image_cache.FETCH_TIMEOUT - 60
+        os.utime(old, (when, when))
+
+        def lock(node_id):
+            raise exception.NodeLocked(node=node_id, host='other')
+        ipxe.sweep(self.db, lock)
+        self.assertTrue(os.path.exists(self._link('deploy_kernel')))
+        self.assertFalse(os.path.exists(old))
+        self.assertTrue(os.path.exists(new))   # may be a link being made
+
+    def test_checked_once_per_image_then_heartbeats_boot_it(self):
+        # Cleaning asked by an admin boots a private image; a reboot to
+        # apply a step, driven by an agent's heartbeat (an anonymous
+        # context), boots it again without a check it would fail.
+        self.records[KERNEL_ID]['visibility'] = 'private'
+        self.records[KERNEL_ID]['owner'] = 'admins'
+        self.useFixture(fixtures.MockPatchObject(
+            glance, '_conductor_project', return_value='service-project'))
+        with self._task() as task:
+            self.boot.prepare_ramdisk(task)
+        self.assertEqual(
+            {'deploy_kernel': KERNEL_ID, 'deploy_ramdisk': RAMDISK_ID},
+            self.db.get_node_by_id(self.node.id).driver_internal_info[
+                ipxe.CHECKED])
+        anonymous = ctx.RequestContext(overwrite=False)
+        with locks.acquire(anonymous, self.node.id) as task:
+            self.boot.prepare_ramdisk(task)
+        # An image not checked yet (named since) is checked: refused to
+        # the anonymous context.
+        self.records[RAMDISK_ID].update(visibility='private', owner='x')
+        self.db.update_node(self.node.id, {'driver_internal_info': {
+            ipxe.CHECKED: {'deploy_kernel': KERNEL_ID}}})
+        with locks.acquire(anonymous, self.node.id) as task:
+            e = self.assertRaises(exception.InvalidParameterValue,
+                                  self.boot.prepare_ramdisk, task)
+        self.assertEqual('deploy_ramdisk', e.field)
+
     def test_remove_node_files_takes_interrupted_links_too(self):
         with self._task() as task:
             self.boot.prepare_ramdisk(task)
@@ -318,7 +366,14 @@ class TestIPXEGlanceImages(base.TestCase):
         self.db.update_node(booting.id, {'provision_state': 'clean wait'})
         self.db.update_node(done.id, {'provision_state': 'active'})
         self.db.destroy_node(gone.id)
-        ipxe.sweep(self.db)
+        locked = []
+
+        def lock(node_id):
+            locked.append(node_id)
+            return self._task(self.db.get_node_by_id(node_id))
+        ipxe.sweep(self.db, lock)
+        # The state of a live node is read again under its lock.
+        self.assertEqual([done.id], locked)
         self.assertTrue(os.path.exists(self._link('deploy_kernel')))
         for node in (done, gone):
             for field in ipxe.DEPLOY_IMAGES:
