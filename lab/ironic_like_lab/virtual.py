@@ -256,6 +256,21 @@ def _ipxe_image(words):
     return (rest[0] if rest else None), rest[1:]
 
 
+def _script_images(text):
+    """``(kernel, kernel arguments, initrd)`` of an iPXE script: the
+    first ``kernel`` and ``initrd`` lines' URIs as written (None when
+    absent; the arguments [] without a kernel line)."""
+    kernel = initrd = None
+    params = []
+    for line in text.splitlines():
+        words = line.split()
+        if words[:1] == ['kernel'] and kernel is None:
+            kernel, params = _ipxe_image(words)
+        elif words[:1] == ['initrd'] and initrd is None:
+            initrd = _ipxe_image(words)[0]
+    return kernel, params, initrd
+
+
 def parse_os_boot_config(text, base_url=None):
     """The OS a boot session's iPXE script boots, or None.
 
@@ -267,13 +282,7 @@ def parse_os_boot_config(text, base_url=None):
     None without an ``initrd`` line, ``kernel_params`` is the kernel's
     command line as a string, and the last three are None when absent.
     """
-    kernel = params = initrd = None
-    for line in text.splitlines():
-        words = line.split()
-        if words[:1] == ['kernel'] and kernel is None:
-            kernel, params = _ipxe_image(words)
-        elif words[:1] == ['initrd'] and initrd is None:
-            initrd = _ipxe_image(words)[0]
+    kernel, params, initrd = _script_images(text)
     if not kernel:
         return None
     found = dict.fromkeys(OS_BOOT_PARAMS.values())
@@ -619,13 +628,9 @@ class VirtualAgent(object):
         """Download the kernel and initrd the ramdisk's script names
         (made absolute against ``url``); False, the machine left at the
         iPXE prompt, when one fails."""
-        images = {}
-        for line in text.splitlines():
-            words = line.split()
-            if words[:1] in (['kernel'], ['initrd']) and \
-                    words[0] not in images:
-                images[words[0]] = urlparse.urljoin(url,
-                                                    _ipxe_image(words)[0])
+        kernel, _params, initrd = _script_images(text)
+        images = {kind: urlparse.urljoin(url, image) for kind, image in
+                  (('kernel', kernel), ('initrd', initrd)) if image}
         loaded, error = {}, None
         for kind, image_url in sorted(images.items()):
             try:

@@ -158,20 +158,20 @@ def _served(task, field, value):
         return value
     internal = dict(node.driver_internal_info or {})
     checked = dict(internal.get(CHECKED) or {})
+    # Checked once per image the node names: a boot started again by an
+    # agent's heartbeat (an anonymous context) or a take-over does not
+    # check again what the request that began it checked.
+    unchecked = checked.get(field) != ref
     try:
         image = glance.get_image(ref)
-        # Checked once per image the node names: a boot started again
-        # by an agent's heartbeat (an anonymous context) or a take-over
-        # does not check again what the request that began it checked.
-        if checked.get(field) != ref and not glance.is_available(
-                image, task.context):
+        if unchecked and not glance.is_available(image, task.context):
             raise exception.ImageNotFound(
                 image=ref, detail=' (not available to the requester: '
                 'neither public nor community, nor owned by or shared with '
                 'this service\'s project)')
     except exception.ImageNotFound as e:
         raise _image_error(node, field, e)
-    if checked.get(field) != ref:
+    if unchecked:
         checked[field] = ref
         internal[CHECKED] = checked
         task.update_node({'driver_internal_info': internal})
@@ -198,6 +198,14 @@ def _served(task, field, value):
                             node.uuid, field)
 
 
+def _is_leftover(name):
+    """Whether ``name`` is what image_cache leaves while it links a deploy
+    image: <link>.<uuid>.tmp, or .<link>.<random> while a copy is
+    written."""
+    return name.lstrip('.').startswith(DEPLOY_IMAGES) and (
+        name.endswith('.tmp') or name.startswith('.'))
+
+
 def remove_deploy_images(node_uuid):
     """Remove the node's links to cached deploy images, and what a link
     interrupted by a crash left (none is no error)."""
@@ -209,10 +217,7 @@ def remove_deploy_images(node_uuid):
     except OSError:
         return
     for name in names:
-        # image_cache's names: <link>.<uuid>.tmp, and .<link>.<random>
-        # while a copy is written.
-        if name.lstrip('.').startswith(DEPLOY_IMAGES) and (
-                name.endswith('.tmp') or name.startswith('.')):
+        if _is_leftover(name):
             published_files.remove(os.path.join(directory, name))
 
 
@@ -249,8 +254,7 @@ def _stale_leftovers(directory, now):
         return []
     found = []
     for name in names:
-        if name.lstrip('.').startswith(DEPLOY_IMAGES) and (
-                name.endswith('.tmp') or name.startswith('.')):
+        if _is_leftover(name):
             path = os.path.join(directory, name)
             try:
                 if now - os.stat(path).st_mtime > image_cache.FETCH_TIMEOUT:
