@@ -332,6 +332,49 @@ class TestDevstackPlugin(base.FunctionalTestCase):
         self.assertFalse(self._database_exists(),
                          'database %s not dropped' % self.db_name)
 
+    def test_glance_client_with_keystone(self):
+        """With keystone auth and Glance (g-api) enabled, configure
+        writes [glance] for the service user, as Ironic's devstack does,
+        and the keystone middleware is configured; without g-api, no
+        [glance]."""
+        env = dict(self.env, IRONIC_LIKE_AUTH_STRATEGY='keystone',
+                   KEYSTONE_SERVICE_URI='http://127.0.0.1/identity',
+                   SERVICE_PASSWORD='secret', SERVICE_PROJECT_NAME='service',
+                   SERVICE_DOMAIN_NAME='Default')
+        conf_file = os.path.join(self.conf_dir, 'ironic_like.conf')
+        for services, glance in (('keystone,mysql,g-api', True),
+                                 ('keystone,mysql', False)):
+            script = '\n'.join([
+                'set -o errexit', 'source %s' % STUBS,
+                'source %s' % os.path.join(DEVSTACK, 'settings'),
+                'source %s' % os.path.join(DEVSTACK, 'lib', 'ironic_like'),
+                'configure_ironic_like'])
+            proc = subprocess.run(
+                ['bash', '-c', script], stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                env=dict(env, ENABLED_SERVICES=services),
+                timeout=PHASE_TIMEOUT, cwd=self.tmp)
+            self.assertEqual(0, proc.returncode, proc.stdout)
+            parser = configparser.ConfigParser(interpolation=None)
+            self.assertEqual([conf_file], parser.read(conf_file))
+            self.assertEqual('keystone', parser['DEFAULT']['auth_strategy'])
+            if not glance:
+                self.assertFalse(parser.has_section('glance'))
+                continue
+            self.assertEqual(
+                {'auth_type': 'password',
+                 'auth_url': 'http://127.0.0.1/identity',
+                 'username': 'ironic_like', 'password': 'secret',
+                 'project_name': 'service', 'user_domain_name': 'Default',
+                 'project_domain_name': 'Default',
+                 'region_name': 'RegionOne'},
+                {key: value for key, value in parser['glance'].items()
+                 if key not in parser.defaults()})
+            self.assertEqual('glance',
+                             parser['accelerators']['image_service'])
+        self.assertIn('configure_keystone_authtoken_middleware %s ironic_like'
+                      % conf_file, self._calls())
+
 
 class TestBashate(base.FunctionalTestCase):
     """bashate on the plugin's files (skipped if bashate is missing)."""
