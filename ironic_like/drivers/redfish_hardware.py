@@ -1,6 +1,6 @@
-"""redfish: power, boot device, NMI, BIOS settings and out-of-band
-inspection through a Redfish BMC (sushy), the deploy ramdisk booted over
-the network (iPXE) and driven by its agent."""
+"""redfish: power, boot device, NMI, BIOS settings, hardware RAID and
+out-of-band inspection through a Redfish BMC (sushy), the deploy ramdisk
+booted over the network (iPXE) and driven by its agent."""
 
 from ironic_like.drivers import base
 
@@ -14,9 +14,10 @@ class RedfishHardware(base.HardwareType):
     # [DEFAULT]enabled_bios_interfaces), else no-bios.
     supported_bios_interfaces = ('redfish', 'no-bios')
     supported_firmware_interfaces = ('redfish', 'no-firmware')
-    # Ironic's order without its redfish RAID: no-raid stays the default,
-    # the agent's software RAID once enabled.
-    supported_raid_interfaces = ('no-raid', 'agent')
+    # Ironic's order: the BMC's hardware RAID first (the default once
+    # enabled in [DEFAULT]enabled_raid_interfaces), else no-raid, and
+    # the agent's software RAID.
+    supported_raid_interfaces = ('redfish', 'no-raid', 'agent')
     # Ironic's order: out-of-band inspection through the BMC first (the
     # default once enabled in [DEFAULT]enabled_inspect_interfaces), else
     # in-band through the agent.

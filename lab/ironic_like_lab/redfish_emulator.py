@@ -17,7 +17,9 @@ Systems that define ``firmware`` report BIOS and BMC versions that
 UpdateService.SimpleUpdate changes from an image the emulator downloads,
 a BIOS image at the next boot (:func:`patch_firmware_update`), and the
 service has an EventService whose subscriptions receive test events
-(:func:`patch_event_service`).
+(:func:`patch_event_service`). Systems that define ``storage`` have RAID
+controllers whose volumes a client creates and deletes, at once or at the
+next boot (:func:`redfish_storage.patch_storage`).
 sushy-tools is needed only here (it is a test requirement, not a service
 one).
 """
@@ -31,6 +33,9 @@ from urllib import parse
 import uuid as uuidlib
 
 import requests
+
+from ironic_like_lab import redfish_storage
+from ironic_like_lab import redfish_views as views
 
 LOG = logging.getLogger(__name__)
 
@@ -183,7 +188,9 @@ def patch_power_faults():
 # BIOS settings PATCH or a ResetBios asks for is pending (kept under
 # _BIOS_PENDING, _BIOS_RESET) until the machine has booted again, as on
 # real hardware: a reset that starts a boot marks them _BIOS_BOOTING, and
-# they apply once the machine is on (the emulator's power delay passed).
+# they apply once the machine is on (the emulator's power delay passed;
+# storage operations waiting for a reset apply then too: see
+# redfish_storage.patch_storage).
 # _BIOS_CURRENT holds what the last boot applied.
 BIOS_KEY = 'bios'
 _BIOS_CURRENT = 'bios_current'
@@ -208,11 +215,15 @@ def _bios_system(driver, identity):
 
 def _applied_at_boot(driver, identity):
     """The system (its due power change applied first); its pending BIOS
-    settings and BIOS firmware applied if it has booted since they were
-    asked for."""
+    settings, BIOS firmware and storage operations (see
+    :func:`redfish_storage.patch_storage`) applied if it has booted since
+    they were asked for."""
     system = driver._get(identity)
     if (system.get(_BIOS_BOOTING) and system.get('power_state') == 'On'
             and not system.get('pending_power')):
+        # Storage first: its operations stay armed (applied at a later
+        # boot) should clearing the flag below be the last thing done.
+        redfish_storage.apply_armed_storage(driver, system)
         changes = {_BIOS_BOOTING: False}
         if isinstance(system.get(BIOS_KEY), dict):
             base = (dict(system[BIOS_KEY]) if system.get(_BIOS_RESET)
@@ -299,9 +310,12 @@ def patch_bios():
         # it.
         raw = self._systems[uuid]
         if (raw.get('pending_power')
-                and raw['pending_power'].get('power_state') != 'Off'
-                and _waits_for_boot(raw)):
-            self._update(raw, **{_BIOS_BOOTING: True})
+                and raw['pending_power'].get('power_state') != 'Off'):
+            # Storage operations asked for until now apply at this boot,
+            # not those asked for while it is under way.
+            armed = redfish_storage.arm_storage(self, raw)
+            if armed or _waits_for_boot(raw):
+                self._update(raw, **{_BIOS_BOOTING: True})
         return result
 
     set_power_state.ironic_like_bios = True
@@ -312,60 +326,13 @@ def patch_bios():
     driver.set_power_state = set_power_state
 
 
-def _answer(status, body=None, headers=None):
-    """A JSON answer of the emulator's own views (``body`` None: an
-    empty one)."""
-    import json
-
-    import flask
-    return flask.Response(json.dumps(body) if body is not None else '',
-                          status=status, headers=headers or {},
-                          content_type='application/json')
-
-
-def _error(status, message):
-    """An error answer, in Redfish's shape."""
-    return _answer(status, {'error': {'message': message}})
-
-
-def _edit_get_answers(app, view_name, edit):
-    """Wrap sushy-tools' view ``view_name`` so that ``edit(identity,
-    body)`` changes the JSON body of its successful GET answers
-    (``identity`` None for a view without one); once (the wrapped view
-    is marked)."""
-    import json
-
-    import flask
-
-    view = app.view_functions.get(view_name)
-    if view is None:
-        # sushy-tools changed: fail loudly rather than serve it unchanged.
-        raise RuntimeError('sushy-tools has no %s view; update %s'
-                           % (view_name, __file__))
-    if getattr(view, 'ironic_like_edited', False):
-        return
-
-    @functools.wraps(view)
-    def edited(**kwargs):
-        response = view(**kwargs)
-        if flask.request.method != 'GET' or response.status_code != 200:
-            return response
-        body = json.loads(response.get_data())
-        edit(kwargs.get('identity'), body)
-        response.set_data(json.dumps(body))
-        return response
-
-    edited.ironic_like_edited = True
-    app.view_functions[view_name] = edited
-
-
 def patch_bios_settings_view(app):
     """Make GET /BIOS/Settings show the pending settings (sushy-tools
     shows the current ones there), so that a client sees a change still
     queued."""
     def edit(identity, body):
         body['Attributes'] = app.systems.get_bios_pending(identity)
-    _edit_get_answers(app, 'bios_settings', edit)
+    views.edit_get_answers(app, 'bios_settings', edit)
 
 
 # A system's secure boot keys: the manufacturer's ('default', until a
@@ -401,15 +368,15 @@ def patch_secure_boot_keys(app):
         wanted = (flask.request.get_json(silent=True) or {}).get(
             'ResetKeysType')
         if wanted not in RESET_KEYS_TYPES:
-            return _error(400, 'ResetKeysType must be one of %s'
-                          % ', '.join(sorted(RESET_KEYS_TYPES)))
+            return views.error(400, 'ResetKeysType must be one of %s'
+                               % ', '.join(sorted(RESET_KEYS_TYPES)))
         driver = app.systems
         system = driver._get(identity)
         driver._update(system, **{SECURE_BOOT_KEYS:
                                   RESET_KEYS_TYPES[wanted]})
         return '', 204
 
-    _edit_get_answers(app, 'secure_boot', edit)
+    views.edit_get_answers(app, 'secure_boot', edit)
     app.add_url_rule(_RESET_KEYS_PATH, 'ironic_like_reset_keys', reset_keys,
                      methods=['POST'])
 
@@ -418,7 +385,6 @@ def patch_secure_boot_keys(app):
 # "FIRMWARE <component> <version>" (component: bios, bmc or nic:<id>).
 FIRMWARE_MAGIC = 'FIRMWARE'
 _IMAGE_LIMIT = 1024 * 1024
-_TASKS_PATH = '/redfish/v1/TaskService/Tasks/'
 
 
 def firmware_image(component, version):
@@ -490,7 +456,7 @@ def patch_firmware_update(app):
         if isinstance(firmware, dict) and firmware.get('bmc'):
             body['FirmwareVersion'] = firmware['bmc']
 
-    _edit_get_answers(app, 'manager_resource', edit_manager)
+    views.edit_get_answers(app, 'manager_resource', edit_manager)
 
     def current(task_id):
         """The task, a staged BIOS image Completed once the machine
@@ -508,7 +474,7 @@ def patch_firmware_update(app):
         task = current(task_id)
         return {'@odata.type': '#Task.v1_4_3.Task', 'Id': task_id,
                 'Name': 'Firmware update %s' % task_id,
-                '@odata.id': _TASKS_PATH + task_id,
+                '@odata.id': views.TASKS_PATH + task_id,
                 'TaskState': task['state'], 'TaskStatus': task['status'],
                 'PercentComplete': 100 if task['state'] == 'Completed'
                 else 0,
@@ -541,22 +507,23 @@ def patch_firmware_update(app):
         body = flask.request.get_json(silent=True) or {}
         url = body.get('ImageURI')
         if not url:
-            return _error(400, 'ImageURI is required')
+            return views.error(400, 'ImageURI is required')
         systems = app.systems.systems
         targets = body.get('Targets') or []
         if not targets and len(systems) == 1:
             targets = ['/redfish/v1/Systems/%s' % systems[0]]
         if len(targets) != 1:
-            return _error(400, 'Targets must name one system or manager '
-                          '(%d systems)' % len(systems))
+            return views.error(400, 'Targets must name one system or manager '
+                               '(%d systems)' % len(systems))
         identity = targets[0].rstrip('/').rsplit('/', 1)[-1]
         try:
             uuid = app.systems.uuid(identity)
             system = app.systems._get(uuid)
         except Exception:
-            return _error(400, 'No such target: %s' % targets[0])
+            return views.error(400, 'No such target: %s' % targets[0])
         if not isinstance(system.get(FIRMWARE_KEY), dict):
-            return _error(400, 'System %s has no updatable firmware' % uuid)
+            return views.error(400, 'System %s has no updatable firmware'
+                               % uuid)
         task_id = 'fw-%d' % next(counter)
         state, status, message = flash(uuid, url)
         if state == 'Exception':
@@ -564,16 +531,16 @@ def patch_firmware_update(app):
         with lock:
             tasks[task_id] = {'system': uuid, 'state': state,
                               'status': status, 'messages': [message]}
-            return _answer(202, task_body(task_id),
-                           {'Location': _TASKS_PATH + task_id})
+            return views.answer(202, task_body(task_id),
+                                {'Location': views.TASKS_PATH + task_id})
 
     def task_monitor(task_id):
         with lock:
             if task_id not in tasks:
-                return _error(404, 'No task %s' % task_id)
+                return views.error(404, 'No task %s' % task_id)
             body = task_body(task_id)
         running = body['TaskState'] in ('Running', 'Pending')
-        return _answer(202 if running else 200, body)
+        return views.answer(202 if running else 200, body)
 
     endpoint = 'UpdateService.update_service_simple_update'
     if endpoint not in app.view_functions:
@@ -581,8 +548,9 @@ def patch_firmware_update(app):
         raise RuntimeError('sushy-tools has no %s view; update %s'
                            % (endpoint, __file__))
     app.view_functions[endpoint] = simple_update
-    app.add_url_rule(_TASKS_PATH + '<task_id>', 'ironic_like_firmware_task',
-                     task_monitor, methods=['GET'])
+    app.add_url_rule(views.TASKS_PATH + '<task_id>',
+                     'ironic_like_firmware_task', task_monitor,
+                     methods=['GET'])
 
 
 EVENT_SERVICE_PATH = '/redfish/v1/EventService'
@@ -618,7 +586,7 @@ def patch_event_service(app):
     def link_root(identity, body):
         body['EventService'] = {'@odata.id': EVENT_SERVICE_PATH}
 
-    _edit_get_answers(app, 'root_resource', link_root)
+    views.edit_get_answers(app, 'root_resource', link_root)
 
     def shown(sub_id):
         sub = subscriptions[sub_id]
@@ -631,7 +599,7 @@ def patch_event_service(app):
                        'HttpHeaders': []})
 
     def event_service():
-        return _answer(200, {
+        return views.answer(200, {
             '@odata.type': '#EventService.v1_0_0.EventService',
             '@odata.id': EVENT_SERVICE_PATH, 'Id': 'EventService',
             'Name': 'Event Service', 'ServiceEnabled': True,
@@ -644,7 +612,7 @@ def patch_event_service(app):
         if flask.request.method == 'GET':
             with lock:
                 members = sorted(subscriptions, key=int)
-            return _answer(200, {
+            return views.answer(200, {
                 '@odata.type': '#EventDestinationCollection.'
                                'EventDestinationCollection',
                 '@odata.id': SUBSCRIPTIONS_PATH,
@@ -654,17 +622,17 @@ def patch_event_service(app):
                             for m in members]})
         body = flask.request.get_json(silent=True) or {}
         if not isinstance(body.get('Destination'), str):
-            return _error(400, 'Destination is required')
+            return views.error(400, 'Destination is required')
         types = body.get('EventTypes') or ['Alert']
         if not isinstance(types, list) or not all(
                 isinstance(t, str) for t in types):
-            return _error(400, 'EventTypes must be a list of event types')
+            return views.error(400, 'EventTypes must be a list of event types')
         unknown = sorted(set(types) - set(EVENT_TYPES))
         if unknown:
-            return _error(400, 'Unknown EventTypes: %s'
-                          % ', '.join(unknown))
+            return views.error(400, 'Unknown EventTypes: %s'
+                               % ', '.join(unknown))
         if body.get('Protocol', 'Redfish') != 'Redfish':
-            return _error(400, 'Protocol must be Redfish')
+            return views.error(400, 'Protocol must be Redfish')
         sub_id = str(next(counter))
         with lock:
             subscriptions[sub_id] = {
@@ -672,16 +640,16 @@ def patch_event_service(app):
                 'Protocol': 'Redfish', 'Context': body.get('Context', ''),
                 'HttpHeaders': body.get('HttpHeaders') or []}
             created = shown(sub_id)
-        return _answer(201, created, {'Location': created['@odata.id']})
+        return views.answer(201, created, {'Location': created['@odata.id']})
 
     def member(sub_id):
         with lock:
             if sub_id not in subscriptions:
-                return _error(404, 'No subscription %s' % sub_id)
+                return views.error(404, 'No subscription %s' % sub_id)
             if flask.request.method == 'DELETE':
                 del subscriptions[sub_id]
-                return _answer(204)
-            return _answer(200, shown(sub_id))
+                return views.answer(204)
+            return views.answer(200, shown(sub_id))
 
     def submit_test_event():
         body = flask.request.get_json(silent=True) or {}
@@ -710,7 +678,7 @@ def patch_event_service(app):
             except requests.RequestException as e:
                 LOG.warning('Event for %s not delivered: %s',
                             sub['Destination'], e)
-        return _answer(204)
+        return views.answer(204)
 
     app.add_url_rule(EVENT_SERVICE_PATH, 'ironic_like_event_service',
                      event_service, methods=['GET'])
@@ -723,19 +691,40 @@ def patch_event_service(app):
                      submit_test_event, methods=['POST'])
 
 
-def make_system(name, mac, power_state='Off', notify=True, uuid=None):
+def patch_storage(app):
+    """Simulated RAID storage (:func:`redfish_storage.patch_storage`),
+    its operations armed by a reset and applied at boot through the BIOS
+    patch."""
+    patch_bios()
+    redfish_storage.patch_storage(app, _applied_at_boot)
+
+
+def make_system(name, mac, power_state='Off', notify=True, uuid=None,
+                storage=None):
     """One FakeDriver system definition.
 
     ``notify``: the emulator sends the whole system to the notification
     URL on every change (power, pending power, boot device).
+    ``storage``: its RAID controllers (see
+    :func:`redfish_storage.check_storage`,
+    :func:`redfish_storage.make_storage`), kept checked under
+    ``redfish_storage.STORAGE_KEY``; ValueError if the definition is
+    wrong.
     """
-    return {'uuid': uuid or str(uuidlib.uuid4()), 'name': name,
-            'power_state': power_state, 'external_notifier': notify,
-            'nics': [{'mac': mac, 'ip': '192.0.2.10'}]}
+    system = {'uuid': uuid or str(uuidlib.uuid4()), 'name': name,
+              'power_state': power_state, 'external_notifier': notify,
+              'nics': [{'mac': mac, 'ip': '192.0.2.10'}]}
+    if storage is not None:
+        system[redfish_storage.STORAGE_KEY] = (
+            redfish_storage.check_storage(storage))
+    return system
 
 
 def write_config(path, systems, state_dir, notification_url=None):
     """Write the emulator's config file (Python syntax) for the FakeDriver.
+
+    The systems' own keys (``bios``, ``firmware``, ``storage``) reach the
+    patches with them (SUSHY_EMULATOR_FAKE_SYSTEMS).
 
     The emulator calls ``notification_url`` synchronously, without a
     timeout, and fails the Redfish request when it is down: whatever
@@ -806,6 +795,7 @@ def main(argv=None):
     patch_secure_boot_keys(emulator_main.app)
     patch_firmware_update(emulator_main.app)
     patch_event_service(emulator_main.app)
+    patch_storage(emulator_main.app)
     sys.argv = ['sushy-emulator'] + rest
     return emulator_main.main()
 

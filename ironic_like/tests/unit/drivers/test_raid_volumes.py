@@ -1,0 +1,158 @@
+"""Planning a target RAID configuration onto a controller's drives
+(drivers.raid_volumes): levels and disk counts, best fit, "MAX" last,
+sharing, the kind of drive asked for, and the errors that name the
+logical disk that does not fit."""
+
+from ironic_like.common import exception
+from ironic_like.drivers import raid_volumes
+from ironic_like.tests import base
+
+GiB = raid_volumes.GiB
+ALL = {'RAID0', 'RAID1', 'RAID5', 'RAID6', 'RAID10'}
+
+
+def _drive(ident, gib, storage='RAID.1', media='hdd', protocol='sas'):
+    return raid_volumes.Drive(ident, storage, gib * GiB, media, protocol)
+
+
+def _config(*disks):
+    return {'logical_disks': list(disks)}
+
+
+class TestCheckLevels(base.TestCase):
+
+    def _refused(self, disk):
+        e = self.assertRaises(exception.InvalidParameterValue,
+                              raid_volumes.check_levels, _config(disk))
+        self.assertEqual('target_raid_config', e.field)
+        return str(e)
+
+    def test_level_2_refused(self):
+        self.assertIn('RAID level 2 is not supported',
+                      self._refused({'raid_level': '2', 'size_gb': 10}))
+
+    def test_scsi_refused(self):
+        self.assertIn('scsi', self._refused(
+            {'raid_level': '1', 'size_gb': 10, 'interface_type': 'scsi'}))
+
+    def test_counts(self):
+        self.assertIn('takes 2 drives, not 3', self._refused(
+            {'raid_level': '1', 'size_gb': 10,
+             'number_of_physical_disks': 3}))
+        self.assertIn('at least 3', self._refused(
+            {'raid_level': '5', 'size_gb': 10,
+             'physical_disks': ['a', 'b']}))
+        self.assertIn('an even number of at least 4', self._refused(
+            {'raid_level': '1+0', 'size_gb': 10,
+             'number_of_physical_disks': 5}))
+        raid_volumes.check_levels(_config(
+            {'raid_level': '1+0', 'size_gb': 10,
+             'number_of_physical_disks': 6},
+            {'raid_level': '6', 'size_gb': 'MAX'}))
+
+
+class TestPlan(base.TestCase):
+
+    def test_mirror_takes_the_smallest_drives_that_fit(self):
+        drives = [_drive('big', 1000), _drive('small1', 100),
+                  _drive('small2', 100), _drive('tiny', 10)]
+        (volume,) = raid_volumes.plan(
+            _config({'raid_level': '1', 'size_gb': 50}), drives,
+            {'RAID.1': ALL})
+        self.assertEqual(['small1', 'small2'], volume.drives)
+        self.assertEqual(50 * GiB, volume.size_bytes)
+        self.assertEqual('RAID1', volume.raid_type)
+        self.assertEqual('RAID.1', volume.storage)
+
+    def test_sized_before_max_and_no_sharing_by_default(self):
+        drives = [_drive('d%d' % i, 100) for i in range(5)]
+        root = {'raid_level': '1', 'size_gb': 'MAX',
+                'is_root_volume': True}
+        data = {'raid_level': '5', 'size_gb': 100}
+        volumes = raid_volumes.plan(_config(root, data), drives,
+                                    {'RAID.1': ALL})
+        # The RAID 5 (sized) is placed first: 3 drives, 50 GiB each.
+        self.assertEqual([data, root], [v.disk for v in volumes])
+        self.assertEqual(['d0', 'd1', 'd2'], volumes[0].drives)
+        # The MAX mirror may not share them: the two left.
+        self.assertEqual(['d3', 'd4'], volumes[1].drives)
+        self.assertIsNone(volumes[1].size_bytes)
+
+    def test_sharing_disks_split_free_space(self):
+        drives = [_drive('a', 100), _drive('b', 100)]
+        first = {'raid_level': '1', 'size_gb': 30,
+                 'share_physical_disks': True}
+        second = {'raid_level': '0', 'size_gb': 100,
+                  'number_of_physical_disks': 2,
+                  'share_physical_disks': True}
+        volumes = raid_volumes.plan(_config(first, second), drives,
+                                    {'RAID.1': ALL})
+        self.assertEqual(['a', 'b'], volumes[0].drives)
+        self.assertEqual(['a', 'b'], volumes[1].drives)
+        # 70 GiB left on each: a RAID 0 of 150 GiB (75 on each) would
+        # not fit.
+        second['size_gb'] = 150
+        e = self.assertRaises(exception.InvalidParameterValue,
+                              raid_volumes.plan, _config(first, second),
+                              drives, {'RAID.1': ALL})
+        self.assertIn('logical disk 1 (RAID 0, 150 GiB on 2 drives) '
+                      'does not fit', str(e))
+
+    def test_busy_drives_and_kind_of_drive(self):
+        drives = [_drive('used', 100), _drive('hdd', 100),
+                  _drive('ssd1', 100, media='ssd'),
+                  _drive('ssd2', 100, media='ssd', protocol='sata')]
+        (volume,) = raid_volumes.plan(
+            _config({'raid_level': '0', 'size_gb': 10,
+                     'disk_type': 'ssd', 'interface_type': 'sata'}),
+            drives, {'RAID.1': ALL}, busy={'used'})
+        self.assertEqual(['ssd2'], volume.drives)
+        (volume,) = raid_volumes.plan(
+            _config({'raid_level': '0', 'size_gb': 10,
+                     'disk_type': 'hdd'}),
+            drives, {'RAID.1': ALL}, busy={'used'})
+        self.assertEqual(['hdd'], volume.drives)
+
+    def test_named_drives_and_controller(self):
+        drives = [_drive('a', 100), _drive('b', 100),
+                  _drive('c', 100, storage='RAID.2'),
+                  _drive('d', 100, storage='RAID.2')]
+        types = {'RAID.1': ALL, 'RAID.2': ALL}
+        (volume,) = raid_volumes.plan(
+            _config({'raid_level': '1', 'size_gb': 10,
+                     'physical_disks': ['c', {'id': 'd'}]}),
+            drives, types)
+        self.assertEqual(('RAID.2', ['c', 'd']),
+                         (volume.storage, volume.drives))
+        (volume,) = raid_volumes.plan(
+            _config({'raid_level': '1', 'size_gb': 10,
+                     'controller': 'RAID.2'}), drives, types)
+        self.assertEqual('RAID.2', volume.storage)
+        e = self.assertRaises(
+            exception.InvalidParameterValue, raid_volumes.plan,
+            _config({'raid_level': '1', 'size_gb': 10,
+                     'physical_disks': ['a', 'c']}), drives, types)
+        # One volume's drives are on one controller.
+        self.assertIn('does not fit', str(e))
+        e = self.assertRaises(
+            exception.InvalidParameterValue, raid_volumes.plan,
+            _config({'raid_level': '1', 'size_gb': 10,
+                     'physical_disks': ['a', 'zz']}), drives, types)
+        self.assertIn('physical disks zz are not free drives', str(e))
+
+    def test_controller_without_the_level(self):
+        drives = [_drive('a', 100), _drive('b', 100), _drive('c', 100)]
+        e = self.assertRaises(
+            exception.InvalidParameterValue, raid_volumes.plan,
+            _config({'raid_level': '5', 'size_gb': 10}), drives,
+            {'RAID.1': {'RAID0', 'RAID1'}})
+        self.assertIn('0 free drives match it', str(e))
+
+    def test_parity_share_rounds_up(self):
+        drives = [_drive('d%d' % i, 100) for i in range(4)]
+        (volume,) = raid_volumes.plan(
+            _config({'raid_level': '6', 'size_gb': 3,
+                     'number_of_physical_disks': 4}), drives,
+            {'RAID.1': ALL})
+        self.assertEqual(4, len(volume.drives))
+        self.assertEqual(3 * GiB, volume.size_bytes)

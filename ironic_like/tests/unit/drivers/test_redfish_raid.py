@@ -1,0 +1,305 @@
+"""The redfish raid interface's steps with sushy's Storage resources
+stood in for by a small in-memory BMC: volumes planned and created with
+the apply time the BMC offers (and a reboot for OnReset), raid_config
+recorded from what the BMC then shows, deletion, the waits bounded, and
+the checks made before the node moves."""
+
+import types
+from unittest import mock
+
+import fixtures
+import sushy
+
+from ironic_like.common import exception
+from ironic_like.common import states
+from ironic_like.drivers import base as drivers_base
+from ironic_like.drivers.modules import redfish_raid
+from ironic_like.drivers.modules import redfish_utils
+from ironic_like.tests import base
+from ironic_like.tests.unit.db import utils
+
+GiB = 1024 ** 3
+STORAGE = '/redfish/v1/Systems/1/Storage/RAID.1'
+
+
+class _Drive(object):
+
+    def __init__(self, ident, gib):
+        self.identity = ident
+        self.path = '%s/Drives/%s' % (STORAGE, ident)
+        self.capacity_bytes = gib * GiB
+        self.media_type = 'HDD'
+        self.protocol = sushy.PROTOCOL_TYPE_SAS
+
+
+class _Volume(object):
+
+    def __init__(self, bmc, ident, payload):
+        self.bmc = bmc
+        self.identity = ident
+        self.name = payload.get('Name', 'Volume %s' % ident)
+        self.raid_type = sushy.RAIDType(payload['RAIDType'])
+        drives = payload['Links']['Drives']
+        self.capacity_bytes = payload.get('CapacityBytes') or (
+            len(drives) * 100 * GiB)
+        self.json = {'Links': {'Drives': drives}}
+
+    def delete(self, apply_time=None):
+        self.bmc.calls.append(('delete', self.identity, apply_time))
+        self.bmc.pending_deletes.append(self)
+        if apply_time != sushy.APPLY_TIME_ON_RESET:
+            self.bmc.apply()
+
+
+class _Volumes(object):
+
+    def __init__(self, bmc):
+        self.bmc = bmc
+        self.operation_apply_time_support = types.SimpleNamespace(
+            mapped_supported_values=bmc.apply_times)
+
+    def get_members(self):
+        return list(self.bmc.volumes)
+
+    def create(self, payload, apply_time=None):
+        self.bmc.calls.append(('create', payload, apply_time))
+        self.bmc.serial += 1
+        self.bmc.pending_creates.append(
+            _Volume(self.bmc, str(self.bmc.serial), payload))
+        if apply_time != sushy.APPLY_TIME_ON_RESET:
+            self.bmc.apply()
+
+
+class _BMC(object):
+    """One RAID controller with four 100 GiB drives."""
+
+    def __init__(self, apply_times,
+                 raid_types=('RAID0', 'RAID1', 'RAID5', 'RAID10')):
+        self.apply_times = list(apply_times)
+        self.drives = [_Drive('Disk.%d' % i, 100) for i in range(4)]
+        self.volumes = []
+        self.pending_creates = []
+        self.pending_deletes = []
+        self.calls = []
+        self.serial = 0
+        self.storage = types.SimpleNamespace(
+            identity='RAID.1', drives=self.drives, volumes=_Volumes(self),
+            controllers=None,
+            storage_controllers=[types.SimpleNamespace(
+                raid_types=[sushy.RAIDType(t) for t in raid_types])])
+        # A controller that is no RAID controller: left alone.
+        self.plain = types.SimpleNamespace(
+            identity='AHCI.1', drives=[_Drive('Plain.0', 100)],
+            volumes=None, controllers=None,
+            storage_controllers=[types.SimpleNamespace(raid_types=[])])
+        self.system = types.SimpleNamespace(
+            storage=types.SimpleNamespace(
+                get_members=lambda: [self.plain, self.storage]))
+
+    def apply(self):
+        self.volumes.extend(self.pending_creates)
+        for volume in self.pending_deletes:
+            self.volumes.remove(volume)
+        self.pending_creates, self.pending_deletes = [], []
+
+
+class TestRedfishRAID(base.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        redfish_utils._CACHE.clear()
+        self.addCleanup(redfish_utils._CACHE.clear)
+        self.bmc = _BMC([sushy.APPLY_TIME_IMMEDIATE,
+                         sushy.APPLY_TIME_ON_RESET])
+        conn = mock.Mock()
+        conn.get_system.side_effect = lambda *a: self.bmc.system
+        self.useFixture(fixtures.MockPatchObject(
+            redfish_utils.sushy, 'Sushy', return_value=conn))
+        self.node = utils.create_test_node(
+            driver='redfish', raid_interface='redfish',
+            power_state=states.POWER_ON,
+            properties={'local_gb': 10, 'capabilities': 'boot_mode:uefi'},
+            target_raid_config={'logical_disks': [
+                {'raid_level': '1', 'size_gb': 50, 'is_root_volume': True,
+                 'volume_name': 'root'},
+                {'raid_level': '0', 'size_gb': 'MAX'}]},
+            driver_info={'redfish_address': 'http://bmc.example',
+                         'redfish_system_id': '/redfish/v1/Systems/1'})
+        self.power = mock.Mock()
+        self.power.get_power_state.return_value = states.POWER_ON
+        self.power.reboot.side_effect = lambda task: self.bmc.apply()
+        self.interface = redfish_raid.RedfishRAID()
+        self.task = types.SimpleNamespace(
+            node=self.node, driver=types.SimpleNamespace(
+                power=self.power, boot=mock.Mock()),
+            update_node=self._update_node)
+        self.useFixture(fixtures.MockPatchObject(
+            redfish_raid, 'APPLY_TIMEOUT', 0))
+        self.useFixture(fixtures.MockPatchObject(
+            redfish_raid, 'APPLY_POLL_INTERVAL', 0))
+
+    def _update_node(self, values, expected=None):
+        self.task.node = self.db.update_node(self.task.node.id, values)
+
+    def _creates(self):
+        return [c for c in self.bmc.calls if c[0] == 'create']
+
+    def test_marks(self):
+        info = drivers_base.step_info(self.interface, 'create_configuration',
+                                      drivers_base.CLEAN)
+        self.assertIn('delete_existing', info['argsinfo'])
+        for kind in (drivers_base.CLEAN, drivers_base.DEPLOY,
+                     drivers_base.SERVICE):
+            self.assertIsNotNone(drivers_base.step_info(
+                self.interface, 'delete_configuration', kind))
+        for kind in (drivers_base.DEPLOY, drivers_base.SERVICE):
+            info = drivers_base.step_info(
+                self.interface, 'apply_configuration', kind)
+            self.assertTrue(info['argsinfo']['raid_config']['required'])
+        self.assertIsNone(drivers_base.step_info(
+            self.interface, 'create_configuration', drivers_base.DEPLOY))
+
+    def test_create_immediate_records_what_the_bmc_shows(self):
+        self.interface.create_configuration(self.task)
+        creates = self._creates()
+        self.assertEqual(2, len(creates))
+        # The sized mirror first, on the first two drives, named.
+        root_payload = creates[0][1]
+        self.assertEqual('RAID1', root_payload['RAIDType'])
+        self.assertEqual(50 * GiB, root_payload['CapacityBytes'])
+        self.assertEqual('root', root_payload['Name'])
+        self.assertEqual(
+            ['%s/Drives/Disk.0' % STORAGE, '%s/Drives/Disk.1' % STORAGE],
+            [d['@odata.id'] for d in root_payload['Links']['Drives']])
+        # The MAX disk: no size asked, the BMC works it out; one drive
+        # (the fewest RAID 0 takes) of those left (no sharing).
+        self.assertNotIn('CapacityBytes', creates[1][1])
+        self.assertEqual(sushy.APPLY_TIME_IMMEDIATE, creates[0][2])
+        self.power.reboot.assert_not_called()
+        node = self.db.get_node(self.node.uuid)
+        disks = node.raid_config['logical_disks']
+        self.assertEqual(2, len(disks))
+        root = disks[0]
+        self.assertEqual({'id': '1', 'name': 'root', 'controller': 'RAID.1',
+                          'size_gb': 50, 'raid_level': '1',
+                          'physical_disks': ['Disk.0', 'Disk.1'],
+                          'is_root_volume': True, 'volume_name': 'root'},
+                         root)
+        self.assertEqual('0', disks[1]['raid_level'])
+        self.assertEqual(['Disk.2'], disks[1]['physical_disks'])
+        self.assertIn('last_updated', node.raid_config)
+        # The root volume's size and level, as for the agent's RAID.
+        self.assertEqual(50, node.properties['local_gb'])
+        self.assertIn('raid_level:1', node.properties['capabilities'])
+
+    def test_on_reset_reboots_and_waits(self):
+        self.bmc.apply_times[:] = [sushy.APPLY_TIME_ON_RESET]
+        self.interface.create_configuration(self.task,
+                                            create_nonroot_volumes=False)
+        self.assertEqual([sushy.APPLY_TIME_ON_RESET],
+                         [c[2] for c in self._creates()])
+        self.power.reboot.assert_called_once()
+        self.assertEqual(1, len(self.bmc.volumes))
+        node = self.db.get_node(self.node.uuid)
+        self.assertTrue(node.raid_config['logical_disks'][0]
+                        ['is_root_volume'])
+
+    def test_volumes_that_never_appear_fail_the_step(self):
+        self.bmc.apply_times[:] = [sushy.APPLY_TIME_ON_RESET]
+        self.power.reboot.side_effect = None  # the BMC builds nothing
+        e = self.assertRaises(exception.IronicLikeException,
+                              self.interface.create_configuration,
+                              self.task)
+        self.assertIn('2 of the 2 RAID volumes asked for did not appear',
+                      str(e))
+        self.assertEqual({}, self.db.get_node(self.node.uuid).raid_config)
+
+    def test_configuration_that_does_not_fit_writes_nothing(self):
+        self.task.node = self.db.update_node(self.node.id, {
+            'target_raid_config': {'logical_disks': [
+                {'raid_level': '5', 'size_gb': 500}]}})
+        e = self.assertRaises(exception.InvalidParameterValue,
+                              self.interface.create_configuration,
+                              self.task)
+        self.assertIn('logical disk 0 (RAID 5, 500 GiB on 3 drives) does '
+                      'not fit', str(e))
+        self.assertEqual([], self.bmc.calls)
+
+    def test_existing_volumes_keep_their_drives_unless_deleted(self):
+        self.interface.create_configuration(self.task,
+                                            create_nonroot_volumes=False)
+        # Disks 0 and 1 are taken: a second mirror goes on 2 and 3.
+        self.interface.create_configuration(self.task,
+                                            create_nonroot_volumes=False)
+        self.assertEqual(['Disk.2', 'Disk.3'],
+                         [d['@odata.id'].rsplit('/', 1)[1] for d in
+                          self.bmc.volumes[1].json['Links']['Drives']])
+        # delete_existing: both go first, the new one is on 0 and 1.
+        self.interface.create_configuration(self.task,
+                                            create_nonroot_volumes=False,
+                                            delete_existing=True)
+        self.assertEqual(1, len(self.bmc.volumes))
+        disks = self.db.get_node(self.node.uuid).raid_config[
+            'logical_disks']
+        self.assertEqual([['Disk.0', 'Disk.1']],
+                         [d['physical_disks'] for d in disks])
+
+    def test_delete_configuration(self):
+        self.interface.create_configuration(self.task)
+        self.bmc.apply_times[:] = [sushy.APPLY_TIME_ON_RESET]
+        self.interface.delete_configuration(self.task)
+        self.assertEqual([], self.bmc.volumes)
+        self.power.reboot.assert_called_once()
+        node = self.db.get_node(self.node.uuid)
+        self.assertEqual({}, node.raid_config)
+
+    def test_delete_that_never_happens_fails(self):
+        self.interface.create_configuration(self.task)
+        self.bmc.apply_times[:] = [sushy.APPLY_TIME_ON_RESET]
+        self.power.reboot.side_effect = None
+        e = self.assertRaises(exception.IronicLikeException,
+                              self.interface.delete_configuration,
+                              self.task)
+        self.assertIn('RAID volumes RAID.1/1, RAID.1/2 were not deleted',
+                      str(e))
+
+    def test_apply_configuration_sets_the_target(self):
+        config = {'logical_disks': [{'raid_level': '1+0',
+                                     'size_gb': 100}]}
+        self.interface.apply_configuration(self.task, config)
+        node = self.db.get_node(self.node.uuid)
+        self.assertEqual(config, node.target_raid_config)
+        self.assertEqual('RAID10', self._creates()[0][1]['RAIDType'])
+        self.assertEqual('1+0',
+                         node.raid_config['logical_disks'][0]['raid_level'])
+
+    def test_check_step(self):
+        self.interface.check_step(self.task, {
+            'interface': 'raid', 'step': 'create_configuration'})
+        self.task.node = self.db.update_node(self.node.id, {
+            'target_raid_config': {'logical_disks': [
+                {'raid_level': '2', 'size_gb': 10}]}})
+        e = self.assertRaises(
+            exception.InvalidParameterValue, self.interface.check_step,
+            self.task, {'interface': 'raid', 'step': 'create_configuration'})
+        self.assertEqual('target_raid_config', e.field)
+        e = self.assertRaises(
+            exception.InvalidParameterValue, self.interface.check_step,
+            self.task, {'interface': 'raid', 'step': 'apply_configuration',
+                        'args': {'raid_config': {'logical_disks': [
+                            {'raid_level': '1', 'size_gb': 10}]},
+                            'delete_existing': 'maybe'}})
+        self.assertEqual('delete_existing', e.field)
+        self.task.node = self.db.update_node(self.node.id, {
+            'target_raid_config': {}})
+        self.assertRaises(
+            exception.MissingParameterValue, self.interface.check_step,
+            self.task, {'interface': 'raid', 'step': 'create_configuration'})
+
+    def test_validate_raid_config(self):
+        self.interface.validate_raid_config(self.task, {})
+        self.assertRaises(exception.InvalidParameterValue,
+                          self.interface.validate_raid_config, self.task,
+                          {'logical_disks': [{'raid_level': '1',
+                                              'size_gb': 1,
+                                              'interface_type': 'scsi'}]})
