@@ -1,5 +1,7 @@
 """Instance images the conductor caches and serves to the deploy agent,
-as Ironic's ``[agent]image_download_source`` says:
+as Ironic's ``image_download_source`` says (the node's
+``instance_info``, else its ``driver_info``, else
+``[agent]image_download_source``):
 
 - an http(s) ``image_source`` is given to the agent as it is (``http``,
   the default), or cached here too (``local``);
@@ -63,17 +65,42 @@ def source_kind(source):
         field=FIELD)
 
 
-def glance_image(image_id, context=None):
+# Ironic's values of image_download_source.
+SOURCES = ('swift', 'http', 'local')
+SOURCE_KEY = 'image_download_source'
+
+
+def download_source(node):
+    """Where ``node``'s agent gets its instance image: ``instance_info``'s
+    image_download_source, else ``driver_info``'s, else
+    ``[agent]image_download_source`` (Ironic's order).
+    InvalidParameterValue naming the field whose value is none of
+    swift, http and local."""
+    for field in ('instance_info', 'driver_info'):
+        value = (getattr(node, field, None) or {}).get(SOURCE_KEY)
+        if not value:
+            continue
+        if value not in SOURCES:
+            raise exception.InvalidParameterValue(
+                'Invalid value for %s.%s: "%s". Valid values are %s.'
+                % (field, SOURCE_KEY, value, ', '.join(SOURCES)),
+                field='%s/%s' % (field, SOURCE_KEY))
+        return value
+    return CONF.agent.image_download_source
+
+
+def glance_image(node, image_id, context=None):
     """Glance's record of the image (checked usable for a deploy, and,
     given the requester's ``context``, available to it: Ironic's rules,
     common/glance.py); InvalidParameterValue naming image_source when
     Glance has no such active image, refuses it, or the agent could not
-    be given it."""
-    if CONF.agent.image_download_source == 'swift':
+    be given it (``node``'s image_download_source ``swift``)."""
+    if download_source(node) == 'swift':
         raise exception.InvalidParameterValue(
             'Glance image %s cannot be given to the agent through Swift '
-            'here (no object store): set [agent]image_download_source to '
-            'http or local.' % image_id, field=FIELD)
+            'here (no object store): set image_download_source to http '
+            'or local ([agent], or the node\'s instance_info or '
+            'driver_info).' % image_id, field=FIELD)
     try:
         image = glance.get_image(image_id)
         if context is not None and not glance.is_available(image, context):
@@ -100,9 +127,10 @@ def check_request(task):
     source = (task.node.instance_info or {}).get('image_source')
     if not source:
         return {}  # the deploy fails naming it (deploy.image_info)
+    download_source(task.node)
     kind, ref = source_kind(source)
     if kind == GLANCE:
-        glance_image(ref, task.context)
+        glance_image(task.node, ref, task.context)
     elif kind == FILE:
         check_file(ref)
     return {CHECKED: '%s:%s' % (kind, ref)}
@@ -147,7 +175,7 @@ def served(node, image_info):
     downloads from: the image's own, or that of the node's link to the
     cached image."""
     kind, ref = source_kind((node.instance_info or {}).get('image_source'))
-    if kind == HTTP and CONF.agent.image_download_source != 'local':
+    if kind == HTTP and download_source(node) != 'local':
         # A link an earlier deploy (a rebuild) left would stay served.
         remove(node.uuid)
         return image_info

@@ -294,7 +294,7 @@ def image_info(node):
     if kind == instance_images.GLANCE:
         # Glance says what the image is (Ironic reads it there too; an
         # instance_info value a former deploy left is not the image's).
-        image = instance_images.glance_image(ref)
+        image = instance_images.glance_image(node, ref)
         algo, value = glance.checksum(image)
         if not value:
             raise exception.InvalidParameterValue(

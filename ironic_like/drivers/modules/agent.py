@@ -13,5 +13,18 @@ from ironic_like.drivers import base
 
 class AgentDeploy(base.FlowDeployInterface):
 
+    def get_properties(self):
+        return {
+            'image_download_source': 'Specifies whether direct deploy '
+                                     'interface should try to use the '
+                                     'image source directly or if the '
+                                     'conductor should cache the image '
+                                     'and serve it from its own HTTP '
+                                     'server. Accepted values are '
+                                     '"swift", "http" and "local" '
+                                     '(instance_info\'s wins; default: '
+                                     '[agent]image_download_source). '
+                                     'Optional.'}
+
     def validate(self, task):
         task.driver.boot.validate(task)

@@ -231,6 +231,39 @@ class TestInstanceImages(base.TestCase):
         with open(self._link('node-1'), 'rb') as f:
             self.assertEqual(DATA, f.read())
 
+    def test_per_node_download_source(self):
+        # Ironic's order: instance_info, then driver_info, then [agent].
+        node = _node(URL, image_checksum=SHA256)
+        node.driver_info = {'image_download_source': 'local'}
+        info = self._served(node)
+        self.assertEqual(['http://10.0.0.1:8088/agent_images/node-1'],
+                         info['urls'])
+        node.instance_info['image_download_source'] = 'http'
+        self.assertEqual([URL], self._served(node)['urls'])
+        # The link the local download left goes.
+        self.assertFalse(os.path.exists(self._link('node-1')))
+        self.config(image_download_source='local', group='agent')
+        del node.driver_info['image_download_source']
+        self.assertEqual([URL], self._served(node)['urls'])
+
+    def test_per_node_download_source_checked(self):
+        for field in ('instance_info', 'driver_info'):
+            node = _node(URL, image_checksum=SHA256)
+            node.driver_info = {}
+            getattr(node, field)['image_download_source'] = 'ftp'
+            task = types.SimpleNamespace(node=node, context=None)
+            e = self.assertRaises(exception.InvalidParameterValue,
+                                  instance_images.check_request, task)
+            self.assertEqual('%s/image_download_source' % field, e.field)
+            self.assertIn('Valid values are swift, http, local', str(e))
+        # swift for one node: its Glance image cannot be given.
+        node = _node(IMAGE_ID)
+        node.driver_info = {'image_download_source': 'swift'}
+        e = self.assertRaises(exception.InvalidParameterValue,
+                              deploy.image_info, node)
+        self.assertIn('no object store', str(e))
+        self.assertEqual('instance_info/image_source', e.field)
+
     def test_file_image(self):
         path = os.path.join(self.files, 'ubuntu.img')
         with open(path, 'wb') as f:
