@@ -10,9 +10,14 @@ simpler where it searches: each logical disk takes, on one controller
 that supports its level, the drives with the least free space that still
 hold its share (best fit, so that the large drives stay for what comes
 next); a "MAX" disk takes the drives with the most free space and all of
-it. Drives already in a volume are not used (their free space is not
-known), nor are drives given to a logical disk that does not share its
-physical disks (``share_physical_disks``, Ironic's default false).
+it. One volume's drives are alike (one controller, one media type, one
+protocol: controllers refuse mixed volumes). Without a drive count, a
+sized disk takes the fewest drives its level needs that hold it (Ironic
+adds drives until it fits too). Drives already in a volume are not used
+(their free space is not known), nor are drives given to a logical disk
+that does not share its physical disks (``share_physical_disks``,
+Ironic's default false). Drives are told apart by controller and id:
+ids repeat across controllers on some BMCs.
 """
 
 import collections
@@ -38,12 +43,13 @@ LEVELS = {
 
 # A physical drive as the plan sees it: its id, its controller (the
 # Redfish Storage id), capacity in bytes, media ('hdd', 'ssd' or None)
-# and protocol ('sas', 'sata' or None).
+# and protocol ('sas', 'sata' or None). (storage, id) is its key.
 Drive = collections.namedtuple('Drive', 'id storage capacity media protocol')
 
 # One volume to create: the logical disk (as the target gives it), its
-# controller, its drives' ids, its size in bytes (None for "MAX": the
-# controller works out the most it can hold), the Redfish RAIDType.
+# controller, its drives' ids (on that controller), its size in bytes
+# (None for "MAX": the controller works out the most it can hold), the
+# Redfish RAIDType.
 Volume = collections.namedtuple('Volume', 'disk storage drives size_bytes '
                                           'raid_type')
 
@@ -93,6 +99,10 @@ def _check_count(where, level, count):
              '%d to %d' % (fewest, most)), count))
 
 
+def _key(drive):
+    return (drive.storage, drive.id)
+
+
 def _wanted(disk, drive):
     """Whether ``drive`` is of the kind ``disk`` asks for."""
     if disk.get('controller') and drive.storage != disk['controller']:
@@ -117,32 +127,53 @@ def _named_drives(disk):
     return names
 
 
+def _supports(raid_types, storage, raid_type):
+    """Whether the controller ``storage`` builds ``raid_type``: its
+    listed types, or any when it lists none (None: the BMC does not
+    say, as Ironic takes it)."""
+    types = raid_types.get(storage)
+    return types is None or raid_type in types
+
+
+def _counts(disk, available):
+    """The drive counts to try for ``disk``, fewest first: the one it
+    asks for, else from its level's fewest up to what is available (a
+    "MAX" disk: the fewest)."""
+    _type, fewest, most, even, _data = LEVELS[disk['raid_level']]
+    if disk.get('physical_disks') or disk.get('number_of_physical_disks') \
+            or disk['size_gb'] == 'MAX':
+        return [_count(disk)]
+    top = available if most is None else min(most, available)
+    return [n for n in range(fewest, top + 1) if not even or n % 2 == 0]
+
+
 def plan(raid_config, drives, raid_types, busy=()):
     """The volumes that build ``raid_config``'s logical disks, in the
     order to create them (sized ones first, then "MAX" ones, each group
     in the configuration's order).
 
     ``drives``: Drive tuples; ``raid_types``: {storage id: the Redfish
-    RAIDTypes its controller supports}; ``busy``: ids of drives already
-    in a volume. InvalidParameterValue naming target_raid_config and the
-    logical disk that cannot be placed.
+    RAIDTypes its controller supports, or None when it does not say};
+    ``busy``: (storage id, drive id) of the drives already in a volume.
+    InvalidParameterValue naming target_raid_config and the logical disk
+    that cannot be placed.
     """
     check_levels(raid_config)
     disks = list(enumerate(raid_config['logical_disks']))
     ordered = ([d for d in disks if d[1]['size_gb'] != 'MAX'] +
                [d for d in disks if d[1]['size_gb'] == 'MAX'])
-    free = {d.id: (0 if d.id in busy else d.capacity) for d in drives}
-    # drive id -> whether every logical disk on it shares its drives.
+    free = {_key(d): (0 if _key(d) in busy else d.capacity) for d in drives}
+    # drive key -> whether every logical disk on it shares its drives.
     sharing = {}
     volumes = []
     for index, disk in ordered:
         volume, share = _place(index, disk, drives, raid_types, free,
                                sharing)
-        per_drive = share
         for drive_id in volume.drives:
-            free[drive_id] -= per_drive
-            sharing[drive_id] = (sharing.get(drive_id, True) and
-                                 bool(disk.get('share_physical_disks')))
+            key = (volume.storage, drive_id)
+            free[key] -= share
+            sharing[key] = (sharing.get(key, True) and
+                            bool(disk.get('share_physical_disks')))
         volumes.append(volume)
     return volumes
 
@@ -153,47 +184,54 @@ def _place(index, disk, drives, raid_types, free, sharing):
     where = 'logical disk %d' % index
     level = disk['raid_level']
     raid_type, _fewest, _most, _even, data = LEVELS[level]
-    count = _count(disk)
     shares = bool(disk.get('share_physical_disks'))
     usable = [d for d in drives
-              if _wanted(disk, d) and free[d.id] > 0 and
-              (d.id not in sharing or (shares and sharing[d.id])) and
-              raid_type in raid_types.get(d.storage, ())]
-    named = _named_drives(disk)
+              if _wanted(disk, d) and free[_key(d)] > 0 and
+              (_key(d) not in sharing or (shares and sharing[_key(d)])) and
+              _supports(raid_types, d.storage, raid_type)]
+    named = set(_named_drives(disk))
     if named:
-        missing = sorted(set(named) - {d.id for d in usable})
+        missing = sorted(named - {d.id for d in usable})
         if missing:
             raise _refuse('%s: physical disks %s are not free drives of a '
                           'controller supporting %s.' % (
                               where, ', '.join(missing), raid_type))
-    by_storage = collections.defaultdict(list)
+    # Alike drives: one controller, and unless the drives are named, one
+    # media type and protocol.
+    groups = collections.defaultdict(list)
     for drive in usable:
-        by_storage[drive.storage].append(drive)
+        groups[(drive.storage,) if named else
+               (drive.storage, drive.media or '', drive.protocol or '')
+               ].append(drive)
     size = disk['size_gb']
-    for storage in sorted(by_storage):
-        candidates = by_storage[storage]
-        if size == 'MAX':
-            chosen = sorted(candidates, key=lambda d: (-free[d.id], d.id))
-            chosen = chosen[:count]
-            if len(chosen) < count:
-                continue
-            share = min(free[d.id] for d in chosen)
-            return Volume(disk, storage, [d.id for d in chosen], None,
-                          raid_type), share
-        # Each drive's share, rounded up (a controller allocates whole
-        # bytes on every drive).
-        share = -(-int(size) * GiB // data(count))
-        fitting = sorted((d for d in candidates if free[d.id] >= share),
-                         key=lambda d: (free[d.id], d.id))
-        if len(fitting) >= count:
-            chosen = fitting[:count]
-            return Volume(disk, storage, [d.id for d in chosen],
-                          int(size) * GiB, raid_type), share
+    for group in sorted(groups):
+        candidates = groups[group]
+        if named and {d.id for d in candidates} != named:
+            continue
+        storage = group[0]
+        for count in _counts(disk, len(candidates)):
+            if size == 'MAX':
+                chosen = sorted(candidates,
+                                key=lambda d: (-free[_key(d)], d.id))[:count]
+                if len(chosen) < count:
+                    continue
+                share = min(free[_key(d)] for d in chosen)
+                return Volume(disk, storage, [d.id for d in chosen], None,
+                              raid_type), share
+            # Each drive's share, rounded up (a controller allocates
+            # whole bytes on every drive).
+            share = -(-int(size) * GiB // data(count))
+            fitting = sorted((d for d in candidates
+                              if free[_key(d)] >= share),
+                             key=lambda d: (free[_key(d)], d.id))
+            if len(fitting) >= count:
+                return Volume(disk, storage,
+                              [d.id for d in fitting[:count]],
+                              int(size) * GiB, raid_type), share
     raise _refuse(
-        '%s (RAID %s, %s GiB on %d drives) does not fit: %d free drives '
-        'match it%s.' % (
-            where, level, size, count, len(usable),
-            '' if not by_storage else
+        '%s (RAID %s, %s GiB) does not fit: %d free drives match it%s.' % (
+            where, level, size, len(usable),
+            '' if not usable else
             ' (free GiB per drive: %s)' % ', '.join(
-                '%s %.1f' % (d.id, free[d.id] / GiB)
-                for d in sorted(usable, key=lambda d: d.id))))
+                '%s/%s %.1f' % (d.storage, d.id, free[_key(d)] / GiB)
+                for d in sorted(usable, key=_key))))

@@ -4,7 +4,11 @@ volumes a client creates and deletes through sushy-tools' Storage views,
 taken over for those systems, at once or at the machine's next boot
 (apply time ``OnReset``, answered with a task), as BMCs with RAID jobs
 do. Checked as a controller would: drives of the controller, enough of
-them for the RAID type, capacity that fits their free space.
+them for the RAID type, capacity that fits their free space. Like an
+iDRAC, a controller takes one ``OnReset`` operation (a create or a
+delete) at a time: another one is refused (400) until the next boot has
+applied it. Volume ids are never reused, not even those of deleted
+volumes of the definition.
 """
 
 import collections
@@ -279,14 +283,28 @@ def _controllers(system):
 def _load_storage(driver, system):
     """The system's storage state: ``volumes`` ({storage id: [volume]}),
     ``pending`` operations waiting for a reset, ``tasks`` ({number:
-    task}) and ``next`` (the counter of volume and task numbers). The
+    task}), ``next`` (the counter of volume and task numbers) and
+    ``used_ids`` (the volume ids ever used, deleted ones too). The
     definition's volumes until a client changed something."""
     try:
         return _storage_db(driver)[system['uuid']]
     except KeyError:
-        return {'volumes': {c['id']: c['volumes']
-                            for c in _controllers(system)},
-                'pending': [], 'tasks': {}, 'next': 1}
+        volumes = {c['id']: c['volumes'] for c in _controllers(system)}
+        return {'volumes': volumes, 'pending': [], 'tasks': {}, 'next': 1,
+                'used_ids': sorted(v['id'] for vs in volumes.values()
+                                   for v in vs)}
+
+
+def _used_volume_ids(system, state):
+    """The volume ids that a new volume of the system cannot take: those
+    of the definition, those ever used (a state saved before
+    ``used_ids`` was kept knows those of its volumes and pending
+    operations)."""
+    used = set(state.get('used_ids', ()))
+    used.update(v['id'] for c in _controllers(system) for v in c['volumes'])
+    used.update(v['id'] for vs in state['volumes'].values() for v in vs)
+    used.update(op['volume']['id'] for op in state['pending'])
+    return used
 
 
 def _save_storage(driver, system, state):
@@ -372,7 +390,14 @@ def patch_storage(app, applied_at_boot):
     the machine's next boot (a power-on or a restart; see patch_bios),
     then the task is Completed. A DELETE of a volume answers 204, or
     with ``OnReset`` in its body 202 with a task, the volume going at
-    the next boot. Systems without ``storage`` keep sushy-tools' views.
+    the next boot. As on an iDRAC, a controller has at most one
+    ``OnReset`` operation (job) pending: another POST or DELETE with
+    ``OnReset`` (given, or the controller's default) on it is refused
+    (400, ``Base.1.0.ResourceInUse``: a job is already pending until the
+    next reset) until the boot has applied the first; ``Immediate``
+    ones go on. Volume ids are never reused (Volume.<n>, skipping every
+    id the system ever had). Systems without ``storage`` keep
+    sushy-tools' views.
     ``applied_at_boot(driver, uuid)``: the system's record once a due
     boot is applied (the emulator's, whose BIOS patch must be in place:
     its reset hook calls :func:`arm_storage` and its boot
@@ -451,6 +476,19 @@ def patch_storage(app, applied_at_boot):
         _save_storage(driver(), system, state)
         body = task_body(system['uuid'], number, state['tasks'][number])
         return views.answer(202, body, {'Location': body['@odata.id']})
+
+    def refuse_second_job(system, state, sid):
+        """_Refused if storage ``sid`` has an operation waiting for the
+        next reset already (one job at a time per controller)."""
+        for op in state['pending']:
+            if op['storage'] == sid:
+                raise _Refused(
+                    'A job is already pending on storage %s until the next '
+                    'reset (task %s: %s); the controller takes one '
+                    'OnReset operation at a time'
+                    % (sid, task_id(system['uuid'], op['task']),
+                       state['tasks'][op['task']]['message']),
+                    'Base.1.0.ResourceInUse')
 
     def requested_apply_time(body, controller):
         wanted = body.get(_APPLY_TIME)
@@ -605,6 +643,8 @@ def patch_storage(app, applied_at_boot):
             state = _load_storage(driver(), system)
             apply_time = requested_apply_time(body, ctl)
             sid = ctl['id']
+            if apply_time != 'Immediate':
+                refuse_second_job(system, state, sid)
             taken = state['volumes'].get(sid, []) + [
                 op['volume'] for op in state['pending']
                 if op['storage'] == sid and op['action'] == 'create']
@@ -619,10 +659,10 @@ def patch_storage(app, applied_at_boot):
                                          volume['raid_type'], volume_type),
                                'Base.1.0.PropertyValueConflict')
             # Ids are never reused, so a task names its volume for good.
-            all_ids = [v['id'] for vs in state['volumes'].values()
-                       for v in vs] + [op['volume']['id']
-                                       for op in state['pending']]
-            vid, state['next'] = _next_volume_id(all_ids, state['next'])
+            vid, state['next'] = _next_volume_id(
+                _used_volume_ids(system, state), state['next'])
+            state['used_ids'] = sorted(
+                set(state.get('used_ids', ())) | {vid})
             volume.update(id=vid, name=name or vid)
             if apply_time != 'Immediate':
                 return queue(system, state, 'create', sid, volume,
@@ -656,6 +696,7 @@ def patch_storage(app, applied_at_boot):
                                'reset' % vol_id,
                                'Base.1.0.ResourceInUse')
             if requested_apply_time(body, ctl) != 'Immediate':
+                refuse_second_job(system, state, ctl['id'])
                 return queue(system, state, 'delete', ctl['id'], vol,
                              'Volume %s is deleted at the next reset'
                              % vol_id)

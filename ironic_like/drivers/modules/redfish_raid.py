@@ -4,33 +4,47 @@ band, as the steps Ironic has:
 
 ``create_configuration`` (clean step)
     Builds the node's target_raid_config (its root volume or the others,
-    as the arguments say; ``delete_existing`` deletes the volumes there
-    are first). Where each logical disk goes is planned before anything
-    is written (:mod:`ironic_like.drivers.raid_volumes`): a configuration
-    that does not fit fails naming the logical disk.
+    as the arguments say; ``delete_existing`` deletes the RAID volumes
+    there are first).
 ``apply_configuration`` (deploy and service step)
-    Sets target_raid_config to its ``raid_config`` and builds it.
+    Sets target_raid_config to its ``raid_config`` and builds it (the
+    arguments' defaults are Ironic's redfish interface's: the root volume
+    only, nothing deleted).
 ``delete_configuration`` (clean, deploy and service step)
-    Deletes every volume of the controllers that support RAID.
+    Deletes every RAID volume of the controllers.
 
-A volume is created with the apply time the controller's Volumes
-collection offers: ``Immediate`` first, else ``OnReset``, when the node
-is rebooted so that the controller builds what is pending. The step then
-reads the volumes until what it asked for is there (bounded:
+Where each logical disk goes is planned before anything is deleted or
+written (:mod:`ironic_like.drivers.raid_volumes`): a configuration that
+does not fit fails naming the logical disk, and the BMC is not touched.
+
+A volume is created (or deleted) with the apply time the controller's
+Volumes collection offers: ``Immediate`` first, else ``OnReset``. With
+``OnReset`` one operation per controller is asked for at a time (BMCs
+queue one job per controller until the next reset) and the node is
+rebooted so that the controller applies it; a BMC that answers with a
+task (202) gets the reboot too, as Ironic does. After each round the
+step reads the volumes until what it asked for is there (bounded:
 APPLY_TIMEOUT; the step holds a conductor worker meanwhile, as the BIOS
-steps do), and records them in raid_config (each with its controller,
-drives, size, level, and the root volume marked, from which the node's
-local_gb and root device hint follow, as for the agent's RAID).
+steps do). Whatever happens once something was written, raid_config is
+then recorded from what the BMC shows: every RAID volume with its
+controller, drives, size and level, and the root volume marked (from
+which the node's local_gb and raid_level capability follow, as for the
+agent's RAID).
 
-Controllers whose first storage controller lists no SupportedRAIDTypes
-are not RAID controllers here: their drives are not used and their
-volumes are left alone.
+Controllers whose first storage controller lists an empty
+SupportedRAIDTypes, or that have no Volumes collection, are not RAID
+controllers here: their drives are not used and their volumes are left
+alone (one that does not say is taken as building any level, as Ironic
+takes it). Volumes without a RAID type are never deleted (Ironic's
+rule).
 """
 
 import contextlib
 import time
+from urllib import parse
 
 from oslo_log import log
+from oslo_utils import excutils
 from oslo_utils import timeutils
 import sushy
 
@@ -65,14 +79,16 @@ APPLY_ARGSINFO = {
                        "Default value is 'True'.",
         'required': False},
     'create_nonroot_volumes': {
-        'description': "Setting this to 'False' indicates not to create "
+        'description': "Setting this to 'True' indicates to create "
                        "non-root volumes (all except the root volume) in "
-                       "'raid_config'. Default value is 'True'.",
+                       "'raid_config'. Default value is 'False' (Ironic's "
+                       "redfish interface's).",
         'required': False},
     'delete_existing': {
         'description': "Setting this to 'True' indicates to delete "
                        "existing RAID configuration prior to creating the "
-                       "new configuration. Default value is 'True'.",
+                       "new configuration. Default value is 'False' "
+                       "(Ironic's redfish interface's).",
         'required': False},
 }
 
@@ -80,39 +96,72 @@ _LEVEL_OF_TYPE = {entry[0]: level
                   for level, entry in raid_volumes.LEVELS.items()}
 
 
+def _path(value):
+    """A resource path as compared here: unquoted, no trailing slash."""
+    return parse.unquote(str(value or '')).rstrip('/')
+
+
 class _Layout(object):
     """What the BMC shows of the system's RAID controllers: their sushy
     Storage resources by id, their drives (raid_volumes.Drive), the
-    RAIDTypes each supports, each drive's path, and the volumes there
-    are ({storage id: [sushy Volume]})."""
+    RAIDTypes each supports (None: it does not say), each drive's path
+    by (storage id, drive id), and the volumes there are ({storage id:
+    [sushy Volume]})."""
 
     def __init__(self, system):
         self.storages = {}
         self.raid_types = {}
         self.drives = []
         self.paths = {}
+        self._keys = {}
         self.volumes = {}
         for storage in system.storage.get_members():
             types = _raid_types(storage)
-            if not types:
+            if types is not None and not types:
                 continue
+            try:
+                volumes = list(storage.volumes.get_members())
+            except sushy.exceptions.MissingAttributeError:
+                continue  # no Volumes collection: nothing to build there
             self.storages[storage.identity] = storage
             self.raid_types[storage.identity] = types
+            self.volumes[storage.identity] = volumes
             for drive in storage.drives:
-                self.paths[drive.identity] = drive.path
+                key = (storage.identity, drive.identity)
+                self.paths[key] = drive.path
+                self._keys[_path(drive.path)] = key
                 self.drives.append(raid_volumes.Drive(
                     drive.identity, storage.identity,
                     drive.capacity_bytes or 0,
                     (drive.media_type or '').lower() or None,
                     drive.protocol.value.lower() if drive.protocol
                     else None))
-            self.volumes[storage.identity] = list(
-                storage.volumes.get_members())
 
-    def busy_drives(self):
-        """Ids of the drives some volume is on."""
-        return {drive for volumes in self.volumes.values()
-                for volume in volumes for drive in _volume_drives(volume)}
+    def drives_of(self, volume):
+        """The (storage id, drive id) of the drives a volume's Links
+        name (those the layout knows)."""
+        links = ((getattr(volume, 'json', None) or {}).get('Links') or {})
+        keys = []
+        for link in links.get('Drives') or ():
+            key = self._keys.get(_path((link or {}).get('@odata.id')))
+            if key is not None:
+                keys.append(key)
+        return keys
+
+    def busy_drives(self, kept_only=False):
+        """Keys of the drives some volume is on (``kept_only``: volumes
+        a deletion keeps, those without a RAID type)."""
+        return {key for volumes in self.volumes.values()
+                for volume in volumes
+                if not kept_only or volume.raid_type is None
+                for key in self.drives_of(volume)}
+
+    def raid_volumes(self):
+        """[(storage id, sushy Volume)] of the volumes with a RAID type
+        (the ones a deletion removes)."""
+        return [(storage, volume)
+                for storage, volumes in sorted(self.volumes.items())
+                for volume in volumes if volume.raid_type is not None]
 
     def volume_ids(self):
         return {(storage, volume.identity)
@@ -122,7 +171,7 @@ class _Layout(object):
 
 def _raid_types(storage):
     """The RAIDTypes (their Redfish names) the storage's first controller
-    supports; empty when it lists none."""
+    supports; None when there is no controller or it does not say."""
     controller = None
     try:
         controllers = storage.controllers
@@ -133,20 +182,10 @@ def _raid_types(storage):
     if controller is None:
         listed = storage.storage_controllers or []
         controller = listed[0] if listed else None
-    types = getattr(controller, 'raid_types', None) or []
+    types = getattr(controller, 'raid_types', None)
+    if types is None:
+        return None
     return {getattr(t, 'value', t) for t in types}
-
-
-def _volume_drives(volume):
-    """The ids of the drives a volume's Links name (the last segment of
-    each path); empty when the BMC does not say."""
-    links = ((getattr(volume, 'json', None) or {}).get('Links') or {})
-    ids = []
-    for link in links.get('Drives') or ():
-        path = (link or {}).get('@odata.id') or ''
-        if path:
-            ids.append(path.rstrip('/').rsplit('/', 1)[-1])
-    return ids
 
 
 def _apply_time(collection):
@@ -161,11 +200,33 @@ def _apply_time(collection):
     return None
 
 
+def _at_reset(apply_time, answer):
+    """Whether an operation waits for the next reset: asked for so, or
+    answered with a task (Ironic reboots then too)."""
+    return (apply_time == sushy.APPLY_TIME_ON_RESET or
+            hasattr(answer, 'task_monitor_uri'))
+
+
 @contextlib.contextmanager
 def _errors(info, action):
+    """sushy's errors as the step's: a resource the BMC answers 404 for
+    is its lack (a volume gone meanwhile, a controller without one), not
+    a wrong redfish_system_id (what sushy_errors says of a 404)."""
     with redfish_utils.sushy_errors(info, action,
                                     exception.IronicLikeException):
-        yield
+        try:
+            yield
+        except sushy.exceptions.ResourceNotFoundError as e:
+            raise exception.IronicLikeException(
+                'Node %s: %s: %s failed, the BMC has no such resource: %s'
+                % (info['node_uuid'], redfish_utils.describe(info), action,
+                   e))
+
+
+def _target_of(config, node):
+    """A stand-in node whose target is ``config`` (for filter_target)."""
+    return type('Target', (), {'uuid': node.uuid,
+                               'target_raid_config': config})()
 
 
 class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
@@ -180,9 +241,11 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
 
     def check_step(self, task, step):
         """Before the node moves: what a step will build must be a valid
-        configuration this interface can build (InvalidParameterValue or
-        MissingParameterValue naming target_raid_config), and its flags
-        booleans."""
+        configuration this interface can build, with something left to
+        build once the root or other volumes are skipped
+        (InvalidParameterValue or MissingParameterValue naming
+        target_raid_config, or raid_config for apply_configuration's),
+        and its flags booleans."""
         args = step.get('args') or {}
         name = step.get('step')
         if name == 'create_configuration':
@@ -194,15 +257,23 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
                          'delete_existing')
         elif name == 'apply_configuration':
             config = args.get('raid_config')
-            if not config:
-                raise exception.InvalidParameterValue(
-                    err='raid.apply_configuration requires args.raid_config '
-                        '(a target RAID configuration).',
-                    field='raid_config')
-            self.validate_raid_config(task, config)
-            for flag in ('create_root_volume', 'create_nonroot_volumes',
-                         'delete_existing'):
-                raid.as_bool(args.get(flag, True), flag)
+            try:
+                if not config:
+                    raise exception.InvalidParameterValue(
+                        err='raid.apply_configuration requires '
+                            'args.raid_config (a target RAID '
+                            'configuration).')
+                self.validate_raid_config(task, config)
+                raid.filter_target(
+                    _target_of(config, task.node),
+                    args.get('create_root_volume', True),
+                    args.get('create_nonroot_volumes', False))
+            except (exception.InvalidParameterValue,
+                    exception.MissingParameterValue) as e:
+                raise type(e)(err=exception.safe_message(e),
+                              field='raid_config')
+            raid.as_bool(args.get('delete_existing', False),
+                         'delete_existing')
 
     @base.clean_step(argsinfo=CREATE_ARGSINFO)
     def create_configuration(self, task, create_root_volume=True,
@@ -217,12 +288,13 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
     @base.service_step(argsinfo=APPLY_ARGSINFO)
     def apply_configuration(self, task, raid_config,
                             create_root_volume=True,
-                            create_nonroot_volumes=True,
-                            delete_existing=True):
+                            create_nonroot_volumes=False,
+                            delete_existing=False):
         self.validate_raid_config(task, raid_config)
-        task.update_node({'target_raid_config': raid_config})
-        target = raid.filter_target(task.node, create_root_volume,
+        target = raid.filter_target(_target_of(raid_config, task.node),
+                                    create_root_volume,
                                     create_nonroot_volumes)
+        task.update_node({'target_raid_config': raid_config})
         self._build(task, target,
                     raid.as_bool(delete_existing, 'delete_existing'))
 
@@ -231,111 +303,201 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
     @base.clean_step()
     def delete_configuration(self, task):
         action = 'deleting the RAID volumes'
+        info, layout = self._read(task, action)
+        try:
+            self._delete_all(task, info, layout, action)
+        except Exception:
+            with excutils.save_and_reraise_exception():
+                self._record_after_failure(task, info, action, ())
+        else:
+            self._record(task, info, action, ())
+
+    def _read(self, task, action):
         info, system = redfish_utils.get_system(task.node, action=action)
         with _errors(info, action):
-            layout = _Layout(system)
-        self._delete_all(task, info, layout, action)
-        task.update_node(raid.deleted_values(task.node))
+            return info, _Layout(system)
 
     def _delete_all(self, task, info, layout, action):
-        """Delete every volume of the RAID controllers; reboot when the
-        BMC applies a deletion at the next reset; wait until they are
+        """Delete every RAID volume of the RAID controllers (a round per
+        reset for those applied at the next reset); wait until they are
         gone."""
-        doomed = layout.volume_ids()
+        doomed = {}
+        for storage, volume in layout.raid_volumes():
+            doomed.setdefault(storage, []).append(volume)
         if not doomed:
             LOG.info('Node %s: no RAID volume to delete', task.node.uuid)
             return
-        reboot = False
-        with _errors(info, action):
-            for storage_id, volumes in layout.volumes.items():
-                apply_time = _apply_time(
-                    layout.storages[storage_id].volumes)
-                for volume in volumes:
-                    LOG.info('Node %s: deleting RAID volume %s of %s '
-                             '(apply time %s)', task.node.uuid,
-                             volume.identity, storage_id,
-                             getattr(apply_time, 'value', 'default'))
-                    volume.delete(apply_time=apply_time)
-                    reboot |= apply_time == sushy.APPLY_TIME_ON_RESET
-        if reboot:
-            redfish_utils.reboot_to_apply(task)
-        left = self._wait(task, info, action,
-                          lambda layout: layout.volume_ids() & doomed)
-        if left:
-            raise exception.IronicLikeException(
-                'Node %s: %s: RAID volumes %s were not deleted within %d s.'
-                % (task.node.uuid, redfish_utils.describe(info),
-                   ', '.join('%s/%s' % v for v in sorted(left)),
-                   APPLY_TIMEOUT))
+
+        def delete(storage, volume, apply_time):
+            LOG.info('Node %s: deleting RAID volume %s of %s (apply time '
+                     '%s)', task.node.uuid, volume.identity, storage,
+                     getattr(apply_time, 'value', 'default'))
+            return ('%s/%s' % (storage, volume.identity),
+                    volume.delete(apply_time=apply_time))
+
+        def still_there(layout, asked):
+            return {'%s/%s' % key for key in layout.volume_ids()} & asked
+
+        self._rounds(task, info, action, layout, doomed, delete,
+                     still_there, 'deleted')
+
+    def _rounds(self, task, info, action, layout, work, operate, left,
+                done):
+        """Run ``operate(storage, item, apply_time)`` on ``work`` ({storage
+        id: [items]}): all of a controller's at once when it applies them
+        at once, else one per controller per round, a reboot ending each
+        round whose operations wait for a reset; after each round, wait
+        until ``left(layout, names of the round)`` is empty."""
+        pending = {storage: list(items) for storage, items in work.items()}
+        while any(pending.values()):
+            asked, reboot = set(), False
+            with _errors(info, action):
+                for storage in sorted(pending):
+                    items = pending[storage]
+                    if not items:
+                        continue
+                    apply_time = _apply_time(
+                        layout.storages[storage].volumes)
+                    batch = (items[:1]
+                             if apply_time == sushy.APPLY_TIME_ON_RESET
+                             else list(items))
+                    for item in batch:
+                        name, answer = operate(storage, item, apply_time)
+                        asked.add(name)
+                        reboot |= _at_reset(apply_time, answer)
+                    del items[:len(batch)]
+            if reboot:
+                LOG.info('Node %s: rebooting for the RAID controller to '
+                         'apply what is pending', task.node.uuid)
+                redfish_utils.reboot_to_apply(task)
+            missing, layout = self._wait(
+                task, info, action, lambda layout: left(layout, asked))
+            if missing:
+                raise exception.IronicLikeException(
+                    'Node %s: %s: RAID volumes were not %s within %d s: '
+                    '%s.' % (task.node.uuid, redfish_utils.describe(info),
+                             done, APPLY_TIMEOUT,
+                             ', '.join(sorted(missing))))
+        return layout
 
     def _build(self, task, target, delete_existing):
         action = 'creating RAID volumes'
-        info, system = redfish_utils.get_system(task.node, action=action)
-        with _errors(info, action):
-            layout = _Layout(system)
-        if delete_existing:
-            self._delete_all(task, info, layout, action)
-            _, system = redfish_utils.get_system(task.node, action=action)
-            with _errors(info, action):
-                layout = _Layout(system)
-        planned = raid_volumes.plan(target, layout.drives,
-                                    layout.raid_types, layout.busy_drives())
-        before = layout.volume_ids()
-        reboot = False
-        with _errors(info, action):
+        info, layout = self._read(task, action)
+        # Planned on what will be left: a configuration that does not
+        # fit fails before anything is deleted or written.
+        planned = raid_volumes.plan(
+            target, layout.drives, layout.raid_types,
+            layout.busy_drives(kept_only=delete_existing))
+        created = []
+        try:
+            if delete_existing:
+                self._delete_all(task, info, layout, action)
+                info, layout = self._read(task, action)
+            before = layout.volume_ids()
+            work = {}
             for volume in planned:
-                collection = layout.storages[volume.storage].volumes
-                apply_time = _apply_time(collection)
+                work.setdefault(volume.storage, []).append(volume)
+
+            def create(storage, volume, apply_time):
                 payload = {'RAIDType': volume.raid_type,
                            'Links': {'Drives': [
-                               {'@odata.id': layout.paths[drive]}
-                               for drive in volume.drives]}}
+                               {'@odata.id': layout.paths[(storage, d)]}
+                               for d in volume.drives]}}
                 if volume.size_bytes is not None:
                     payload['CapacityBytes'] = volume.size_bytes
                 if volume.disk.get('volume_name'):
                     payload['Name'] = volume.disk['volume_name']
                 LOG.info('Node %s: creating a %s volume on %s, drives %s '
                          '(apply time %s)', task.node.uuid,
-                         volume.raid_type, volume.storage,
+                         volume.raid_type, storage,
                          ', '.join(volume.drives),
                          getattr(apply_time, 'value', 'default'))
-                collection.create(payload, apply_time=apply_time)
-                reboot |= apply_time == sushy.APPLY_TIME_ON_RESET
-        if reboot:
-            redfish_utils.reboot_to_apply(task)
+                answer = layout.storages[storage].volumes.create(
+                    payload, apply_time=apply_time)
+                created.append(volume)
+                return ('%s on %s/%s' % (volume.raid_type, storage,
+                                         '+'.join(volume.drives)), answer)
 
-        def missing(layout):
-            new = layout.volume_ids() - before
-            return len(planned) - len(new) if len(new) < len(planned) \
-                else 0
+            def not_there(layout, asked):
+                # The round's volumes are there once as many new ones as
+                # were asked for so far are.
+                new = layout.volume_ids() - before
+                return set() if len(new) >= len(created) else asked
 
-        left = self._wait(task, info, action, missing)
-        if left:
-            raise exception.IronicLikeException(
-                'Node %s: %s: %d of the %d RAID volumes asked for did not '
-                'appear within %d s.' % (task.node.uuid,
-                                         redfish_utils.describe(info),
-                                         left, len(planned),
-                                         APPLY_TIMEOUT))
-        _, system = redfish_utils.get_system(task.node, action=action)
-        with _errors(info, action):
-            layout = _Layout(system)
+            self._rounds(task, info, action, layout, work, create,
+                         not_there, 'created')
+        except Exception:
+            with excutils.save_and_reraise_exception():
+                if created or delete_existing:
+                    self._record_after_failure(task, info, action, created)
+        else:
+            self._record(task, info, action, created)
+
+    def _record_after_failure(self, task, info, action, created):
+        """_record() once a step failed after writing: what the BMC shows
+        is recorded (so that raid_config names the volumes made, and a
+        second run does not build them again) if it answers at once; the
+        step's own error is the one reported."""
+        try:
+            self._record(task, info, action, created,
+                         layout=self._read(task, action)[1])
+        except Exception as e:
+            LOG.warning('Node %s: raid_config not updated after the failed '
+                        'RAID step: %s', task.node.uuid,
+                        exception.safe_message(e))
+
+    def _record(self, task, info, action, created, layout=None):
+        """raid_config from what the BMC shows now (``layout``, else read
+        again until the deadline if the BMC does not answer), the root
+        volume (and volume_name) of the logical disks ``created``
+        (raid_volumes Volumes) marked on the volumes built for them,
+        those of the volumes recorded before kept."""
+        if layout is None:
+            _missing, layout = self._wait(task, info, action,
+                                          lambda layout: None)
+        previous = {d.get('id'): d for d in
+                    ((task.node.raid_config or {}).get('logical_disks')
+                     or ()) if isinstance(d, dict)}
+        marks = _match(layout, created)
+        if any(m.get('is_root_volume') for m in marks.values()):
+            # A new root volume: an earlier one is the root no more.
+            previous = {k: dict(v, is_root_volume=False)
+                        for k, v in previous.items()}
+        disks = []
+        for storage, volume in layout.raid_volumes():
+            raid_type = getattr(volume.raid_type, 'value', None)
+            if raid_type not in _LEVEL_OF_TYPE:
+                LOG.warning('RAID volume %s of %s has RAID type %s: not '
+                            'recorded in raid_config', volume.identity,
+                            storage, raid_type)
+                continue
+            disk = {'id': volume.identity, 'name': volume.name,
+                    'controller': storage,
+                    'size_gb': int((volume.capacity_bytes or 0) //
+                                   raid_volumes.GiB),
+                    'raid_level': _LEVEL_OF_TYPE[raid_type],
+                    'physical_disks': [d for _s, d in
+                                       layout.drives_of(volume)]}
+            mark = marks.get((storage, volume.identity)) or \
+                previous.get(volume.identity) or {}
+            if mark.get('is_root_volume'):
+                disk['is_root_volume'] = True
+            if mark.get('volume_name'):
+                disk['volume_name'] = mark['volume_name']
+            disks.append(disk)
         task.update_node(raid.built_values(
-            task.node, {'logical_disks': _logical_disks(layout, planned)},
-            timeutils.utcnow()))
+            task.node, {'logical_disks': disks}, timeutils.utcnow()))
 
     def _wait(self, task, info, action, pending):
         """Read the layout until ``pending(layout)`` is falsy or
-        APPLY_TIMEOUT passes; what it last returned. A read that fails
-        (a BMC often does while the machine runs its self test) is tried
-        again until the deadline."""
+        APPLY_TIMEOUT passes: (what it last returned, the layout). A read
+        that fails (a BMC often does while the machine runs its self
+        test) is tried again until the deadline."""
         deadline = time.monotonic() + APPLY_TIMEOUT
         while True:
             try:
-                _, system = redfish_utils.get_system(task.node,
-                                                     action=action)
-                with _errors(info, action):
-                    left = pending(_Layout(system))
+                _, layout = self._read(task, action)
+                left = pending(layout)
             except exception.IronicLikeException as e:
                 if time.monotonic() >= deadline:
                     raise
@@ -344,39 +506,34 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
                          exception.safe_message(e))
             else:
                 if not left or time.monotonic() >= deadline:
-                    return left
+                    return left, layout
             time.sleep(APPLY_POLL_INTERVAL)
 
 
-def _logical_disks(layout, planned):
-    """raid_config's logical disks: every volume of the RAID controllers
-    (as Ironic records them: id, name, controller, size_gb, raid_level),
-    with its physical disks, and the root volume and volume_name of the
-    logical disk it was built for (matched by its drives)."""
-    asked = {frozenset(v.drives): v.disk for v in planned}
-    disks = []
-    for storage_id, volumes in sorted(layout.volumes.items()):
-        for volume in volumes:
-            drives = _volume_drives(volume)
-            raid_type = getattr(volume.raid_type, 'value', None)
-            if raid_type not in _LEVEL_OF_TYPE:
-                # As Ironic: a volume without a RAID type (or of one
-                # Ironic has no level for) is not a logical disk.
-                LOG.warning('RAID volume %s of %s has RAID type %s: not '
-                            'recorded in raid_config', volume.identity,
-                            storage_id, raid_type)
-                continue
-            disk = {'id': volume.identity, 'name': volume.name,
-                    'controller': storage_id,
-                    'size_gb': int((volume.capacity_bytes or 0) //
-                                   raid_volumes.GiB),
-                    'raid_level': _LEVEL_OF_TYPE[raid_type],
-                    'physical_disks': drives}
-            target = asked.get(frozenset(drives))
-            if target is not None:
-                if target.get('is_root_volume'):
-                    disk['is_root_volume'] = True
-                if target.get('volume_name'):
-                    disk['volume_name'] = target['volume_name']
-            disks.append(disk)
-    return disks
+def _match(layout, created):
+    """{(storage id, volume id): the logical disk} for the volumes built
+    for ``created``: each planned volume matched once, to a volume on
+    its drives of its RAID type, its name (volume_name) or size first
+    when several are (logical disks sharing drives)."""
+    marks, taken = {}, set()
+    for planned in created:
+        keys = {(planned.storage, d) for d in planned.drives}
+        candidates = [
+            (storage, volume)
+            for storage, volume in layout.raid_volumes()
+            if storage == planned.storage and
+            (storage, volume.identity) not in taken and
+            getattr(volume.raid_type, 'value', None) == planned.raid_type
+            and set(layout.drives_of(volume)) == keys]
+
+        def rank(item, planned=planned):
+            volume = item[1]
+            named = planned.disk.get('volume_name')
+            return (0 if named and volume.name == named else 1,
+                    0 if planned.size_bytes is not None and
+                    volume.capacity_bytes == planned.size_bytes else 1)
+        if candidates:
+            storage, volume = sorted(candidates, key=rank)[0]
+            taken.add((storage, volume.identity))
+            marks[(storage, volume.identity)] = planned.disk
+    return marks

@@ -4,8 +4,9 @@
 
 Two machines, each with a RAID controller of four 100 GiB drives: one
 whose controller applies volume changes at once (``Immediate``), one
-whose controller applies them at the next boot only (``OnReset``, the
-conductor reboots the node). On each, through the API: a target RAID
+whose controller applies them at the next boot only (``OnReset``, one
+operation at a time per controller, as real BMCs queue jobs: the
+conductor reboots the node for each). On each, through the API: a target RAID
 configuration is set, manual cleaning runs ``raid.create_configuration``
 and the BMC then has the volumes planned (levels, sizes, drives) and the
 node records them (raid_config, the root volume, local_gb); cleaning
@@ -114,7 +115,7 @@ class TestRedfishRAID(redfish_cluster.RedfishClusterTestCase):
                                bound=120)
         self.assertIsNone(node['last_error'])
         self.assertEqual({}, self._bmc_volumes(name))
-        self.assertEqual({}, node['raid_config'])
+        self.assertEqual([], node['raid_config']['logical_disks'])
         return uuid
 
     def test_immediate(self):
@@ -141,7 +142,7 @@ class TestRedfishRAID(redfish_cluster.RedfishClusterTestCase):
         self.assertIn('target_raid_config', resp.text)
         self.assertEqual(states.MANAGEABLE,
                          self._node(uuid)['provision_state'])
-        # 500 GiB of RAID 5 on three 100 GiB drives does not fit.
+        # 500 GiB of RAID 5 on four 100 GiB drives does not fit.
         self._call('PUT', '/v1/nodes/%s/states/raid' % uuid,
                    {'logical_disks': [{'raid_level': '5',
                                        'size_gb': 500}]},
@@ -149,6 +150,6 @@ class TestRedfishRAID(redfish_cluster.RedfishClusterTestCase):
         node = self._provision(uuid, 'clean', states.CLEANFAIL,
                                body=_clean('create_configuration'),
                                bound=120)
-        self.assertIn('logical disk 0 (RAID 5, 500 GiB on 3 drives) does '
-                      'not fit', node['last_error'])
+        self.assertIn('logical disk 0 (RAID 5, 500 GiB) does not fit',
+                      node['last_error'])
         self.assertEqual({}, self._bmc_volumes('raid-now'))

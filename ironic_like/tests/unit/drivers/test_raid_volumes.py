@@ -95,8 +95,9 @@ class TestPlan(base.TestCase):
         e = self.assertRaises(exception.InvalidParameterValue,
                               raid_volumes.plan, _config(first, second),
                               drives, {'RAID.1': ALL})
-        self.assertIn('logical disk 1 (RAID 0, 150 GiB on 2 drives) '
-                      'does not fit', str(e))
+        self.assertIn('logical disk 1 (RAID 0, 150 GiB) does not fit: 2 '
+                      'free drives match it (free GiB per drive: RAID.1/a '
+                      '70.0, RAID.1/b 70.0)', str(e))
 
     def test_busy_drives_and_kind_of_drive(self):
         drives = [_drive('used', 100), _drive('hdd', 100),
@@ -147,12 +148,69 @@ class TestPlan(base.TestCase):
             _config({'raid_level': '5', 'size_gb': 10}), drives,
             {'RAID.1': {'RAID0', 'RAID1'}})
         self.assertIn('0 free drives match it', str(e))
+        # A controller that does not say what it builds builds any level
+        # (Ironic's reading).
+        (volume,) = raid_volumes.plan(
+            _config({'raid_level': '5', 'size_gb': 10}), drives,
+            {'RAID.1': None})
+        self.assertEqual(3, len(volume.drives))
 
     def test_parity_share_rounds_up(self):
-        drives = [_drive('d%d' % i, 100) for i in range(4)]
-        (volume,) = raid_volumes.plan(
+        # 3 GiB of RAID 6 on 4 drives: 1.5 GiB of each. A drive with just
+        # under that is not taken; the rounding up is to the byte.
+        drives = [raid_volumes.Drive('d%d' % i, 'RAID.1', 3 * GiB // 2,
+                                     'hdd', 'sas') for i in range(4)]
+        drives.append(raid_volumes.Drive('short', 'RAID.1',
+                                         3 * GiB // 2 - 1, 'hdd', 'sas'))
+        volumes = raid_volumes.plan(
             _config({'raid_level': '6', 'size_gb': 3,
-                     'number_of_physical_disks': 4}), drives,
+                     'number_of_physical_disks': 4},
+                    {'raid_level': '0', 'size_gb': 'MAX'}), drives,
+            {'RAID.1': ALL})
+        self.assertEqual(['d0', 'd1', 'd2', 'd3'], volumes[0].drives)
+        self.assertEqual(3 * GiB, volumes[0].size_bytes)
+        # The data drives' whole free space went: the MAX disk gets the
+        # short one.
+        self.assertEqual(['short'], volumes[1].drives)
+
+    def test_same_drive_ids_on_two_controllers(self):
+        drives = [_drive('Disk.0', 100), _drive('Disk.1', 100),
+                  _drive('Disk.0', 100, storage='RAID.2'),
+                  _drive('Disk.1', 100, storage='RAID.2')]
+        types = {'RAID.1': ALL, 'RAID.2': ALL}
+        volumes = raid_volumes.plan(
+            _config({'raid_level': '1', 'size_gb': 10},
+                    {'raid_level': '1', 'size_gb': 10}), drives, types)
+        self.assertEqual([('RAID.1', ['Disk.0', 'Disk.1']),
+                          ('RAID.2', ['Disk.0', 'Disk.1'])],
+                         [(v.storage, v.drives) for v in volumes])
+        # Busy is per controller too.
+        (volume,) = raid_volumes.plan(
+            _config({'raid_level': '1', 'size_gb': 10}), drives, types,
+            busy={('RAID.1', 'Disk.0')})
+        self.assertEqual('RAID.2', volume.storage)
+
+    def test_alike_drives_and_growing_counts(self):
+        drives = [_drive('hdd', 100), _drive('ssd', 100, media='ssd'),
+                  _drive('hdd2', 100)]
+        (volume,) = raid_volumes.plan(
+            _config({'raid_level': '1', 'size_gb': 10}), drives,
+            {'RAID.1': ALL})
+        # Not the SSD with an HDD: the two HDDs.
+        self.assertEqual(['hdd', 'hdd2'], volume.drives)
+        # 1000 GiB of RAID 5 on 400 GiB drives: 4 drives (3 hold 800).
+        drives = [_drive('d%d' % i, 400) for i in range(5)]
+        (volume,) = raid_volumes.plan(
+            _config({'raid_level': '5', 'size_gb': 1000}), drives,
             {'RAID.1': ALL})
         self.assertEqual(4, len(volume.drives))
-        self.assertEqual(3 * GiB, volume.size_bytes)
+        # RAID 1+0 grows by pairs.
+        (volume,) = raid_volumes.plan(
+            _config({'raid_level': '1+0', 'size_gb': 500}), drives,
+            {'RAID.1': ALL})
+        self.assertEqual(4, len(volume.drives))
+        e = self.assertRaises(
+            exception.InvalidParameterValue, raid_volumes.plan,
+            _config({'raid_level': '1+0', 'size_gb': 900}), drives,
+            {'RAID.1': ALL})
+        self.assertIn('does not fit', str(e))

@@ -47,8 +47,7 @@ class _Volume(object):
     def delete(self, apply_time=None):
         self.bmc.calls.append(('delete', self.identity, apply_time))
         self.bmc.pending_deletes.append(self)
-        if apply_time != sushy.APPLY_TIME_ON_RESET:
-            self.bmc.apply()
+        return self.bmc.answer(apply_time)
 
 
 class _Volumes(object):
@@ -63,11 +62,15 @@ class _Volumes(object):
 
     def create(self, payload, apply_time=None):
         self.bmc.calls.append(('create', payload, apply_time))
+        if len(self._creates()) == self.bmc.fail_create:
+            raise sushy.exceptions.SushyError('the controller refused it')
         self.bmc.serial += 1
         self.bmc.pending_creates.append(
             _Volume(self.bmc, str(self.bmc.serial), payload))
-        if apply_time != sushy.APPLY_TIME_ON_RESET:
-            self.bmc.apply()
+        return self.bmc.answer(apply_time)
+
+    def _creates(self):
+        return [c for c in self.bmc.calls if c[0] == 'create']
 
 
 class _BMC(object):
@@ -82,6 +85,11 @@ class _BMC(object):
         self.pending_deletes = []
         self.calls = []
         self.serial = 0
+        # The create (1-based) that fails; a task (202) for every answer.
+        self.fail_create = None
+        self.tasks = False
+        # The most operations ever waiting for a reset at once.
+        self.most_pending = 0
         self.storage = types.SimpleNamespace(
             identity='RAID.1', drives=self.drives, volumes=_Volumes(self),
             controllers=None,
@@ -95,6 +103,18 @@ class _BMC(object):
         self.system = types.SimpleNamespace(
             storage=types.SimpleNamespace(
                 get_members=lambda: [self.plain, self.storage]))
+
+    def answer(self, apply_time):
+        """Apply at once unless the operation waits for a reset (asked
+        so, or the BMC answers with tasks); the task it answers with."""
+        if apply_time == sushy.APPLY_TIME_ON_RESET or self.tasks:
+            self.most_pending = max(self.most_pending,
+                                    len(self.pending_creates) +
+                                    len(self.pending_deletes))
+            return types.SimpleNamespace(
+                task_monitor_uri='/redfish/v1/TaskService/Tasks/1')
+        self.apply()
+        return None
 
     def apply(self):
         self.volumes.extend(self.pending_creates)
@@ -192,17 +212,29 @@ class TestRedfishRAID(base.TestCase):
         self.assertEqual(50, node.properties['local_gb'])
         self.assertIn('raid_level:1', node.properties['capabilities'])
 
-    def test_on_reset_reboots_and_waits(self):
+    def test_on_reset_one_operation_per_controller_per_reboot(self):
         self.bmc.apply_times[:] = [sushy.APPLY_TIME_ON_RESET]
-        self.interface.create_configuration(self.task,
-                                            create_nonroot_volumes=False)
-        self.assertEqual([sushy.APPLY_TIME_ON_RESET],
+        self.interface.create_configuration(self.task)
+        self.assertEqual([sushy.APPLY_TIME_ON_RESET] * 2,
                          [c[2] for c in self._creates()])
-        self.power.reboot.assert_called_once()
-        self.assertEqual(1, len(self.bmc.volumes))
+        # BMCs queue one job per controller: two rounds, two reboots.
+        self.assertEqual(1, self.bmc.most_pending)
+        self.assertEqual(2, self.power.reboot.call_count)
+        self.assertEqual(2, len(self.bmc.volumes))
         node = self.db.get_node(self.node.uuid)
         self.assertTrue(node.raid_config['logical_disks'][0]
                         ['is_root_volume'])
+
+    def test_task_answer_reboots_whatever_the_apply_time(self):
+        # A BMC offering no apply time that answers with a task: the
+        # reboot is what applies it, as Ironic reasons.
+        self.bmc.apply_times[:] = []
+        self.bmc.tasks = True
+        self.interface.create_configuration(self.task,
+                                            create_nonroot_volumes=False)
+        self.assertEqual([None], [c[2] for c in self._creates()])
+        self.power.reboot.assert_called_once()
+        self.assertEqual(1, len(self.bmc.volumes))
 
     def test_volumes_that_never_appear_fail_the_step(self):
         self.bmc.apply_times[:] = [sushy.APPLY_TIME_ON_RESET]
@@ -210,20 +242,43 @@ class TestRedfishRAID(base.TestCase):
         e = self.assertRaises(exception.IronicLikeException,
                               self.interface.create_configuration,
                               self.task)
-        self.assertIn('2 of the 2 RAID volumes asked for did not appear',
-                      str(e))
-        self.assertEqual({}, self.db.get_node(self.node.uuid).raid_config)
+        self.assertIn('RAID volumes were not created within 0 s: RAID1 on '
+                      'RAID.1/Disk.0+Disk.1', str(e))
+        # What the BMC shows (nothing) is recorded.
+        node = self.db.get_node(self.node.uuid)
+        self.assertEqual([], node.raid_config['logical_disks'])
+
+    def test_failure_after_a_volume_records_it(self):
+        self.bmc.fail_create = 2
+        e = self.assertRaises(exception.IronicLikeException,
+                              self.interface.create_configuration,
+                              self.task)
+        self.assertIn('the controller refused it', str(e))
+        # The first volume is recorded: a second run does not build it on
+        # other drives without knowing.
+        disks = self.db.get_node(self.node.uuid).raid_config[
+            'logical_disks']
+        self.assertEqual([('root', True)],
+                         [(d['name'], d['is_root_volume']) for d in disks])
 
     def test_configuration_that_does_not_fit_writes_nothing(self):
+        self.interface.create_configuration(self.task,
+                                            create_nonroot_volumes=False)
+        before = self.db.get_node(self.node.uuid).raid_config
+        self.bmc.calls[:] = []
         self.task.node = self.db.update_node(self.node.id, {
             'target_raid_config': {'logical_disks': [
                 {'raid_level': '5', 'size_gb': 500}]}})
+        # delete_existing too: nothing is deleted for a plan that fails.
         e = self.assertRaises(exception.InvalidParameterValue,
                               self.interface.create_configuration,
-                              self.task)
-        self.assertIn('logical disk 0 (RAID 5, 500 GiB on 3 drives) does '
-                      'not fit', str(e))
+                              self.task, delete_existing=True)
+        self.assertIn('logical disk 0 (RAID 5, 500 GiB) does not fit',
+                      str(e))
         self.assertEqual([], self.bmc.calls)
+        self.assertEqual(1, len(self.bmc.volumes))
+        self.assertEqual(before,
+                         self.db.get_node(self.node.uuid).raid_config)
 
     def test_existing_volumes_keep_their_drives_unless_deleted(self):
         self.interface.create_configuration(self.task,
@@ -234,6 +289,11 @@ class TestRedfishRAID(base.TestCase):
         self.assertEqual(['Disk.2', 'Disk.3'],
                          [d['@odata.id'].rsplit('/', 1)[1] for d in
                           self.bmc.volumes[1].json['Links']['Drives']])
+        # The new root volume is the root; the first is no more.
+        disks = self.db.get_node(self.node.uuid).raid_config[
+            'logical_disks']
+        self.assertEqual([False, True],
+                         [bool(d.get('is_root_volume')) for d in disks])
         # delete_existing: both go first, the new one is on 0 and 1.
         self.interface.create_configuration(self.task,
                                             create_nonroot_volumes=False,
@@ -244,32 +304,69 @@ class TestRedfishRAID(base.TestCase):
         self.assertEqual([['Disk.0', 'Disk.1']],
                          [d['physical_disks'] for d in disks])
 
+    def test_root_and_shared_drives(self):
+        # A sized data volume and a MAX root on the same two drives: the
+        # root mark goes to the volume built for it, not to both.
+        self.task.node = self.db.update_node(self.node.id, {
+            'target_raid_config': {'logical_disks': [
+                {'raid_level': '1', 'size_gb': 'MAX',
+                 'is_root_volume': True, 'share_physical_disks': True,
+                 'volume_name': 'os', 'physical_disks': ['Disk.0',
+                                                         'Disk.1']},
+                {'raid_level': '1', 'size_gb': 30,
+                 'share_physical_disks': True, 'volume_name': 'data',
+                 'physical_disks': ['Disk.0', 'Disk.1']}]}})
+        self.interface.create_configuration(self.task)
+        disks = self.db.get_node(self.node.uuid).raid_config[
+            'logical_disks']
+        self.assertEqual([('data', False), ('os', True)],
+                         [(d['name'], bool(d.get('is_root_volume')))
+                          for d in disks])
+        self.assertEqual([['Disk.0', 'Disk.1']] * 2,
+                         [d['physical_disks'] for d in disks])
+
     def test_delete_configuration(self):
         self.interface.create_configuration(self.task)
         self.bmc.apply_times[:] = [sushy.APPLY_TIME_ON_RESET]
+        # A volume without a RAID type stays (Ironic's rule).
+        plain = _Volume(self.bmc, 'raw', {
+            'RAIDType': 'RAID0', 'Links': {'Drives': []}})
+        plain.raid_type = None
+        self.bmc.volumes.append(plain)
+        self.task.node = self.db.update_node(self.node.id, {
+            'properties': dict(self.task.node.properties,
+                               root_device={'name': '/dev/sdb'})})
         self.interface.delete_configuration(self.task)
-        self.assertEqual([], self.bmc.volumes)
-        self.power.reboot.assert_called_once()
+        self.assertEqual([plain], self.bmc.volumes)
+        # One deletion per reboot.
+        self.assertEqual(2, self.power.reboot.call_count)
+        self.assertEqual(1, self.bmc.most_pending)
         node = self.db.get_node(self.node.uuid)
-        self.assertEqual({}, node.raid_config)
+        self.assertEqual([], node.raid_config['logical_disks'])
+        # The operator's root device hint stays (Ironic's redfish RAID).
+        self.assertEqual({'name': '/dev/sdb'},
+                         node.properties['root_device'])
 
     def test_delete_that_never_happens_fails(self):
         self.interface.create_configuration(self.task)
-        self.bmc.apply_times[:] = [sushy.APPLY_TIME_ON_RESET]
         self.power.reboot.side_effect = None
+        self.bmc.apply_times[:] = [sushy.APPLY_TIME_ON_RESET]
         e = self.assertRaises(exception.IronicLikeException,
                               self.interface.delete_configuration,
                               self.task)
-        self.assertIn('RAID volumes RAID.1/1, RAID.1/2 were not deleted',
-                      str(e))
+        self.assertIn('RAID volumes were not deleted within 0 s: '
+                      'RAID.1/1', str(e))
 
     def test_apply_configuration_sets_the_target(self):
-        config = {'logical_disks': [{'raid_level': '1+0',
-                                     'size_gb': 100}]}
+        config = {'logical_disks': [
+            {'raid_level': '1+0', 'size_gb': 100, 'is_root_volume': True},
+            {'raid_level': '0', 'size_gb': 10}]}
         self.interface.apply_configuration(self.task, config)
         node = self.db.get_node(self.node.uuid)
         self.assertEqual(config, node.target_raid_config)
-        self.assertEqual('RAID10', self._creates()[0][1]['RAIDType'])
+        # Ironic's redfish defaults: the root volume only.
+        self.assertEqual(['RAID10'],
+                         [c[1]['RAIDType'] for c in self._creates()])
         self.assertEqual('1+0',
                          node.raid_config['logical_disks'][0]['raid_level'])
 
@@ -287,9 +384,23 @@ class TestRedfishRAID(base.TestCase):
             exception.InvalidParameterValue, self.interface.check_step,
             self.task, {'interface': 'raid', 'step': 'apply_configuration',
                         'args': {'raid_config': {'logical_disks': [
-                            {'raid_level': '1', 'size_gb': 10}]},
+                            {'raid_level': '1', 'size_gb': 10,
+                             'is_root_volume': True}]},
                             'delete_existing': 'maybe'}})
         self.assertEqual('delete_existing', e.field)
+        # apply_configuration's own raid_config is named, not the target.
+        for config in ({'logical_disks': [{'raid_level': '2',
+                                           'size_gb': 10}]},
+                       # Nothing left to build: no root volume in it.
+                       {'logical_disks': [{'raid_level': '1',
+                                           'size_gb': 10}]}):
+            e = self.assertRaises(
+                (exception.InvalidParameterValue,
+                 exception.MissingParameterValue),
+                self.interface.check_step, self.task,
+                {'interface': 'raid', 'step': 'apply_configuration',
+                 'args': {'raid_config': config}})
+            self.assertEqual('raid_config', e.field)
         self.task.node = self.db.update_node(self.node.id, {
             'target_raid_config': {}})
         self.assertRaises(

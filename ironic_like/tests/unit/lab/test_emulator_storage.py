@@ -239,6 +239,39 @@ class TestStorageResources(EmulatorStorageBase):
         self.assertTrue(location.endswith('/Volume.3'), location)
         self.delete(base + '/Volumes/Volume.1')
 
+    def test_volume_ids_are_never_reused(self):
+        # The definition's Volume.3 lies above the counter: deleted
+        # before the counter reaches it, its id stays taken.
+        raid = redfish_storage.make_storage(drives=4, volumes=[
+            {'raid_type': 'RAID0', 'drives': ['Disk.0']},
+            {'id': 'Volume.3', 'raid_type': 'RAID0', 'drives': ['Disk.1']}])
+        self.systems[1] = redfish_emulator.make_system(
+            'raid-2', '52:54:00:00:00:02', uuid='r2', notify=False,
+            storage=raid)
+        self.configure()
+        base = SYSTEMS + 'r2/Storage/RAID.1'
+        self.delete(base + '/Volumes/Volume.3')
+        created = []
+        for index in (2, 3):
+            location = self.post(base + '/Volumes', volume_body(
+                'RAID0', drive(index, system='r2'))).headers['Location']
+            created.append(location.rpartition('/')[2])
+            self.delete(location)
+        self.assertEqual(['Volume.2', 'Volume.4'], created)
+        # Nor after the emulator restarted (the state directory keeps
+        # them), nor for a volume waiting for a reset.
+        self.configure()
+        monitor = self.post(base + '/Volumes', volume_body(
+            'RAID0', drive(1, system='r2'), **{OAT: 'OnReset'}),
+            status=202).headers['Location']
+        self.assertIn('Volume.5 is created', self.get(
+            monitor, 202)['Messages'][0]['Message'])
+        self.reset('On', system='r2')
+        self.get(monitor)
+        self.assertEqual([base + '/Volumes/Volume.1',
+                          base + '/Volumes/Volume.5'],
+                         self.members(base + '/Volumes'))
+
 
 class TestVolumes(EmulatorStorageBase):
 
@@ -454,9 +487,13 @@ class TestVolumes(EmulatorStorageBase):
         with mock.patch.object(self.fakedriver.random, 'randint',
                                return_value=3600, create=True):
             self.reset('On')
-        second = self.post(RAID + '/Volumes', volume_body(
-            'RAID0', drive(1), **{OAT: 'OnReset'}), status=202).headers[
-            'Location']
+        # (Not on RAID.1: its job is still pending until the boot.)
+        self.refused(RAID + '/Volumes', volume_body(
+            'RAID0', drive(1), **{OAT: 'OnReset'}), 'A job is already '
+            'pending on storage RAID.1 until the next reset')
+        second = self.post(HBA + '/Volumes', volume_body(
+            'RAID0', drive(0, storage='HBA.1', prefix='SSD')),
+            status=202).headers['Location']
         driver = self.app.systems
         raw = driver._systems['r1']
         raw['pending_power']['apply_time'] = 0
@@ -465,9 +502,56 @@ class TestVolumes(EmulatorStorageBase):
         self.get(second, 202)
         self.assertEqual([RAID + '/Volumes/Volume.1'],
                          self.members(RAID + '/Volumes'))
+        self.assertEqual([], self.members(HBA + '/Volumes'))
         self.reset('ForceRestart')
         self.get(second)
-        self.assertEqual(2, len(self.members(RAID + '/Volumes')))
+        self.assertEqual(1, len(self.members(HBA + '/Volumes')))
+
+    def test_one_pending_job_per_controller(self):
+        first = self.post(RAID + '/Volumes', volume_body(
+            'RAID0', drive(0), **{OAT: 'OnReset'}), status=202).headers[
+            'Location']
+        message = ('A job is already pending on storage RAID.1 until the '
+                   'next reset (task %s: Volume Volume.1 is created at the '
+                   'next reset)' % first.rpartition('/')[2])
+        error = self.refused(RAID + '/Volumes', volume_body(
+            'RAID0', drive(1), **{OAT: 'OnReset'}), message)
+        self.assertEqual('Base.1.0.ResourceInUse',
+                         error['@Message.ExtendedInfo'][0]['MessageId'])
+        # Immediate operations go on: a create, a delete.
+        kept = self.post(RAID + '/Volumes', volume_body(
+            'RAID0', drive(1), **{OAT: 'Immediate'})).headers['Location']
+        gone = self.post(RAID + '/Volumes', volume_body(
+            'RAID0', drive(2))).headers['Location']
+        self.delete(gone, {OAT: 'Immediate'})
+        # An OnReset delete is a second job too.
+        self.refused(kept, {OAT: 'OnReset'}, message, method='delete')
+        self.assertEqual([kept], self.members(RAID + '/Volumes'))
+        # Another controller (OnReset by default) has its own.
+        ssd = drive(0, storage='HBA.1', prefix='SSD')
+        hba_task = self.post(HBA + '/Volumes', volume_body('RAID0', ssd),
+                             status=202).headers['Location']
+        self.refused(HBA + '/Volumes', volume_body(
+            'RAID0', drive(1, storage='HBA.1', prefix='SSD')),
+            'A job is already pending on storage HBA.1')
+        # The boot applies them: the next one is taken, a delete...
+        self.reset('On')
+        self.get(first)
+        self.get(hba_task)
+        deleting = self.delete(kept, {OAT: 'OnReset'}, status=202).headers[
+            'Location']
+        # ... which holds the controller in turn.
+        self.refused(RAID + '/Volumes', volume_body(
+            'RAID0', drive(3), **{OAT: 'OnReset'}),
+            'A job is already pending on storage RAID.1 until the next '
+            'reset (task %s: Volume %s is deleted at the next reset)'
+            % (deleting.rpartition('/')[2], kept.rpartition('/')[2]))
+        self.reset('ForceRestart')
+        self.get(deleting)
+        self.post(RAID + '/Volumes', volume_body(
+            'RAID0', drive(3), **{OAT: 'OnReset'}), status=202)
+        self.post(HBA + '/Volumes', volume_body(
+            'RAID0', drive(1, storage='HBA.1', prefix='SSD')), status=202)
 
     def test_delete_at_once(self):
         location = self.post(RAID + '/Volumes', volume_body(
