@@ -408,6 +408,12 @@ class ImageNotFound(NotFound):
         super().__init__(message, **kwargs)
 
 
+class InsufficientDiskSpace(IronicLikeException):
+    msg_fmt = ('Disk volume where \'%(path)s\' is located doesn\'t have '
+               'enough disk space. Required %(required)d MiB, only '
+               '%(actual)d MiB available space present.')
+
+
 class ImageServiceUnavailable(IronicLikeException):
     msg_fmt = 'The image service %(service)s is unavailable: %(reason)s'
     code = http_client.SERVICE_UNAVAILABLE

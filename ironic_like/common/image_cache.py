@@ -17,11 +17,19 @@ unused for ``[pxe]image_cache_ttl`` minutes, then, beyond
 Every change of the cache (a hit and its link, an eviction) happens under
 one lock, so that an image is never evicted between being found and
 being linked; a download holds only its image's lock.
+
+Before an image of known size is fetched, its file system must have room
+for it: after the usual eviction, images no node links are removed,
+used longest ago first, until it has; otherwise the fetch is refused
+(InsufficientDiskSpace, Ironic's error), before anything is written.
+Fetches running at once are not summed: each checks the room left when
+it starts.
 """
 
 import errno
 import hashlib
 import os
+import shutil
 import threading
 import time
 import weakref
@@ -111,14 +119,69 @@ def fetched(path, key, fetch, algo, value, node_uuid, what, then=None):
             _cache_lock.release()
 
 
-def cached_and_linked(key, fetch, algo, value, link, node_uuid, what):
+def _free_bytes(path):
+    """Free bytes of the file system ``path`` is (or will be) on."""
+    while not os.path.isdir(path):
+        parent = os.path.dirname(path)
+        if parent == path:
+            break
+        path = parent
+    return shutil.disk_usage(path).free
+
+
+def _room_for(directory, size, cache=False):
+    """Raise InsufficientDiskSpace unless ``directory``'s file system has
+    ``size`` bytes free (None: unknown, nothing checked). ``cache``:
+    first remove the unused cached images, used longest ago first, until
+    it has (called under _cache_lock then)."""
+    if not size:
+        return
+    free = _free_bytes(directory)
+    if cache and free < size:
+        for path in _unused_oldest_first(directory):
+            _drop(path, 'room for a %d MiB image' % (size // 2 ** 20))
+            free = _free_bytes(directory)
+            if free >= size:
+                break
+    if free < size:
+        raise exception.InsufficientDiskSpace(
+            path=directory, required=-(-size // 2 ** 20),
+            actual=free // 2 ** 20)
+
+
+def _unused_oldest_first(directory):
+    """The cached images no node links, used longest ago first."""
+    entries = []
+    try:
+        names = os.listdir(directory)
+    except FileNotFoundError:
+        return []
+    for name in names:
+        if name.startswith('.'):
+            continue  # a download in progress
+        path = os.path.join(directory, name)
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            continue
+        if st.st_nlink == 1:
+            entries.append((st.st_mtime, path))
+    return [path for _mtime, path in sorted(entries)]
+
+
+def cached_and_linked(key, fetch, algo, value, link, node_uuid, what,
+                      size=None):
     """Make ``link`` (a path under [deploy]http_root) the cache's file of
     ``key``, fetched first when it is not there: ``fetch(fileobj,
     deadline)`` writes it, checked against ``algo``/``value``. ``what``
-    the image is to node ``node_uuid`` names it in messages."""
+    the image is to node ``node_uuid`` names it in messages. ``size``:
+    the image's bytes, or a callable giving them (called only when the
+    image is to be fetched), or None when unknown: with it, the fetch
+    needs room for them (see the module's documentation)."""
     master_dir = CONF.pxe.instance_master_path
     if not master_dir:
         # Ironic's "no cache": the node's own copy.
+        _room_for(os.path.dirname(link), size() if callable(size) else size)
         fetched(link, key, fetch, algo, value, node_uuid, what)
         return
     master = os.path.join(master_dir, key)
@@ -136,6 +199,10 @@ def cached_and_linked(key, fetch, algo, value, link, node_uuid, what):
                 if source is None:
                     return
         if source is None:
+            needed = size() if callable(size) else size
+            with _cache_lock:
+                _evict()
+                _room_for(master_dir, needed, cache=True)
 
             def link_and_evict():
                 found = _link(master, link)

@@ -20,6 +20,7 @@ the deploy fails (the periodic sweep: a link of a node not deploying),
 when its instance is torn down or the node deleted.
 """
 
+import functools
 import hashlib
 import os
 import time
@@ -199,7 +200,9 @@ def served(node, image_info):
     try:
         image_cache.cached_and_linked(key, fetch, algo, value,
                                       _node_path(node.uuid), node.uuid,
-                                      'instance image')
+                                      'instance image',
+                                      size=functools.partial(_size, kind,
+                                                             ref))
     except OSError as e:
         # The disk is full, a directory cannot be written.
         raise exception.IronicLikeException(
@@ -207,6 +210,17 @@ def served(node, image_info):
             % (node.uuid, e))
     return dict(image_info, urls=['%s/%s/%s' % (
         CONF.deploy.http_url.rstrip('/'), subdir(), node.uuid)])
+
+
+def _size(kind, ref):
+    """The bytes of the image to fetch: Glance's record says, a file:// one
+    is on disk; None for an http one (not asked for: its server may not
+    say)."""
+    if kind == GLANCE:
+        return glance.get_image(ref).get('size')
+    if kind == FILE:
+        return os.path.getsize(check_file(ref))
+    return None
 
 
 def remove(node_uuid):

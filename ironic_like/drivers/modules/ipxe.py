@@ -186,7 +186,8 @@ def _served(task, field, value):
     try:
         image_cache.cached_and_linked(
             'glance-%s' % ref, fetch, algo, digest,
-            _image_link(node.uuid, field), node.uuid, field)
+            _image_link(node.uuid, field), node.uuid, field,
+            size=image.get('size'))
     except exception.ImageNotFound as e:
         # Deleted from Glance since its record was read.
         raise _image_error(node, field, e)

@@ -342,6 +342,68 @@ class TestInstanceImages(base.TestCase):
                            uuid='node-2'))
         self.assertFalse(os.path.exists(other))
 
+    def _disk_of(self, capacity):
+        """_free_bytes of a disk of ``capacity`` bytes holding the cache's
+        and http_root's files (hard links counted once)."""
+        def free(path):
+            seen, used = set(), 0
+            for top in (self.master, self.http_root):
+                for dirpath, _dirs, names in os.walk(top):
+                    for name in names:
+                        st = os.stat(os.path.join(dirpath, name))
+                        if st.st_ino not in seen:
+                            seen.add(st.st_ino)
+                            used += st.st_size
+            return capacity - used
+        return self.useFixture(fixtures.MockPatchObject(
+            image_cache, '_free_bytes', side_effect=free)).mock
+
+    def test_room_made_from_unused_images_oldest_first(self):
+        old = self._old_entry('glance-old', size=20, age_minutes=30)
+        newer = self._old_entry('glance-newer', size=20, age_minutes=20)
+        linked = self._old_entry('glance-linked', size=20, age_minutes=40)
+        os.makedirs(os.path.join(self.http_root, 'agent_images'))
+        os.link(linked, self._link('node-9'))
+        # 70 bytes, 60 used: the image (19 bytes) needs the oldest unused
+        # one gone, not the newer one nor the one a node links.
+        self._disk_of(70)
+        self._served(_node(IMAGE_ID))
+        self.assertFalse(os.path.exists(old))
+        self.assertTrue(os.path.exists(newer))
+        self.assertTrue(os.path.exists(linked))
+        with open(self._link('node-1'), 'rb') as f:
+            self.assertEqual(DATA, f.read())
+
+    def test_no_room_refuses_the_fetch(self):
+        linked = self._old_entry('glance-linked', size=20)
+        os.makedirs(os.path.join(self.http_root, 'agent_images'))
+        os.link(linked, self._link('node-9'))
+        self._disk_of(30)
+        e = self.assertRaises(exception.InsufficientDiskSpace,
+                              self._served, _node(IMAGE_ID))
+        self.assertIn("Disk volume where '%s' is located doesn't have "
+                      "enough disk space. Required 1 MiB, only 0 MiB "
+                      "available" % self.master, str(e))
+        self.glance_download.assert_not_called()
+        self.assertTrue(os.path.exists(linked))
+        self.assertFalse(os.path.exists(self._link('node-1')))
+        # Without a cache, the node's own copy needs the room too.
+        self.config(instance_master_path='', group='pxe')
+        self.assertRaises(exception.InsufficientDiskSpace,
+                          self._served, _node(IMAGE_ID))
+        self.glance_download.assert_not_called()
+        # A file:// image's size is read on disk; an http one's is not
+        # known, and nothing is checked.
+        path = os.path.join(self.files, 'big.img')
+        with open(path, 'wb') as f:
+            f.write(DATA)
+        self.config(instance_master_path=self.master, group='pxe')
+        self.assertRaises(exception.InsufficientDiskSpace, self._served,
+                          _node('file://' + path, image_checksum=SHA256))
+        self.config(image_download_source='local', group='agent')
+        self._disk_of(25)
+        self._served(_node(URL, image_checksum=SHA256, uuid='node-2'))
+
     def test_no_cache_fetches_per_node(self):
         self.config(instance_master_path='', group='pxe')
         self._served(_node(IMAGE_ID))

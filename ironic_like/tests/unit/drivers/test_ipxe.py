@@ -242,6 +242,22 @@ class TestIPXEGlanceImages(base.TestCase):
             self._link('deploy_kernel'))))
         self.assertTrue(os.path.exists(self._link('deploy_kernel', other)))
 
+    def test_no_room_for_the_ramdisk(self):
+        # Glance says the ramdisk's size: the conductor's disk must have
+        # room for it before the fetch.
+        self.records[RAMDISK_ID]['size'] = 3 * 2 ** 30
+        self.useFixture(fixtures.MockPatchObject(
+            image_cache, '_free_bytes', return_value=2 ** 30))
+        with self._task() as task:
+            e = self.assertRaises(exception.InsufficientDiskSpace,
+                                  self.boot.prepare_ramdisk, task)
+        self.assertIn('Required 3072 MiB, only 1024 MiB available',
+                      str(e))
+        self.assertFalse(os.path.exists(
+            os.path.join(self.master, 'glance-' + RAMDISK_ID)))
+        self.assertNotIn(RAMDISK_ID, [c[0][0] for c in
+                                      self.download.call_args_list])
+
     def test_bad_checksum_is_not_kept(self):
         self.records[KERNEL_ID]['os_hash_value'] = 'f' * 128
         with self._task() as task:
