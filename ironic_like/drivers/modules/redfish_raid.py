@@ -18,15 +18,16 @@ written (:mod:`ironic_like.drivers.raid_volumes`): a configuration that
 does not fit fails naming the logical disk, and the BMC is not touched.
 
 A volume is created (or deleted) with the apply time the controller's
-Volumes collection offers: ``Immediate`` first, else ``OnReset``. With
-``OnReset`` one operation per controller is asked for at a time (BMCs
-queue one job per controller until the next reset) and the node is
-rebooted so that the controller applies it; a BMC that answers with a
-task (202) gets the reboot too, as Ironic does. After each round the
+Volumes collection offers: ``Immediate`` first, else ``OnReset``. An
+operation asked for ``OnReset``, or answered with a task (202), waits for
+the next reset: one such per controller is asked for at a time (BMCs
+queue one job per controller, and Ironic submits them so), and the node
+is rebooted so that the controller applies them. After each round the
 step reads the volumes until what it asked for is there (bounded:
 APPLY_TIMEOUT; the step holds a conductor worker meanwhile, as the BIOS
-steps do). Whatever happens once something was written, raid_config is
-then recorded from what the BMC shows: every RAID volume with its
+steps do). Once something was written, raid_config is then recorded
+from what the BMC shows (after a failure too, if the BMC answers at
+once): every RAID volume with its
 controller, drives, size and level, and the root volume marked (from
 which the node's local_gb and raid_level capability follow, as for the
 agent's RAID).
@@ -137,13 +138,19 @@ class _Layout(object):
                     drive.protocol.value.lower() if drive.protocol
                     else None))
 
-    def drives_of(self, volume):
-        """The (storage id, drive id) of the drives a volume's Links
-        name (those the layout knows)."""
+    def drives_of(self, storage, volume):
+        """The (storage id, drive id) of the drives the Links of a volume
+        of ``storage`` name (those the layout knows): by path, else by
+        the path's last segment among the storage's drives (a BMC may
+        link a drive through its chassis)."""
         links = ((getattr(volume, 'json', None) or {}).get('Links') or {})
         keys = []
         for link in links.get('Drives') or ():
-            key = self._keys.get(_path((link or {}).get('@odata.id')))
+            path = _path((link or {}).get('@odata.id'))
+            key = self._keys.get(path)
+            if key is None and (storage, path.rsplit('/', 1)[-1]) in \
+                    self.paths:
+                key = (storage, path.rsplit('/', 1)[-1])
             if key is not None:
                 keys.append(key)
         return keys
@@ -151,10 +158,10 @@ class _Layout(object):
     def busy_drives(self, kept_only=False):
         """Keys of the drives some volume is on (``kept_only``: volumes
         a deletion keeps, those without a RAID type)."""
-        return {key for volumes in self.volumes.values()
+        return {key for storage, volumes in self.volumes.items()
                 for volume in volumes
                 if not kept_only or volume.raid_type is None
-                for key in self.drives_of(volume)}
+                for key in self.drives_of(storage, volume)}
 
     def raid_volumes(self):
         """[(storage id, sushy Volume)] of the volumes with a RAID type
@@ -257,6 +264,10 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
                          'delete_existing')
         elif name == 'apply_configuration':
             config = args.get('raid_config')
+            for flag in ('create_root_volume', 'create_nonroot_volumes',
+                         'delete_existing'):
+                if flag in args:
+                    raid.as_bool(args[flag], flag)
             try:
                 if not config:
                     raise exception.InvalidParameterValue(
@@ -272,8 +283,6 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
                     exception.MissingParameterValue) as e:
                 raise type(e)(err=exception.safe_message(e),
                               field='raid_config')
-            raid.as_bool(args.get('delete_existing', False),
-                         'delete_existing')
 
     @base.clean_step(argsinfo=CREATE_ARGSINFO)
     def create_configuration(self, task, create_root_volume=True,
@@ -308,9 +317,10 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
             self._delete_all(task, info, layout, action)
         except Exception:
             with excutils.save_and_reraise_exception():
-                self._record_after_failure(task, info, action, ())
+                self._record_after_failure(task, info, action, (),
+                                           keep_previous=False)
         else:
-            self._record(task, info, action, ())
+            self._record(task, info, action, (), keep_previous=False)
 
     def _read(self, task, action):
         info, system = redfish_utils.get_system(task.node, action=action)
@@ -336,6 +346,11 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
                     volume.delete(apply_time=apply_time))
 
         def still_there(layout, asked):
+            # A controller missing from what the BMC shows (read while it
+            # restarts) proves nothing gone.
+            if {name.split('/', 1)[0] for name in asked} - \
+                    set(layout.storages):
+                return asked
             return {'%s/%s' % key for key in layout.volume_ids()} & asked
 
         self._rounds(task, info, action, layout, doomed, delete,
@@ -350,22 +365,33 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
         until ``left(layout, names of the round)`` is empty."""
         pending = {storage: list(items) for storage, items in work.items()}
         while any(pending.values()):
-            asked, reboot = set(), False
-            with _errors(info, action):
-                for storage in sorted(pending):
-                    items = pending[storage]
-                    if not items:
-                        continue
-                    apply_time = _apply_time(
-                        layout.storages[storage].volumes)
-                    batch = (items[:1]
-                             if apply_time == sushy.APPLY_TIME_ON_RESET
-                             else list(items))
-                    for item in batch:
-                        name, answer = operate(storage, item, apply_time)
-                        asked.add(name)
-                        reboot |= _at_reset(apply_time, answer)
-                    del items[:len(batch)]
+            asked, queued = set(), []
+            try:
+                with _errors(info, action):
+                    for storage in sorted(pending):
+                        items = pending[storage]
+                        while items:
+                            apply_time = _apply_time(
+                                layout.storages[storage].volumes)
+                            name, answer = operate(storage, items[0],
+                                                   apply_time)
+                            del items[0]
+                            asked.add(name)
+                            if _at_reset(apply_time, answer):
+                                # One job per controller until the
+                                # reset (Ironic's rule too).
+                                queued.append(name)
+                                break
+            except Exception as e:
+                if not queued:
+                    raise
+                # Accepted jobs the failure leaves for the BMC's next
+                # reset: said, so that what appears later is explained.
+                raise exception.IronicLikeException(
+                    '%s (already accepted by the BMC and applied at its '
+                    'next reset: %s)' % (exception.safe_message(e),
+                                         ', '.join(queued)))
+            reboot = bool(queued)
             if reboot:
                 LOG.info('Node %s: rebooting for the RAID controller to '
                          'apply what is pending', task.node.uuid)
@@ -429,35 +455,46 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
         except Exception:
             with excutils.save_and_reraise_exception():
                 if created or delete_existing:
-                    self._record_after_failure(task, info, action, created)
+                    self._record_after_failure(
+                        task, info, action, created,
+                        keep_previous=not delete_existing)
         else:
-            self._record(task, info, action, created)
+            self._record(task, info, action, created,
+                         keep_previous=not delete_existing)
 
-    def _record_after_failure(self, task, info, action, created):
+    def _record_after_failure(self, task, info, action, created,
+                              keep_previous=True):
         """_record() once a step failed after writing: what the BMC shows
         is recorded (so that raid_config names the volumes made, and a
         second run does not build them again) if it answers at once; the
         step's own error is the one reported."""
         try:
             self._record(task, info, action, created,
-                         layout=self._read(task, action)[1])
+                         layout=self._read(task, action)[1],
+                         keep_previous=keep_previous)
         except Exception as e:
             LOG.warning('Node %s: raid_config not updated after the failed '
                         'RAID step: %s', task.node.uuid,
                         exception.safe_message(e))
 
-    def _record(self, task, info, action, created, layout=None):
+    def _record(self, task, info, action, created, layout=None,
+                keep_previous=True):
         """raid_config from what the BMC shows now (``layout``, else read
         again until the deadline if the BMC does not answer), the root
         volume (and volume_name) of the logical disks ``created``
         (raid_volumes Volumes) marked on the volumes built for them,
-        those of the volumes recorded before kept."""
+        those of the volumes recorded before kept (``keep_previous``:
+        none were deleted; a BMC may give a new volume a deleted one's
+        id)."""
         if layout is None:
             _missing, layout = self._wait(task, info, action,
                                           lambda layout: None)
-        previous = {d.get('id'): d for d in
-                    ((task.node.raid_config or {}).get('logical_disks')
-                     or ()) if isinstance(d, dict)}
+        previous = {}
+        if keep_previous:
+            # By controller and id: ids repeat across controllers.
+            previous = {(d.get('controller'), d.get('id')): d for d in
+                        ((task.node.raid_config or {}).get('logical_disks')
+                         or ()) if isinstance(d, dict)}
         marks = _match(layout, created)
         if any(m.get('is_root_volume') for m in marks.values()):
             # A new root volume: an earlier one is the root no more.
@@ -477,9 +514,9 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
                                    raid_volumes.GiB),
                     'raid_level': _LEVEL_OF_TYPE[raid_type],
                     'physical_disks': [d for _s, d in
-                                       layout.drives_of(volume)]}
+                                       layout.drives_of(storage, volume)]}
             mark = marks.get((storage, volume.identity)) or \
-                previous.get(volume.identity) or {}
+                previous.get((storage, volume.identity)) or {}
             if mark.get('is_root_volume'):
                 disk['is_root_volume'] = True
             if mark.get('volume_name'):
@@ -524,14 +561,17 @@ def _match(layout, created):
             if storage == planned.storage and
             (storage, volume.identity) not in taken and
             getattr(volume.raid_type, 'value', None) == planned.raid_type
-            and set(layout.drives_of(volume)) == keys]
+            and set(layout.drives_of(storage, volume)) == keys]
 
         def rank(item, planned=planned):
+            # Its name first; then the nearest size (controllers round
+            # sizes), a MAX one the largest.
             volume = item[1]
             named = planned.disk.get('volume_name')
+            capacity = volume.capacity_bytes or 0
             return (0 if named and volume.name == named else 1,
-                    0 if planned.size_bytes is not None and
-                    volume.capacity_bytes == planned.size_bytes else 1)
+                    -capacity if planned.size_bytes is None
+                    else abs(capacity - planned.size_bytes))
         if candidates:
             storage, volume = sorted(candidates, key=rank)[0]
             taken.add((storage, volume.identity))

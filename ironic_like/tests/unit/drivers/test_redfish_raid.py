@@ -19,14 +19,14 @@ from ironic_like.tests import base
 from ironic_like.tests.unit.db import utils
 
 GiB = 1024 ** 3
-STORAGE = '/redfish/v1/Systems/1/Storage/RAID.1'
+SYSTEM = '/redfish/v1/Systems/1'
 
 
 class _Drive(object):
 
-    def __init__(self, ident, gib):
+    def __init__(self, storage, ident, gib):
         self.identity = ident
-        self.path = '%s/Drives/%s' % (STORAGE, ident)
+        self.path = '%s/Storage/%s/Drives/%s' % (SYSTEM, storage, ident)
         self.capacity_bytes = gib * GiB
         self.media_type = 'HDD'
         self.protocol = sushy.PROTOCOL_TYPE_SAS
@@ -34,8 +34,8 @@ class _Drive(object):
 
 class _Volume(object):
 
-    def __init__(self, bmc, ident, payload):
-        self.bmc = bmc
+    def __init__(self, controller, ident, payload):
+        self.controller = controller
         self.identity = ident
         self.name = payload.get('Name', 'Volume %s' % ident)
         self.raid_type = sushy.RAIDType(payload['RAIDType'])
@@ -45,82 +45,100 @@ class _Volume(object):
         self.json = {'Links': {'Drives': drives}}
 
     def delete(self, apply_time=None):
-        self.bmc.calls.append(('delete', self.identity, apply_time))
-        self.bmc.pending_deletes.append(self)
-        return self.bmc.answer(apply_time)
+        bmc = self.controller.bmc
+        bmc.calls.append(('delete', self.identity, apply_time))
+        self.controller.pending_deletes.append(self)
+        return self.controller.answer(apply_time)
 
 
-class _Volumes(object):
+class _Controller(object):
+    """A RAID controller with four 100 GiB drives (ids Disk.0-3, as on
+    every controller of the BMC) and its Volumes collection; volume ids
+    are numbered per controller, as on some BMCs."""
 
-    def __init__(self, bmc):
+    def __init__(self, bmc, ident, raid_types):
         self.bmc = bmc
-        self.operation_apply_time_support = types.SimpleNamespace(
-            mapped_supported_values=bmc.apply_times)
-
-    def get_members(self):
-        return list(self.bmc.volumes)
-
-    def create(self, payload, apply_time=None):
-        self.bmc.calls.append(('create', payload, apply_time))
-        if len(self._creates()) == self.bmc.fail_create:
-            raise sushy.exceptions.SushyError('the controller refused it')
-        self.bmc.serial += 1
-        self.bmc.pending_creates.append(
-            _Volume(self.bmc, str(self.bmc.serial), payload))
-        return self.bmc.answer(apply_time)
-
-    def _creates(self):
-        return [c for c in self.bmc.calls if c[0] == 'create']
-
-
-class _BMC(object):
-    """One RAID controller with four 100 GiB drives."""
-
-    def __init__(self, apply_times,
-                 raid_types=('RAID0', 'RAID1', 'RAID5', 'RAID10')):
-        self.apply_times = list(apply_times)
-        self.drives = [_Drive('Disk.%d' % i, 100) for i in range(4)]
-        self.volumes = []
+        self.identity = ident
+        self.drives = [_Drive(ident, 'Disk.%d' % i, 100) for i in range(4)]
+        self.members = []
         self.pending_creates = []
         self.pending_deletes = []
-        self.calls = []
         self.serial = 0
-        # The create (1-based) that fails; a task (202) for every answer.
-        self.fail_create = None
-        self.tasks = False
-        # The most operations ever waiting for a reset at once.
-        self.most_pending = 0
-        self.storage = types.SimpleNamespace(
-            identity='RAID.1', drives=self.drives, volumes=_Volumes(self),
-            controllers=None,
-            storage_controllers=[types.SimpleNamespace(
-                raid_types=[sushy.RAIDType(t) for t in raid_types])])
-        # A controller that is no RAID controller: left alone.
-        self.plain = types.SimpleNamespace(
-            identity='AHCI.1', drives=[_Drive('Plain.0', 100)],
-            volumes=None, controllers=None,
-            storage_controllers=[types.SimpleNamespace(raid_types=[])])
-        self.system = types.SimpleNamespace(
-            storage=types.SimpleNamespace(
-                get_members=lambda: [self.plain, self.storage]))
+        self.volumes = self  # the sushy Storage's Volumes collection
+        self.controllers = None
+        self.storage_controllers = [types.SimpleNamespace(
+            raid_types=[sushy.RAIDType(t) for t in raid_types])]
+
+    @property
+    def operation_apply_time_support(self):
+        return types.SimpleNamespace(
+            mapped_supported_values=self.bmc.apply_times)
+
+    def get_members(self):
+        return list(self.members)
+
+    def create(self, payload, apply_time=None):
+        bmc = self.bmc
+        bmc.calls.append(('create', payload, apply_time))
+        if len([c for c in bmc.calls if c[0] == 'create']) == \
+                bmc.fail_create:
+            raise sushy.exceptions.SushyError('the controller refused it')
+        self.serial += 1
+        self.pending_creates.append(_Volume(self, str(self.serial),
+                                            payload))
+        return self.answer(apply_time)
 
     def answer(self, apply_time):
         """Apply at once unless the operation waits for a reset (asked
         so, or the BMC answers with tasks); the task it answers with."""
-        if apply_time == sushy.APPLY_TIME_ON_RESET or self.tasks:
-            self.most_pending = max(self.most_pending,
-                                    len(self.pending_creates) +
-                                    len(self.pending_deletes))
+        if apply_time == sushy.APPLY_TIME_ON_RESET or self.bmc.tasks:
+            self.bmc.most_pending = max(self.bmc.most_pending,
+                                        len(self.pending_creates) +
+                                        len(self.pending_deletes))
             return types.SimpleNamespace(
                 task_monitor_uri='/redfish/v1/TaskService/Tasks/1')
         self.apply()
         return None
 
     def apply(self):
-        self.volumes.extend(self.pending_creates)
+        self.members.extend(self.pending_creates)
         for volume in self.pending_deletes:
-            self.volumes.remove(volume)
+            self.members.remove(volume)
         self.pending_creates, self.pending_deletes = [], []
+
+
+class _BMC(object):
+    """RAID controllers (RAID.1, and RAID.2 with ``controllers=2``) and a
+    controller that is no RAID controller (left alone)."""
+
+    def __init__(self, apply_times, controllers=1,
+                 raid_types=('RAID0', 'RAID1', 'RAID5', 'RAID10')):
+        self.apply_times = list(apply_times)
+        self.calls = []
+        # The create (1-based) that fails; a task (202) for every answer.
+        self.fail_create = None
+        self.tasks = False
+        # The most operations ever waiting for a reset on one controller.
+        self.most_pending = 0
+        self.controllers = [_Controller(self, 'RAID.%d' % (i + 1),
+                                        raid_types)
+                            for i in range(controllers)]
+        self.plain = types.SimpleNamespace(
+            identity='AHCI.1', drives=[_Drive('AHCI.1', 'Plain.0', 100)],
+            volumes=None, controllers=None,
+            storage_controllers=[types.SimpleNamespace(raid_types=[])])
+        self.system = types.SimpleNamespace(
+            storage=types.SimpleNamespace(
+                get_members=lambda: [self.plain] + self.controllers))
+
+    @property
+    def volumes(self):
+        """RAID.1's volumes."""
+        return self.controllers[0].members
+
+    def apply(self):
+        for controller in self.controllers:
+            controller.apply()
 
 
 class TestRedfishRAID(base.TestCase):
@@ -189,7 +207,8 @@ class TestRedfishRAID(base.TestCase):
         self.assertEqual(50 * GiB, root_payload['CapacityBytes'])
         self.assertEqual('root', root_payload['Name'])
         self.assertEqual(
-            ['%s/Drives/Disk.0' % STORAGE, '%s/Drives/Disk.1' % STORAGE],
+            ['%s/Storage/RAID.1/Drives/Disk.%d' % (SYSTEM, i)
+             for i in (0, 1)],
             [d['@odata.id'] for d in root_payload['Links']['Drives']])
         # The MAX disk: no size asked, the BMC works it out; one drive
         # (the fewest RAID 0 takes) of those left (no sharing).
@@ -325,11 +344,68 @@ class TestRedfishRAID(base.TestCase):
         self.assertEqual([['Disk.0', 'Disk.1']] * 2,
                          [d['physical_disks'] for d in disks])
 
+    def test_two_controllers_with_the_same_ids(self):
+        # Drive ids and volume ids repeat across controllers (HPE iLO).
+        self.bmc = _BMC([sushy.APPLY_TIME_IMMEDIATE], controllers=2)
+        self.task.node = self.db.update_node(self.node.id, {
+            'target_raid_config': {'logical_disks': [
+                {'raid_level': '1', 'size_gb': 50, 'is_root_volume': True,
+                 'controller': 'RAID.2'},
+                {'raid_level': '1', 'size_gb': 50, 'controller': 'RAID.1'},
+                {'raid_level': '1', 'size_gb': 50,
+                 'number_of_physical_disks': 2}]}})
+        self.interface.create_configuration(self.task)
+        disks = self.db.get_node(self.node.uuid).raid_config[
+            'logical_disks']
+        self.assertEqual(
+            [('RAID.1', '1', ['Disk.0', 'Disk.1'], False),
+             ('RAID.1', '2', ['Disk.2', 'Disk.3'], False),
+             ('RAID.2', '1', ['Disk.0', 'Disk.1'], True)],
+            [(d['controller'], d['id'], d['physical_disks'],
+              bool(d.get('is_root_volume'))) for d in disks])
+        # A second run that builds no root keeps the root where it was:
+        # RAID.1/1 is not RAID.2/1.
+        self.task.node = self.db.update_node(self.node.id, {
+            'target_raid_config': {'logical_disks': [
+                {'raid_level': '0', 'size_gb': 10,
+                 'controller': 'RAID.2'}]}})
+        self.interface.create_configuration(self.task)
+        disks = self.db.get_node(self.node.uuid).raid_config[
+            'logical_disks']
+        self.assertEqual([('RAID.2', '1')],
+                         [(d['controller'], d['id']) for d in disks
+                          if d.get('is_root_volume')])
+
+    def test_task_answers_one_operation_per_controller(self):
+        # No apply time offered, each answer a task: one operation per
+        # controller per reboot (as Ironic submits them).
+        self.bmc.apply_times[:] = []
+        self.bmc.tasks = True
+        self.interface.create_configuration(self.task)
+        self.assertEqual(1, self.bmc.most_pending)
+        self.assertEqual(2, self.power.reboot.call_count)
+        self.assertEqual(2, len(self.bmc.volumes))
+
+    def test_failure_names_what_the_bmc_still_holds(self):
+        self.bmc = _BMC([sushy.APPLY_TIME_ON_RESET], controllers=2)
+        self.bmc.fail_create = 2
+        self.task.node = self.db.update_node(self.node.id, {
+            'target_raid_config': {'logical_disks': [
+                {'raid_level': '1', 'size_gb': 50, 'controller': 'RAID.1'},
+                {'raid_level': '1', 'size_gb': 50,
+                 'controller': 'RAID.2'}]}})
+        e = self.assertRaises(exception.IronicLikeException,
+                              self.interface.create_configuration,
+                              self.task)
+        self.assertIn('the controller refused it (already accepted by the '
+                      'BMC and applied at its next reset: RAID1 on '
+                      'RAID.1/Disk.0+Disk.1)', str(e))
+
     def test_delete_configuration(self):
         self.interface.create_configuration(self.task)
         self.bmc.apply_times[:] = [sushy.APPLY_TIME_ON_RESET]
         # A volume without a RAID type stays (Ironic's rule).
-        plain = _Volume(self.bmc, 'raw', {
+        plain = _Volume(self.bmc.controllers[0], 'raw', {
             'RAIDType': 'RAID0', 'Links': {'Drives': []}})
         plain.raid_type = None
         self.bmc.volumes.append(plain)
@@ -388,6 +464,14 @@ class TestRedfishRAID(base.TestCase):
                              'is_root_volume': True}]},
                             'delete_existing': 'maybe'}})
         self.assertEqual('delete_existing', e.field)
+        e = self.assertRaises(
+            exception.InvalidParameterValue, self.interface.check_step,
+            self.task, {'interface': 'raid', 'step': 'apply_configuration',
+                        'args': {'raid_config': {'logical_disks': [
+                            {'raid_level': '1', 'size_gb': 10,
+                             'is_root_volume': True}]},
+                            'create_root_volume': 'maybe'}})
+        self.assertEqual('create_root_volume', e.field)
         # apply_configuration's own raid_config is named, not the target.
         for config in ({'logical_disks': [{'raid_level': '2',
                                            'size_gb': 10}]},
