@@ -45,7 +45,6 @@ through the BMC only (a ramdisk running for other steps is booted again
 by the reboot).
 """
 
-import contextlib
 import os
 import time
 from urllib import parse as urlparse
@@ -96,12 +95,11 @@ _ENTRY_VALIDATOR = jsonschema.Draft4Validator(_ENTRY_SCHEMA)
 _SCHEMES = ('http', 'https', 'file')
 # A task in one of these states is not over (Ironic's list: any other
 # state is an end, a failure unless Completed).
-_RUNNING = (sushy.TASK_STATE_NEW, sushy.TASK_STATE_STARTING,
-            sushy.TASK_STATE_RUNNING, sushy.TASK_STATE_PENDING)
+_RUNNING = redfish_utils.TASK_RUNNING
 # BIOS tasks in these states wait for the host to reboot on some BMCs.
 _BIOS_REBOOT_STATES = (sushy.TASK_STATE_STARTING, sushy.TASK_STATE_RUNNING,
                        sushy.TASK_STATE_PENDING)
-_SUCCEEDED = (sushy.HEALTH_OK, sushy.HEALTH_WARNING)
+_SUCCEEDED = redfish_utils.TASK_SUCCEEDED
 
 
 def _invalid(err):
@@ -521,22 +519,5 @@ class _Update(object):
             self._sleep(interval)
 
 
-def _text(value):
-    """A sushy enum member as the BMC wrote it."""
-    return getattr(value, 'value', value)
-
-
-def _messages(sushy_task):
-    """The task's messages, as text."""
-    found = []
-    with contextlib.suppress(Exception):
-        messages = sushy_task.messages or []
-        if messages and not messages[0].message:
-            sushy_task.parse_messages()
-        for message in messages:
-            text = message.message
-            if not text or text.lower() in ('unknown', 'unknown error'):
-                text = message.message_id
-            if text:
-                found.append(text)
-    return found
+_text = redfish_utils.task_text
+_messages = redfish_utils.task_messages

@@ -214,6 +214,11 @@ def _at_reset(apply_time, answer):
             hasattr(answer, 'task_monitor_uri'))
 
 
+class _TaskFailed(Exception):
+    """A BMC task of the round ended badly (not a read failure: the wait
+    stops at once)."""
+
+
 @contextlib.contextmanager
 def _errors(info, action):
     """sushy's errors as the step's: a resource the BMC answers 404 for
@@ -365,7 +370,7 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
         until ``left(layout, names of the round)`` is empty."""
         pending = {storage: list(items) for storage, items in work.items()}
         while any(pending.values()):
-            asked, queued = set(), []
+            asked, queued, monitors = set(), [], []
             try:
                 with _errors(info, action):
                     for storage in sorted(pending):
@@ -377,6 +382,8 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
                                                    apply_time)
                             del items[0]
                             asked.add(name)
+                            if hasattr(answer, 'task_monitor_uri'):
+                                monitors.append((name, answer))
                             if _at_reset(apply_time, answer):
                                 # One job per controller until the
                                 # reset (Ironic's rule too).
@@ -396,8 +403,25 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
                 LOG.info('Node %s: rebooting for the RAID controller to '
                          'apply what is pending', task.node.uuid)
                 redfish_utils.reboot_to_apply(task)
-            missing, layout = self._wait(
-                task, info, action, lambda layout: left(layout, asked))
+
+            def round_left(layout):
+                # A task the BMC ended badly ends the wait at once, with
+                # its messages (not after APPLY_TIMEOUT).
+                for name, monitor in monitors:
+                    failure = redfish_utils.task_failure(monitor)
+                    if failure:
+                        raise _TaskFailed('%s: the BMC\'s task %s' % (
+                            name, failure))
+                return left(layout, asked)
+
+            try:
+                missing, layout = self._wait(task, info, action,
+                                             round_left)
+            except _TaskFailed as e:
+                raise exception.IronicLikeException(
+                    'Node %s: %s: %s failed: %s' % (
+                        task.node.uuid, redfish_utils.describe(info),
+                        action, e))
             if missing:
                 raise exception.IronicLikeException(
                     'Node %s: %s: RAID volumes were not %s within %d s: '

@@ -345,3 +345,58 @@ def reboot_to_apply(task):
     power.reboot(task)
     task.update_node({'power_state': power.get_power_state(task),
                       'target_power_state': None})
+
+
+# The states of a BMC task not over yet, and the statuses of one that
+# ended well (Ironic's reading).
+TASK_RUNNING = (sushy.TASK_STATE_NEW, sushy.TASK_STATE_STARTING,
+                sushy.TASK_STATE_RUNNING, sushy.TASK_STATE_PENDING)
+TASK_SUCCEEDED = (sushy.HEALTH_OK, sushy.HEALTH_WARNING)
+
+
+def task_text(value):
+    """A sushy enum member as the BMC wrote it."""
+    return getattr(value, 'value', value)
+
+
+def task_messages(sushy_task):
+    """The task's messages, as text."""
+    found = []
+    with contextlib.suppress(Exception):
+        messages = sushy_task.messages or []
+        if messages and not messages[0].message:
+            sushy_task.parse_messages()
+        for message in messages:
+            text = message.message
+            if not text or text.lower() in ('unknown', 'unknown error'):
+                text = message.message_id
+            if text:
+                found.append(text)
+    return found
+
+
+def task_failure(monitor):
+    """What a BMC task (a sushy TaskMonitor) that ended badly says: 'ended
+    <state> (status <status>): <messages>'; None while it runs, once it
+    ended well, when it says no state, when the BMC no longer has it, or
+    when it cannot be read now (the caller reads again)."""
+    try:
+        if monitor.check_is_processing:
+            task = monitor.task
+            state = getattr(task, 'task_state', None)
+            if state is None or state in TASK_RUNNING:
+                return None
+        else:
+            task = monitor.get_task()
+    except Exception:
+        return None
+    state = getattr(task, 'task_state', None)
+    status = getattr(task, 'task_status', None)
+    # No state said: what the task did shows in the resources it changed.
+    if state is None or state in TASK_RUNNING or (
+            state == sushy.TASK_STATE_COMPLETED and
+            status in TASK_SUCCEEDED):
+        return None
+    return 'ended %s (status %s): %s' % (
+        task_text(state), task_text(status),
+        '; '.join(task_messages(task)) or 'no message')

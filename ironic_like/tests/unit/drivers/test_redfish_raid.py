@@ -95,6 +95,16 @@ class _Controller(object):
             self.bmc.most_pending = max(self.bmc.most_pending,
                                         len(self.pending_creates) +
                                         len(self.pending_deletes))
+            if self.bmc.task_fails:
+                # The job failed at once: the task says so.
+                task = types.SimpleNamespace(
+                    task_state=sushy.TASK_STATE_EXCEPTION,
+                    task_status=sushy.HEALTH_CRITICAL,
+                    messages=[types.SimpleNamespace(
+                        message=self.bmc.task_fails, message_id='X')])
+                return types.SimpleNamespace(
+                    task_monitor_uri='/redfish/v1/TaskService/Tasks/1',
+                    check_is_processing=False, get_task=lambda: task)
             return types.SimpleNamespace(
                 task_monitor_uri='/redfish/v1/TaskService/Tasks/1')
         self.apply()
@@ -118,6 +128,8 @@ class _BMC(object):
         # The create (1-based) that fails; a task (202) for every answer.
         self.fail_create = None
         self.tasks = False
+        # What the BMC's tasks say when they fail (None: they do not).
+        self.task_fails = None
         # The most operations ever waiting for a reset on one controller.
         self.most_pending = 0
         self.controllers = [_Controller(self, 'RAID.%d' % (i + 1),
@@ -385,6 +397,21 @@ class TestRedfishRAID(base.TestCase):
         self.assertEqual(1, self.bmc.most_pending)
         self.assertEqual(2, self.power.reboot.call_count)
         self.assertEqual(2, len(self.bmc.volumes))
+
+    def test_failed_task_ends_the_wait_with_its_messages(self):
+        self.bmc.apply_times[:] = [sushy.APPLY_TIME_ON_RESET]
+        self.bmc.task_fails = 'Physical disk Disk.1 is in a failed state'
+        # A long bound: the task's failure ends the wait, not the bound.
+        self.useFixture(fixtures.MockPatchObject(
+            redfish_raid, 'APPLY_TIMEOUT', 3600))
+        self.power.reboot.side_effect = None
+        e = self.assertRaises(exception.IronicLikeException,
+                              self.interface.create_configuration,
+                              self.task, create_nonroot_volumes=False)
+        self.assertIn('creating RAID volumes failed: RAID1 on '
+                      'RAID.1/Disk.0+Disk.1: the BMC\'s task ended '
+                      'Exception (status Critical): Physical disk Disk.1 '
+                      'is in a failed state', str(e))
 
     def test_failure_names_what_the_bmc_still_holds(self):
         self.bmc = _BMC([sushy.APPLY_TIME_ON_RESET], controllers=2)
