@@ -23,7 +23,6 @@ agent step after this one waits for it.
 """
 
 import contextlib
-import time
 
 from oslo_log import log
 import sushy
@@ -228,26 +227,17 @@ def _wait_applied(task, info, attributes, action):
     and nothing of them is pending, or APPLY_TIMEOUT passes (a real BMC
     shows new settings only once the firmware has run them, after its
     power-on self test); what is still not in force then."""
-    deadline = time.monotonic() + APPLY_TIMEOUT
-    while True:
-        try:
-            _, system = redfish_utils.get_system(task.node, action=action)
-            with _bios_errors(info, action):
-                missing = _unapplied(system.bios, attributes)
-        except exception.IronicLikeException as e:
-            # A BMC often answers 503 or drops the connection while the
-            # machine runs its self test: read again until the deadline.
-            if time.monotonic() >= deadline:
-                raise
-            LOG.info('Node %s: reading the BIOS after the reboot failed '
-                     '(read again): %s', task.node.uuid,
-                     exception.safe_message(e))
-        else:
-            if not missing or time.monotonic() >= deadline:
-                return missing
+    def read():
+        _, system = redfish_utils.get_system(task.node, action=action)
+        with _bios_errors(info, action):
+            missing = _unapplied(system.bios, attributes)
+        if missing:
             LOG.debug('Node %s: BIOS settings not in force yet: %s',
                       task.node.uuid, missing)
-        time.sleep(APPLY_POLL_INTERVAL)
+        return missing, not missing
+
+    return redfish_utils.poll(read, APPLY_TIMEOUT, APPLY_POLL_INTERVAL,
+                              task.node.uuid, 'the BIOS after the reboot')
 
 
 def _apply_time(bios):

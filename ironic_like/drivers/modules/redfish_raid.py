@@ -41,7 +41,6 @@ rule).
 """
 
 import contextlib
-import time
 from urllib import parse
 
 from oslo_log import log
@@ -552,23 +551,14 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
     def _wait(self, task, info, action, pending):
         """Read the layout until ``pending(layout)`` is falsy or
         APPLY_TIMEOUT passes: (what it last returned, the layout). A read
-        that fails (a BMC often does while the machine runs its self
-        test) is tried again until the deadline."""
-        deadline = time.monotonic() + APPLY_TIMEOUT
-        while True:
-            try:
-                _, layout = self._read(task, action)
-                left = pending(layout)
-            except exception.IronicLikeException as e:
-                if time.monotonic() >= deadline:
-                    raise
-                LOG.info('Node %s: reading the RAID volumes failed (read '
-                         'again): %s', task.node.uuid,
-                         exception.safe_message(e))
-            else:
-                if not left or time.monotonic() >= deadline:
-                    return left, layout
-            time.sleep(APPLY_POLL_INTERVAL)
+        that fails is tried again until the deadline."""
+        def read():
+            _, layout = self._read(task, action)
+            left = pending(layout)
+            return (left, layout), not left
+
+        return redfish_utils.poll(read, APPLY_TIMEOUT, APPLY_POLL_INTERVAL,
+                                  task.node.uuid, 'the RAID volumes')
 
 
 def _match(layout, created):

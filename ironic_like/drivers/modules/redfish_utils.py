@@ -21,6 +21,7 @@ import collections
 import contextlib
 import os
 import threading
+import time
 from urllib import parse as urlparse
 
 from oslo_log import log
@@ -400,3 +401,25 @@ def task_failure(monitor):
     return 'ended %s (status %s): %s' % (
         task_text(state), task_text(status),
         '; '.join(task_messages(task)) or 'no message')
+
+
+def poll(read, timeout, interval, node_uuid, what):
+    """Call ``read()`` -> (value, done) until done or ``timeout`` seconds
+    passed, every ``interval`` seconds; the last value. A read that
+    fails (IronicLikeException: a BMC often answers 503 or drops the
+    connection while the machine runs its power-on self test) is tried
+    again until the deadline, then raised. ``what`` is read, for the
+    log."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            value, done = read()
+        except exception.IronicLikeException as e:
+            if time.monotonic() >= deadline:
+                raise
+            LOG.info('Node %s: reading %s failed (read again): %s',
+                     node_uuid, what, exception.safe_message(e))
+        else:
+            if done or time.monotonic() >= deadline:
+                return value
+        time.sleep(interval)

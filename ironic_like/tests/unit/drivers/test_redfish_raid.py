@@ -483,22 +483,15 @@ class TestRedfishRAID(base.TestCase):
             exception.InvalidParameterValue, self.interface.check_step,
             self.task, {'interface': 'raid', 'step': 'create_configuration'})
         self.assertEqual('target_raid_config', e.field)
-        e = self.assertRaises(
-            exception.InvalidParameterValue, self.interface.check_step,
-            self.task, {'interface': 'raid', 'step': 'apply_configuration',
-                        'args': {'raid_config': {'logical_disks': [
-                            {'raid_level': '1', 'size_gb': 10,
-                             'is_root_volume': True}]},
-                            'delete_existing': 'maybe'}})
-        self.assertEqual('delete_existing', e.field)
-        e = self.assertRaises(
-            exception.InvalidParameterValue, self.interface.check_step,
-            self.task, {'interface': 'raid', 'step': 'apply_configuration',
-                        'args': {'raid_config': {'logical_disks': [
-                            {'raid_level': '1', 'size_gb': 10,
-                             'is_root_volume': True}]},
-                            'create_root_volume': 'maybe'}})
-        self.assertEqual('create_root_volume', e.field)
+        config = {'logical_disks': [{'raid_level': '1', 'size_gb': 10,
+                                     'is_root_volume': True}]}
+        for flag in ('delete_existing', 'create_root_volume'):
+            e = self.assertRaises(
+                exception.InvalidParameterValue, self.interface.check_step,
+                self.task, {'interface': 'raid',
+                            'step': 'apply_configuration',
+                            'args': {'raid_config': config, flag: 'maybe'}})
+            self.assertEqual(flag, e.field)
         # apply_configuration's own raid_config is named, not the target.
         for config in ({'logical_disks': [{'raid_level': '2',
                                            'size_gb': 10}]},
