@@ -72,17 +72,19 @@ opts = [
                      '(the default): any address. Whatever this says, a '
                      'callback URL must be http or https, name a host and '
                      'carry no user name or password.'),
-    # Ironic's option and help, so that an ironic.conf carries over; but
-    # off by default (Ironic turned it on in 2024) because the agents of
-    # the lab and of most deployments here call back over plain http.
+    # Ironic's name, group and default (true since 2024): the agent token
+    # never travels to an agent over plain http. The lab, whose simulated
+    # agents serve plain http, sets it to false in its own configuration.
     cfg.BoolOpt('require_tls',
-                default=False,
+                default=True,
                 mutable=True,
                 help='Whether agents must call back over TLS: when true, '
                      'a heartbeat whose agent_url (callback_url) is not '
-                     'https is refused with 400 naming the field. Ironic '
-                     'defaults to true; here it is false because the '
-                     'lab\'s simulated agents serve plain http.'),
+                     'https is refused with 400 naming the field. '
+                     'ironic-python-agent serves https with a certificate '
+                     'it makes itself (and sends agent_verify_ca). Set it '
+                     'to false only for agents that serve plain http, as '
+                     'the lab\'s simulated ones do.'),
     cfg.IntOpt('lookup_failures_per_minute', default=30, min=0,
                help='Failed agent lookups (answered 400 or 404) one '
                     'client address may make in a sliding minute; beyond '

@@ -103,6 +103,9 @@ class TestCase(testtools.TestCase):
         # (ten threads polling the database at start) unless the test
         # asks for them.
         self.config(operators_enabled=False, group='boot')
+        # The tests' agents call back over plain http, as the lab's do
+        # (tests of the TLS rule turn it on).
+        self.config(require_tls=False, group='agent')
         self.useFixture(fixtures.NestedTempfile())
         self.db_fixture = self.useFixture(DatabaseFixture())
         self.useFixture(RPCFixture())

@@ -210,6 +210,8 @@ class Lab(object):
                     # The simulated agents read the token's header: keep
                     # it out of every URL.
                     '[agent]\ncommand_token_in_query = false\n'
+                    # They serve plain http (Ironic's default refuses it).
+                    'require_tls = false\n'
                     '[conductor]\n'
                     'rescue_kernel = http://127.0.0.1:8088/images/'
                     'ipa.kernel\n'

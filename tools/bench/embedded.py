@@ -49,6 +49,8 @@ class EmbeddedService(object):
             'api': {'host_ip': '127.0.0.1', 'port': self.port},
             'database': {'connection': 'sqlite:///%s' % os.path.join(
                 self.tmp, 'ironic_like.sqlite')},
+            # The simulated agents serve plain http.
+            'agent': {'require_tls': 'false'},
         }
         for section, values in (conf or {}).items():
             sections.setdefault(section, {}).update(values)

@@ -633,6 +633,8 @@ class Cluster(fixtures.Fixture):
                 'rabbit_transient_queues_ttl': 60,
             },
             'database': {'connection': self.database.url},
+            # The lab's simulated agents serve plain http.
+            'agent': {'require_tls': 'false'},
             'api': {'host_ip': '127.0.0.1', 'port': self.api_port or 6385,
                     'api_workers': self.api_workers},
             'conductor': {

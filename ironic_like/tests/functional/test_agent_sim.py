@@ -37,7 +37,8 @@ class TestAgentSimulatorAgainstService(base.FunctionalTestCase):
         config = base.write_config(os.path.join(tmp, 'all.conf'), {
             'DEFAULT': {'host': 'ft-agent-%s' % base.random_suffix()},
             'api': {'port': port},
-            'agent': {'heartbeat_timeout': 4},
+            # The simulated agents serve plain http.
+            'agent': {'heartbeat_timeout': 4, 'require_tls': 'false'},
             'database': {'connection': 'sqlite:///%s' % self.db_path},
         })
         proc = base.ServiceProcess(

@@ -3,6 +3,7 @@ in any provision state) and [agent]require_tls (https callback URLs only),
 on both forms of lookup and heartbeat."""
 
 from ironic_like.common import states
+from ironic_like.conf import agent as agent_conf
 from ironic_like.tests.unit.api import test_ramdisk as base
 
 MAC = base.MAC
@@ -77,7 +78,13 @@ class TestRequireTLS(base.RamdiskTestCase):
                          % self.node.uuid, body, status=status,
                          version='1.1')
 
-    def test_http_allowed_by_default(self):
+    def test_ironic_default_refuses_http(self):
+        # The option's own default (the tests' base turns it off).
+        self.assertTrue(next(opt for opt in agent_conf.opts
+                             if opt.name == 'require_tls').default)
+
+    def test_http_allowed_when_off(self):
+        self.config(require_tls=False, group='agent')
         self.seed_heartbeat({'agent_url': base.URL, 'agent_token': TOKEN})
         self.assertEqual(base.URL, base._info(self.db_node())['agent_url'])
 
