@@ -146,10 +146,9 @@ class _Layout(object):
         keys = []
         for link in links.get('Drives') or ():
             path = _path((link or {}).get('@odata.id'))
-            key = self._keys.get(path)
-            if key is None and (storage, path.rsplit('/', 1)[-1]) in \
-                    self.paths:
-                key = (storage, path.rsplit('/', 1)[-1])
+            by_id = (storage, path.rsplit('/', 1)[-1])
+            key = self._keys.get(path) or (
+                by_id if by_id in self.paths else None)
             if key is not None:
                 keys.append(key)
         return keys
@@ -318,13 +317,13 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
         action = 'deleting the RAID volumes'
         info, layout = self._read(task, action)
         try:
-            self._delete_all(task, info, layout, action)
+            layout = self._delete_all(task, info, layout, action)
         except Exception:
             with excutils.save_and_reraise_exception():
                 self._record_after_failure(task, info, action, (),
                                            keep_previous=False)
         else:
-            self._record(task, info, action, (), keep_previous=False)
+            self._record(task, layout, (), keep_previous=False)
 
     def _read(self, task, action):
         info, system = redfish_utils.get_system(task.node, action=action)
@@ -334,13 +333,13 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
     def _delete_all(self, task, info, layout, action):
         """Delete every RAID volume of the RAID controllers (a round per
         reset for those applied at the next reset); wait until they are
-        gone."""
+        gone. The layout read last."""
         doomed = {}
         for storage, volume in layout.raid_volumes():
             doomed.setdefault(storage, []).append(volume)
         if not doomed:
             LOG.info('Node %s: no RAID volume to delete', task.node.uuid)
-            return
+            return layout
 
         def delete(storage, volume, apply_time):
             LOG.info('Node %s: deleting RAID volume %s of %s (apply time '
@@ -357,8 +356,8 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
                 return asked
             return {'%s/%s' % key for key in layout.volume_ids()} & asked
 
-        self._rounds(task, info, action, layout, doomed, delete,
-                     still_there, 'deleted')
+        return self._rounds(task, info, action, layout, doomed, delete,
+                            still_there, 'deleted')
 
     def _rounds(self, task, info, action, layout, work, operate, left,
                 done):
@@ -366,7 +365,8 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
         id: [items]}): all of a controller's at once when it applies them
         at once, else one per controller per round, a reboot ending each
         round whose operations wait for a reset; after each round, wait
-        until ``left(layout, names of the round)`` is empty."""
+        until ``left(layout, names of the round)`` is empty. The layout
+        read last."""
         pending = {storage: list(items) for storage, items in work.items()}
         while any(pending.values()):
             asked, queued, monitors = set(), [], []
@@ -440,8 +440,7 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
         created = []
         try:
             if delete_existing:
-                self._delete_all(task, info, layout, action)
-                info, layout = self._read(task, action)
+                layout = self._delete_all(task, info, layout, action)
             before = layout.volume_ids()
             work = {}
             for volume in planned:
@@ -473,8 +472,8 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
                 new = layout.volume_ids() - before
                 return set() if len(new) >= len(created) else asked
 
-            self._rounds(task, info, action, layout, work, create,
-                         not_there, 'created')
+            final = self._rounds(task, info, action, layout, work, create,
+                                 not_there, 'created')
         except Exception:
             with excutils.save_and_reraise_exception():
                 if created or delete_existing:
@@ -482,7 +481,7 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
                         task, info, action, created,
                         keep_previous=not delete_existing)
         else:
-            self._record(task, info, action, created,
+            self._record(task, final, created,
                          keep_previous=not delete_existing)
 
     def _record_after_failure(self, task, info, action, created,
@@ -492,26 +491,20 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
         second run does not build them again) if it answers at once; the
         step's own error is the one reported."""
         try:
-            self._record(task, info, action, created,
-                         layout=self._read(task, action)[1],
+            self._record(task, self._read(task, action)[1], created,
                          keep_previous=keep_previous)
         except Exception as e:
             LOG.warning('Node %s: raid_config not updated after the failed '
                         'RAID step: %s', task.node.uuid,
                         exception.safe_message(e))
 
-    def _record(self, task, info, action, created, layout=None,
-                keep_previous=True):
-        """raid_config from what the BMC shows now (``layout``, else read
-        again until the deadline if the BMC does not answer), the root
-        volume (and volume_name) of the logical disks ``created``
-        (raid_volumes Volumes) marked on the volumes built for them,
-        those of the volumes recorded before kept (``keep_previous``:
-        none were deleted; a BMC may give a new volume a deleted one's
-        id)."""
-        if layout is None:
-            _missing, layout = self._wait(task, info, action,
-                                          lambda layout: None)
+    def _record(self, task, layout, created, keep_previous=True):
+        """raid_config from what the BMC shows (``layout``, read last),
+        the root volume (and volume_name) of the logical disks
+        ``created`` (raid_volumes Volumes) marked on the volumes built
+        for them, those of the volumes recorded before kept
+        (``keep_previous``: none were deleted; a BMC may give a new
+        volume a deleted one's id)."""
         previous = {}
         if keep_previous:
             # By controller and id: ids repeat across controllers.
