@@ -1,5 +1,6 @@
 """Creating, changing and deleting nodes, on the node's owner."""
 
+from oslo_db import exception as db_exc
 from oslo_log import log
 
 from ironic_like.common import exception
@@ -96,10 +97,22 @@ def update_node(context, node_id, values, reset_interfaces=False):
             values.pop('instance_info', None)
         task.update_node(values)
         if 'labels' in values:
-            # Only this node is evaluated against the configurations (the
-            # label index spares the others): it gains or loses items.
-            db_api.get_instance().sync_hostos_items(node_ids=[node.id])
+            _sync_relabelled(node)
     return node.uuid
+
+
+def _sync_relabelled(node):
+    """Only this node is evaluated against the configurations (the label
+    index spares the others): it gains or loses items. The labels are
+    stored already; a sync the database still refuses after its retries
+    is left to the periodic reconciliation ([hostos]reconcile_interval)
+    rather than failing a change that was made."""
+    try:
+        db_api.get_instance().sync_hostos_items(node_ids=[node.id])
+    except db_exc.DBError as e:
+        LOG.warning('Host OS items of node %(node)s not synced after its '
+                    'labels changed (the next reconciliation will): '
+                    '%(error)s', {'node': node.uuid, 'error': e})
 
 
 def destroy_node(context, node_id):

@@ -11,6 +11,7 @@ node.
 """
 
 import collections
+import functools
 import hashlib
 import hmac
 import secrets
@@ -56,6 +57,17 @@ def _sa_api():
     # Imported lazily: api.py imports this module to build Connection.
     from ironic_like.db.sqlalchemy import api
     return api
+
+
+def _retried(method):
+    """api._retried (tried again on a deadlock or a dropped connection),
+    looked up at the call: api.py imports this module. The writers below
+    race on the item rows (a fleet-wide sync, a node's relabelling, the
+    host agents' heartbeats), which MariaDB may break as a deadlock."""
+    @functools.wraps(method)
+    def wrapper(*args, **kwargs):
+        return _sa_api()._retried(method)(*args, **kwargs)
+    return wrapper
 
 
 def token_hash(token):
@@ -351,6 +363,7 @@ class HostOSMixin(object):
                 for node_id, labels in session.execute(query)
                 if hostos_selector.matches(selector, labels or {})}
 
+    @_retried
     def sync_hostos_items(self, configuration_ids=None, node_ids=None):
         """Bring the stored items to what the configurations want, for
         the configurations ``configuration_ids`` (on every node) or for
@@ -459,6 +472,7 @@ class HostOSMixin(object):
                     rows[(row.node_id, row.name)] = row
         return rows
 
+    @_retried
     def bump_hostos_generation(self, configuration_id, node_ids=None):
         """Reapply: one more generation for the configuration's items (on
         ``node_ids`` only, if given); the caller syncs to re-hash them.
@@ -517,6 +531,7 @@ class HostOSMixin(object):
 
     # -- host agents -----------------------------------------------------
 
+    @_retried
     def hostos_heartbeat(self, node_uuid, token, agent_version, reports,
                          held):
         """Record a host agent's heartbeat and compute its answer.

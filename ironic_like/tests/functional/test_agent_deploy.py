@@ -398,13 +398,18 @@ class TestAgentDeploy(AgentDeployTestCase):
 
 class TestSilentAgent(AgentDeployTestCase):
 
-    HEARTBEAT_TIMEOUT = 4
+    HEARTBEAT_TIMEOUT = 8
+    # The healthy agent heartbeats every second (not every half of the
+    # timeout): a busy 2-core machine that holds it up for a few seconds
+    # must not make it look silent.
+    HEARTBEAT_INTERVAL = 1
 
     def test_silent_agent_puts_node_in_maintenance(self):
         lab = self.start_lab(2, conf={'agent': {
             'heartbeat_timeout': self.HEARTBEAT_TIMEOUT,
             'check_heartbeat_interval': 1,
-            'heartbeat_timeout_action': 'maintenance'}})
+            'heartbeat_timeout_action': 'maintenance'}},
+            agent_options={'heartbeat_interval': self.HEARTBEAT_INTERVAL})
         silent, healthy = lab.enrol()
         lab.make_available()
         # Alive (it boots, looks its node up) but never calls back. Its

@@ -122,7 +122,7 @@ class APITestCase(base.TestCase):
         values['node_id'] = node.id
         return self.db.create_port(values)
 
-    def wait_for(self, node_uuid, predicate, timeout=5.0, interval=0.05):
+    def wait_for(self, node_uuid, predicate, timeout=20.0, interval=0.05):
         """Poll the node until ``predicate(node)`` and its lock is released
         (bounded), return it."""
         return db_utils.wait_for_node(node_uuid, predicate, timeout,

@@ -39,6 +39,9 @@ class TestVirtualMedia(base.APITestCase):
     def test_attach_and_detach(self):
         self._attach({'device_type': 'cdrom', 'image_url': ISO,
                       'image_download_source': 'http'})
+        # The attachment runs in a worker under the node's lock: a client
+        # waits for it before the next one (else 409, as from Ironic).
+        self.wait_for(self.node.uuid, lambda n: 'cdrom' in _media(n))
         self._attach({'device_type': 'floppy', 'image_url': ISO + '.img',
                       'image_download_source': 'http'})
         node = self.wait_for(self.node.uuid,

@@ -7,7 +7,10 @@ import datetime
 import hashlib
 import http.server
 import threading
+from unittest import mock
 
+import fixtures
+from oslo_db import exception as db_exc
 from oslo_utils import timeutils
 
 from ironic_like.common import context
@@ -213,6 +216,26 @@ class TestNodeUpdates(db_test.HostOSTestCase):
         self.assertEqual([], self.names(node.id))
         nodes.update_node(context.get_admin_context(), node.id,
                           {'labels': {'role': 'web'}})
+        self.assertEqual(2, len(self.names(node.id)))
+
+    def test_labels_kept_when_the_sync_keeps_failing(self):
+        # The labels are stored before the sync; a database that refuses
+        # the sync past its retries leaves it to the reconciliation and
+        # does not fail the update that was made.
+        node = self.node('n1', {'role': 'db'})
+        db_test.create_configuration(self.db)
+        logger = self.useFixture(fixtures.FakeLogger(level='WARNING'))
+        with mock.patch.object(hostos_db.HostOSMixin, 'sync_hostos_items',
+                               side_effect=db_exc.DBDeadlock()):
+            nodes.update_node(context.get_admin_context(), node.id,
+                              {'labels': {'role': 'web'}})
+        node = self.db.get_node_by_id(node.id)
+        self.assertEqual({'role': 'web'}, node.labels)
+        self.assertIsNone(node.reservation)
+        self.assertEqual([], self.names(node.id))
+        self.assertIn('not synced', logger.output)
+        # The reconciliation's sync brings the items.
+        self.db.sync_hostos_items(node_ids=[node.id])
         self.assertEqual(2, len(self.names(node.id)))
 
     def test_a_node_created_with_labels_gets_items(self):

@@ -2,7 +2,10 @@
 derivation (configuration side and node side), heartbeats, rollout."""
 
 import json
+from unittest import mock
 
+import fixtures
+from oslo_db import exception as db_exc
 import sqlalchemy as sa
 
 from ironic_like.common import exception
@@ -196,6 +199,48 @@ class TestSync(HostOSTestCase):
         self.assertEqual({new.id}, {r.configuration_id for r in rows})
         self.assertFalse(any(r.removed for r in rows))
         self.assertTrue(self.db.finish_hostos_configuration_delete(old.id))
+
+
+class TestDeadlocks(HostOSTestCase):
+    """MariaDB breaks the races of a fleet-wide sync, a relabelling and
+    the heartbeats on the item rows as deadlocks: the writer runs again."""
+
+    def test_a_deadlocked_sync_runs_again(self):
+        web = self.node('n1', {'role': 'web'})
+        configuration = create_configuration(self.db)
+        self.db.update_node(web.id, {'labels': {'role': 'db'}})
+        real = hostos_db.HostOSMixin._sync_items
+        calls = []
+
+        def flaky(db, *args):
+            calls.append(1)
+            if len(calls) == 1:
+                raise db_exc.DBDeadlock()
+            return real(db, *args)
+        self.useFixture(fixtures.MockPatchObject(
+            hostos_db.HostOSMixin, '_sync_items', flaky))
+        counts = self.db.sync_hostos_items([configuration.id])
+        self.assertEqual(2, len(calls))
+        self.assertEqual(2, counts['removed'])
+        self.assertEqual([], self.names(web.id))
+
+    def test_a_deadlocked_heartbeat_runs_again(self):
+        node = self.node('n1', {'role': 'web'})
+        create_configuration(self.db)
+        seen = []
+        real = sa_api._writer
+
+        def writer(*args, **kwargs):
+            seen.append(1)
+            if len(seen) == 1:
+                raise db_exc.DBDeadlock()
+            return real(*args, **kwargs)
+        with mock.patch.object(sa_api, '_writer', writer):
+            answer = self.db.hostos_heartbeat(node.uuid, None, '1.0', [], [])
+        self.assertEqual(2, len(seen))
+        # The second try issued the token: the agent is recorded once.
+        self.assertIsNotNone(answer[1])
+        self.assertEqual(1, len(_rows(models.HostOSAgent)))
 
 
 class TestHeartbeat(HostOSTestCase):
