@@ -2,9 +2,11 @@
 
 One embedded service (``ironic-like-all``: API and conductor in one
 process, SQLite, in-process messaging) per test class; every command is
-the virtualenv's real ``openstack`` executable in a subprocess, talking to
-the service with ``--os-auth-type none --os-endpoint URL`` (and once
-through OS_* variables and once through clouds.yaml), so the plugin's
+the virtualenv's real ``openstack`` CLI (its shell, in one Python per
+test; the ``openstack`` executable itself where a test checks what a
+user's shell sees), talking to the service with ``--os-auth-type none
+--os-endpoint URL`` (and once through OS_* variables and once through
+clouds.yaml), so the plugin's
 entry points, option parsing, output formatting and exit codes are all
 exercised as a user sees them.
 """
@@ -18,9 +20,11 @@ import fixtures
 import requests
 
 from ironic_like.tests.functional import base
+from ironic_like.tests.functional import openstack_cli
 
 OPENSTACK = os.path.join(os.path.dirname(sys.executable), 'openstack')
-# Bound of one CLI run (its start-up alone takes about a second).
+# Bound of one CLI command (the executable's start-up alone takes about
+# a second).
 CLI_TIMEOUT = 60
 ALLOCATIONS_VERSION = (1, 52)
 
@@ -104,6 +108,14 @@ class TestCLI(base.FunctionalTestCase):
         self.env['HOME'] = self.home
         self.env.pop('XDG_CONFIG_HOME', None)
         self.counter = 0
+        # Commands run one after another in one Python of the virtualenv,
+        # as the console script runs them (openstack_cli.py), without a
+        # start-up each; a test of what a user's shell sees (exit codes,
+        # one-line errors, OS_* variables, clouds.yaml) sets ``fresh``:
+        # each command is then the ``openstack`` executable itself.
+        self.fresh = False
+        self.server = openstack_cli.OpenStackCLI(sys.executable)
+        self.addCleanup(self.server.stop)
 
     # -- helpers -----------------------------------------------------------
 
@@ -114,10 +126,14 @@ class TestCLI(base.FunctionalTestCase):
             argv = ['--os-auth-type', 'none', '--os-endpoint', self.url]
         argv += [str(a) for a in args]
         try:
-            proc = subprocess.run([OPENSTACK] + argv, capture_output=True,
-                                  text=True, timeout=CLI_TIMEOUT,
-                                  env=env or self.env, cwd=self.home,
-                                  stdin=subprocess.DEVNULL)
+            if self.fresh:
+                proc = subprocess.run(
+                    [OPENSTACK] + argv, capture_output=True, text=True,
+                    timeout=CLI_TIMEOUT, env=env or self.env, cwd=self.home,
+                    stdin=subprocess.DEVNULL)
+            else:
+                proc = self.server.run(argv, env or self.env, self.home,
+                                       CLI_TIMEOUT)
         except subprocess.TimeoutExpired:
             self.fail('openstack %s ran for more than %s s'
                       % (' '.join(argv), CLI_TIMEOUT))
@@ -452,6 +468,7 @@ class TestCLI(base.FunctionalTestCase):
     # -- errors, versions, configuration -----------------------------------
 
     def test_errors_are_one_line(self):
+        self.fresh = True
         line = self.fails('baremetal', 'node', 'show', 'no-such-node')
         self.assertEqual('Node no-such-node could not be found. (HTTP 404)',
                          line)
@@ -476,6 +493,8 @@ class TestCLI(base.FunctionalTestCase):
         self.assertEqual(2, result.code, result)
 
     def test_api_version_option(self):
+        # (OS_BAREMETAL_API_VERSION is read when the plugin is imported.)
+        self.fresh = True
         node = self.create_node('--owner', 'p1')
         shown = self.ok_json('--os-baremetal-api-version', '1.46',
                              'baremetal', 'node', 'show', node['uuid'])
@@ -494,6 +513,7 @@ class TestCLI(base.FunctionalTestCase):
         self.assertNotIn('owner', shown)
 
     def test_os_environment_and_clouds_yaml(self):
+        self.fresh = True
         node = self.create_node()
         env = dict(self.env, OS_AUTH_TYPE='none', OS_ENDPOINT=self.url)
         listed = self.ok_json('baremetal', 'node', 'list', env=env,
