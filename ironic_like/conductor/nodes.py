@@ -50,7 +50,7 @@ def create_node(context, values):
     LOG.info('Node %s created with driver %s', node.uuid, node.driver)
     if node.labels:
         # Host OS configurations selecting the new node get their items.
-        dbapi.sync_hostos_items(node_ids=[node.id])
+        _sync_labelled(node)
     return node.uuid
 
 
@@ -97,21 +97,24 @@ def update_node(context, node_id, values, reset_interfaces=False):
             values.pop('instance_info', None)
         task.update_node(values)
         if 'labels' in values:
-            _sync_relabelled(node)
+            _sync_labelled(node)
     return node.uuid
 
 
-def _sync_relabelled(node):
+def _sync_labelled(node):
     """Only this node is evaluated against the configurations (the label
-    index spares the others): it gains or loses items. The labels are
-    stored already; a sync the database still refuses after its retries
-    is left to the periodic reconciliation ([hostos]reconcile_interval)
-    rather than failing a change that was made."""
+    index spares the others): it gains or loses items. The node and its
+    labels are stored already; a sync the database still refuses after
+    its retries (a deadlock, a lost connection, a race on an item) is left
+    to the periodic reconciliation ([hostos]reconcile_interval) rather
+    than failing a creation or a change that was made, which a client
+    would then send again."""
     try:
         db_api.get_instance().sync_hostos_items(node_ids=[node.id])
-    except db_exc.DBError as e:
+    except (db_exc.DBDeadlock, db_exc.DBConnectionError,
+            db_exc.DBDuplicateEntry) as e:
         LOG.warning('Host OS items of node %(node)s not synced after its '
-                    'labels changed (the next reconciliation will): '
+                    'labels were set (the next reconciliation will): '
                     '%(error)s', {'node': node.uuid, 'error': e})
 
 

@@ -14,6 +14,7 @@ ring (by name), so that the work is spread and done once.
 
 import datetime
 
+from oslo_db import exception as db_exc
 from oslo_log import log
 from oslo_utils import timeutils
 
@@ -81,7 +82,15 @@ def run(db, ring, host):
                       'hostos-configuration:%s' % configuration.name):
             continue
         if configuration.status in hostos_db.LIVE_STATUSES:
-            db.sync_hostos_items([configuration.id])
+            try:
+                db.sync_hostos_items([configuration.id])
+            except (db_exc.DBDeadlock, db_exc.DBConnectionError,
+                    db_exc.DBDuplicateEntry) as e:
+                # The others are still synced; this one at the next pass.
+                LOG.warning('Host OS configuration %(name)s not synced '
+                            'in this pass: %(error)s',
+                            {'name': configuration.name, 'error': e})
+                continue
             counts['synced'] += 1
         elif configuration.status == hostos_db.DELETING:
             counts['deleted'] += int(finish_delete(db, configuration))

@@ -11,7 +11,6 @@ node.
 """
 
 import collections
-import functools
 import hashlib
 import hmac
 import secrets
@@ -27,6 +26,7 @@ from ironic_like.common.hostos import selector as hostos_selector
 from ironic_like.common import states
 from ironic_like.conf import CONF
 from ironic_like.db.sqlalchemy import models
+from ironic_like.db.sqlalchemy import retry
 
 ACTIVE = 'active'
 PAUSED = 'paused'
@@ -59,15 +59,10 @@ def _sa_api():
     return api
 
 
-def _retried(method):
-    """api._retried (tried again on a deadlock or a dropped connection),
-    looked up at the call: api.py imports this module. The writers below
-    race on the item rows (a fleet-wide sync, a node's relabelling, the
-    host agents' heartbeats), which MariaDB may break as a deadlock."""
-    @functools.wraps(method)
-    def wrapper(*args, **kwargs):
-        return _sa_api()._retried(method)(*args, **kwargs)
-    return wrapper
+# The writers of the item rows race (a fleet-wide sync, a node's
+# relabelling, the host agents' heartbeats), which MariaDB may break as a
+# deadlock: they are tried again.
+_retried = retry.lazily_retried
 
 
 def token_hash(token):
@@ -531,7 +526,9 @@ class HostOSMixin(object):
 
     # -- host agents -----------------------------------------------------
 
-    @_retried
+    # Not after a dropped connection: a first heartbeat whose commit was
+    # lost with it may have stored its agent, whose token nobody received.
+    @retry.lazily_retried_on_deadlock
     def hostos_heartbeat(self, node_uuid, token, agent_version, reports,
                          held):
         """Record a host agent's heartbeat and compute its answer.

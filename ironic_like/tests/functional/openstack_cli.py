@@ -37,17 +37,28 @@ class OpenStackCLI(object):
             stdout=subprocess.PIPE, stderr=self.log, text=True,
             start_new_session=True)
 
-    def stop(self):
+    def stop(self, kill=False):
+        """End the server: at once with ``kill`` (it is stuck in a
+        command), else once it has read the end of its input."""
         proc, self.proc = self.proc, None
         if proc is None:
             return
         try:
+            if kill:
+                raise OSError('killed')
             proc.stdin.close()
             proc.wait(STOP_TIMEOUT)
         except (OSError, subprocess.TimeoutExpired):
-            os.killpg(proc.pid, signal.SIGKILL)
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
             proc.wait(STOP_TIMEOUT)
-        proc.stdout.close()
+        for stream in (proc.stdin, proc.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
         self.log.close()
 
     def _server_output(self):
@@ -58,20 +69,26 @@ class OpenStackCLI(object):
         if self.proc is None:
             self._start()
         request = {'argv': list(argv), 'env': dict(env), 'cwd': cwd}
-        self.proc.stdin.write(json.dumps(request) + '\n')
-        self.proc.stdin.flush()
+        try:
+            self.proc.stdin.write(json.dumps(request) + '\n')
+            self.proc.stdin.flush()
+        except OSError as e:
+            output = self._server_output()
+            self.stop(kill=True)
+            raise RuntimeError('the openstack CLI server is gone (%s): %s'
+                               % (e, output))
         deadline = time.monotonic() + timeout
         ready = []
         while not ready:
             left = deadline - time.monotonic()
             if left <= 0:
-                self.stop()
+                self.stop(kill=True)
                 raise subprocess.TimeoutExpired(argv, timeout)
             ready, _, _ = select.select([self.proc.stdout], [], [], left)
         line = self.proc.stdout.readline()
         if not line:
             output = self._server_output()
-            self.stop()
+            self.stop(kill=True)
             raise RuntimeError('the openstack CLI server ended: %s' % output)
         reply = json.loads(line)
         return subprocess.CompletedProcess(['openstack'] + list(argv),

@@ -18,13 +18,23 @@ It runs under another virtualenv's Python: it imports nothing of
 ironic_like.
 """
 
-import contextlib
-import io
-import json
-import logging
 import os
 import sys
-import traceback
+
+# As the console script: the program is bin/openstack (its name is in
+# usage lines and errors), and this file's directory (the functional
+# tests) is not on the path to shadow a module of the CLI.
+if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(
+        os.path.abspath(__file__)):
+    del sys.path[0]
+PROG = os.path.join(os.path.dirname(sys.executable), 'openstack')
+sys.argv[:] = [PROG]
+
+import contextlib  # noqa: E402
+import io  # noqa: E402
+import json  # noqa: E402
+import logging  # noqa: E402
+import traceback  # noqa: E402
 
 
 def _exit_code(error):
@@ -37,12 +47,31 @@ def _exit_code(error):
     return 1
 
 
-def run(argv):
-    from openstackclient import shell
-    # What a new process would not have: the previous command's handlers.
+def _forget_previous_command():
+    """What a new process would not have: the previous command's logging
+    handlers, and the clients its ClientManager cached on the class (each
+    plugin's client is a class attribute whose handle is kept, with the
+    endpoint and API version it was made with)."""
     root = logging.getLogger()
     for handler in list(root.handlers):
         root.removeHandler(handler)
+    from osc_lib import clientmanager
+    from openstackclient.common import clientmanager as osc_clientmanager
+    for cls in osc_clientmanager.ClientManager.__mro__:
+        for attr in vars(cls).values():
+            if isinstance(attr, clientmanager.ClientCache):
+                attr._handle = None
+    # python-ironicclient's plugin lowers this flag when a command names an
+    # API version, and only its import sets it.
+    ironic_plugin = sys.modules.get('ironicclient.osc.plugin')
+    if ironic_plugin is not None:
+        ironic_plugin.OS_BAREMETAL_API_LATEST = True
+
+
+def run(argv):
+    from openstackclient import shell
+    _forget_previous_command()
+    sys.argv[:] = [PROG] + list(argv)
     try:
         return shell.main(argv) or 0
     except SystemExit as e:
@@ -53,8 +82,18 @@ def run(argv):
 
 
 def main():
-    replies = sys.stdout
-    for line in sys.stdin:
+    # The protocol keeps its own descriptors; a command reads /dev/null as
+    # its stdin (as the tests' executable did), and whatever writes to
+    # descriptor 1 behind sys.stdout lands in the server's log, not amid
+    # the replies.
+    requests = os.fdopen(os.dup(0), 'r')
+    replies = os.fdopen(os.dup(1), 'w')
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    os.dup2(2, 1)
+    sys.stdin = open(os.devnull)
+    for line in requests:
         request = json.loads(line)
         os.environ.clear()
         os.environ.update(request['env'])

@@ -493,7 +493,8 @@ class TestCLI(base.FunctionalTestCase):
         self.assertEqual(2, result.code, result)
 
     def test_api_version_option(self):
-        # (OS_BAREMETAL_API_VERSION is read when the plugin is imported.)
+        # Versions from options and OS_BAREMETAL_API_VERSION, as a
+        # user's shell gives them.
         self.fresh = True
         node = self.create_node('--owner', 'p1')
         shown = self.ok_json('--os-baremetal-api-version', '1.46',

@@ -54,6 +54,8 @@ class StockCLI(object):
     def __init__(self, test, url):
         self.test = test
         self.url = url
+        # Its own clouds.yaml lookups must find nothing of the machine's.
+        self.home = test.work_dir()
         # One interpreter of the stock virtualenv runs every command of
         # the test (openstack_cli_server.py), as its console script does.
         self.server = getattr(test, '_stock_cli_server', None)
@@ -65,11 +67,10 @@ class StockCLI(object):
     def run(self, *argv, expect_ok=True):
         env = {k: v for k, v in os.environ.items()
                if not k.startswith('OS_')}
-        # Its own clouds.yaml lookups must find nothing of the machine's.
-        env['HOME'] = self.test.work_dir()
+        env['HOME'] = self.home
         proc = self.server.run(
             ['--os-auth-type', 'none', '--os-endpoint', self.url]
-            + list(argv), env, env['HOME'], CLI_TIMEOUT)
+            + list(argv), env, self.home, CLI_TIMEOUT)
         text = 'openstack %s -> %s\n%s\n%s' % (' '.join(argv),
                                                proc.returncode,
                                                proc.stdout, proc.stderr)

@@ -241,12 +241,14 @@ class FuzzTestBase(base.APITestCase):
     def _check(self, case):
         self._quiesce()
         if self._maybe_changed:
-            # Only an accepted write may have deleted what the path
-            # parameters name (a read or a refusal changes nothing: the
-            # latter is checked below).
+            # Only a write may have deleted what the path parameters name
+            # (a read changes nothing; a refusal is checked to, below).
             self._ensure_resources()
-            self._maybe_changed = False
         writes = case.method.upper() in WRITES
+        # Until a write is known to have changed nothing (below), the next
+        # case (Hypothesis's replays and shrinking of a failure among
+        # them) remakes the resources.
+        self._maybe_changed = writes
         # Only a write is compared with what it found.
         before = _snapshot(sa_api.get_engine()) if writes else None
         response = case.call()
@@ -263,8 +265,7 @@ class FuzzTestBase(base.APITestCase):
                 self._quiesce()
                 self.assertEqual(before, _snapshot(sa_api.get_engine()),
                                  'refused but changed: ' + where)
-        elif writes:
-            self._maybe_changed = True
+                self._maybe_changed = False
 
     def _fuzz(self, operation, mode, fixed_paths):
         kwargs = {'generation_mode': mode,

@@ -238,6 +238,48 @@ class TestNodeUpdates(db_test.HostOSTestCase):
         self.db.sync_hostos_items(node_ids=[node.id])
         self.assertEqual(2, len(self.names(node.id)))
 
+    def test_a_node_created_when_its_sync_fails(self):
+        db_test.create_configuration(self.db)
+        logger = self.useFixture(fixtures.FakeLogger(level='WARNING'))
+        with mock.patch.object(hostos_db.HostOSMixin, 'sync_hostos_items',
+                               side_effect=db_exc.DBConnectionError()):
+            uuid = nodes.create_node(context.get_admin_context(), {
+                'name': 'n9', 'driver': 'fake-hardware',
+                'labels': {'role': 'web'}})
+        node = self.db.get_node(uuid)
+        self.assertEqual({'role': 'web'}, node.labels)
+        self.assertEqual([], self.names(node.id))
+        self.assertIn('not synced', logger.output)
+        # The reconciliation's pass brings the items.
+        reconcile.run(self.db, FakeRing('me'), 'me')
+        self.assertEqual(2, len(self.names(node.id)))
+
+    def test_one_failed_sync_does_not_end_the_pass(self):
+        node = self.node('n1', {'role': 'web', 'tier': 'db'})
+        db_test.create_configuration(self.db, name='first')
+        db_test.create_configuration(
+            self.db, name='second',
+            selector={'match_labels': {'tier': 'db'}})
+        db_test.release_all()
+        real = hostos_db.HostOSMixin.sync_hostos_items
+        synced = []
+
+        def sync(db, configuration_ids=None, node_ids=None):
+            name, = [c.name for c in db.list_hostos_configurations()
+                     if c.id in configuration_ids]
+            if name == 'first':
+                raise db_exc.DBDeadlock()
+            synced.append(name)
+            return real(db, configuration_ids, node_ids)
+        logger = self.useFixture(fixtures.FakeLogger(level='WARNING'))
+        with mock.patch.object(hostos_db.HostOSMixin, 'sync_hostos_items',
+                               sync):
+            counts = reconcile.run(self.db, FakeRing('me'), 'me')
+        self.assertEqual(['second'], synced)
+        self.assertEqual(1, counts['synced'])
+        self.assertIn('first not synced', logger.output)
+        self.assertEqual(4, len(self.names(node.id)))
+
     def test_a_node_created_with_labels_gets_items(self):
         db_test.create_configuration(self.db)
         uuid = nodes.create_node(context.get_admin_context(), {

@@ -2,7 +2,6 @@
 derivation (configuration side and node side), heartbeats, rollout."""
 
 import json
-from unittest import mock
 
 import fixtures
 from oslo_db import exception as db_exc
@@ -224,23 +223,46 @@ class TestDeadlocks(HostOSTestCase):
         self.assertEqual(2, counts['removed'])
         self.assertEqual([], self.names(web.id))
 
+    def _fail_first_record(self, error):
+        """The first heartbeat transaction fails with ``error`` after it
+        stored the agent and its token (half done)."""
+        real = hostos_db.HostOSMixin._record_reports
+        calls = []
+
+        def record(rows, reports, now):
+            calls.append(1)
+            if len(calls) == 1:
+                raise error
+            return real(rows, reports, now)
+        self.useFixture(fixtures.MockPatchObject(
+            hostos_db.HostOSMixin, '_record_reports', staticmethod(record)))
+        return calls
+
     def test_a_deadlocked_heartbeat_runs_again(self):
         node = self.node('n1', {'role': 'web'})
         create_configuration(self.db)
-        seen = []
-        real = sa_api._writer
+        calls = self._fail_first_record(db_exc.DBDeadlock())
+        answer = self.db.hostos_heartbeat(node.uuid, None, '1.0', [], [])
+        self.assertEqual(2, len(calls))
+        # The token answered is the one stored (the first try's agent was
+        # rolled back), and the agent is recorded once.
+        agents = _rows(models.HostOSAgent)
+        self.assertEqual(1, len(agents))
+        self.assertEqual(hostos_db.token_hash(answer[1]),
+                         agents[0].token_hash)
+        self.assertEqual(2, len(answer[2]))
 
-        def writer(*args, **kwargs):
-            seen.append(1)
-            if len(seen) == 1:
-                raise db_exc.DBDeadlock()
-            return real(*args, **kwargs)
-        with mock.patch.object(sa_api, '_writer', writer):
-            answer = self.db.hostos_heartbeat(node.uuid, None, '1.0', [], [])
-        self.assertEqual(2, len(seen))
-        # The second try issued the token: the agent is recorded once.
-        self.assertIsNotNone(answer[1])
-        self.assertEqual(1, len(_rows(models.HostOSAgent)))
+    def test_a_heartbeat_cut_by_a_lost_connection_is_not_replayed(self):
+        # Its commit may have stored an agent whose token nobody received:
+        # the agent asks again (its next heartbeat) rather than the
+        # service replaying it against the stored agent.
+        node = self.node('n1', {'role': 'web'})
+        create_configuration(self.db)
+        calls = self._fail_first_record(db_exc.DBConnectionError())
+        self.assertRaises(db_exc.DBConnectionError, self.db.hostos_heartbeat,
+                          node.uuid, None, '1.0', [], [])
+        self.assertEqual(1, len(calls))
+        self.assertEqual([], _rows(models.HostOSAgent))
 
 
 class TestHeartbeat(HostOSTestCase):
