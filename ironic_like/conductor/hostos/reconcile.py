@@ -81,17 +81,16 @@ def run(db, ring, host):
         if not _owned(ring, host,
                       'hostos-configuration:%s' % configuration.name):
             continue
-        if configuration.status in hostos_db.LIVE_STATUSES:
-            try:
+        try:
+            if configuration.status in hostos_db.LIVE_STATUSES:
                 db.sync_hostos_items([configuration.id])
-            except (db_exc.DBDeadlock, db_exc.DBConnectionError,
-                    db_exc.DBDuplicateEntry) as e:
-                # The others are still synced; this one at the next pass.
-                LOG.warning('Host OS configuration %(name)s not synced '
-                            'in this pass: %(error)s',
-                            {'name': configuration.name, 'error': e})
-                continue
-            counts['synced'] += 1
-        elif configuration.status == hostos_db.DELETING:
-            counts['deleted'] += int(finish_delete(db, configuration))
+                counts['synced'] += 1
+            elif configuration.status == hostos_db.DELETING:
+                counts['deleted'] += int(finish_delete(db, configuration))
+        except (db_exc.DBDeadlock, db_exc.DBConnectionError,
+                db_exc.DBDuplicateEntry) as e:
+            # The others are still handled; this one at the next pass.
+            LOG.warning('Host OS configuration %(name)s not reconciled in '
+                        'this pass: %(error)s',
+                        {'name': configuration.name, 'error': e})
     return counts

@@ -181,18 +181,8 @@ _SHORT_RETRY = oslo_db_api.wrap_db_retry(
     jitter=True)
 
 
-# A transaction whose replay after an ambiguous commit would do harm
-# (one that issues a secret to its caller) is tried again on a deadlock
-# only: the database rolled that back for certain.
-_SHORT_DEADLOCK_RETRY = oslo_db_api.wrap_db_retry(
-    max_retries=5, retry_interval=0.25, inc_retry_interval=True,
-    max_retry_interval=2, retry_on_deadlock=True, retry_on_disconnect=False,
-    jitter=True)
-
-
-def _retried(method, on_disconnect=True):
-    retrying = (_SHORT_RETRY if on_disconnect
-                else _SHORT_DEADLOCK_RETRY)(method)
+def _retried(method):
+    retrying = _SHORT_RETRY(method)
 
     @functools.wraps(method)
     def wrapper(*args, **kwargs):

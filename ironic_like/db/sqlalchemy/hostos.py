@@ -526,9 +526,7 @@ class HostOSMixin(object):
 
     # -- host agents -----------------------------------------------------
 
-    # Not after a dropped connection: a first heartbeat whose commit was
-    # lost with it may have stored its agent, whose token nobody received.
-    @retry.lazily_retried_on_deadlock
+    @_retried
     def hostos_heartbeat(self, node_uuid, token, agent_version, reports,
                          held):
         """Record a host agent's heartbeat and compute its answer.

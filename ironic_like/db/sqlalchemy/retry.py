@@ -4,7 +4,7 @@ Connection), which cannot import api at their own import time."""
 import functools
 
 
-def lazily_retried(method, on_disconnect=True):
+def lazily_retried(method):
     """``method`` under api._retried (a deadlock or a dropped connection:
     the short transaction is tried again), built at the first call and
     kept: hot paths such as node locks pay for it once."""
@@ -14,13 +14,6 @@ def lazily_retried(method, on_disconnect=True):
     def wrapper(*args, **kwargs):
         if not built:
             from ironic_like.db.sqlalchemy import api
-            built.append(api._retried(method, on_disconnect))
+            built.append(api._retried(method))
         return built[0](*args, **kwargs)
     return wrapper
-
-
-def lazily_retried_on_deadlock(method):
-    """``method`` tried again on a deadlock only, not after a dropped
-    connection: a commit lost with the connection may have happened, and
-    replaying it would do harm (it issues a secret to its caller)."""
-    return lazily_retried(method, on_disconnect=False)

@@ -82,15 +82,19 @@ class OpenStackCLI(object):
         while not ready:
             left = deadline - time.monotonic()
             if left <= 0:
+                output = self._server_output()
                 self.stop(kill=True)
-                raise subprocess.TimeoutExpired(argv, timeout)
+                raise subprocess.TimeoutExpired(argv, timeout,
+                                                output=output)
             ready, _, _ = select.select([self.proc.stdout], [], [], left)
         line = self.proc.stdout.readline()
-        if not line:
+        try:
+            reply = json.loads(line)
+        except ValueError:
+            # Nothing (it ended) or half a reply (it died writing it).
             output = self._server_output()
             self.stop(kill=True)
             raise RuntimeError('the openstack CLI server ended: %s' % output)
-        reply = json.loads(line)
         return subprocess.CompletedProcess(['openstack'] + list(argv),
                                            reply['code'], reply['out'],
                                            reply['err'])

@@ -24,8 +24,8 @@ import sys
 # As the console script: the program is bin/openstack (its name is in
 # usage lines and errors), and this file's directory (the functional
 # tests) is not on the path to shadow a module of the CLI.
-if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(
-        os.path.abspath(__file__)):
+if sys.path and os.path.realpath(sys.path[0]) == os.path.dirname(
+        os.path.realpath(__file__)):
     del sys.path[0]
 PROG = os.path.join(os.path.dirname(sys.executable), 'openstack')
 sys.argv[:] = [PROG]

@@ -134,9 +134,9 @@ class TestCLI(base.FunctionalTestCase):
             else:
                 proc = self.server.run(argv, env or self.env, self.home,
                                        CLI_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            self.fail('openstack %s ran for more than %s s'
-                      % (' '.join(argv), CLI_TIMEOUT))
+        except subprocess.TimeoutExpired as e:
+            self.fail('openstack %s ran for more than %s s: %s'
+                      % (' '.join(argv), CLI_TIMEOUT, e.output or ''))
         return CLIResult(argv, proc)
 
     def ok(self, *args, **kwargs):

@@ -12,6 +12,7 @@ from unittest import mock
 import fixtures
 from oslo_db import exception as db_exc
 from oslo_utils import timeutils
+import sqlalchemy as sa
 
 from ironic_like.common import context
 from ironic_like.common.hostos import archive
@@ -21,7 +22,9 @@ from ironic_like.conductor.hostos import reconcile
 from ironic_like.conductor.hostos import rollout
 from ironic_like.conductor import nodes
 from ironic_like.conductor import rpcapi
+from ironic_like.db.sqlalchemy import api as sa_api
 from ironic_like.db.sqlalchemy import hostos as hostos_db
+from ironic_like.db.sqlalchemy import models
 from ironic_like.tests import base
 from ironic_like.tests.unit.db import test_hostos as db_test
 
@@ -261,6 +264,12 @@ class TestNodeUpdates(db_test.HostOSTestCase):
             self.db, name='second',
             selector={'match_labels': {'tier': 'db'}})
         db_test.release_all()
+        # The second configuration's items lost: the pass makes them again.
+        second = self.db.get_hostos_configuration('second').id
+        with sa_api._writer() as session:
+            session.execute(sa.delete(models.HostOSItem).where(
+                models.HostOSItem.configuration_id == second))
+        self.assertEqual(2, len(self.names(node.id)))
         real = hostos_db.HostOSMixin.sync_hostos_items
         synced = []
 
@@ -277,7 +286,7 @@ class TestNodeUpdates(db_test.HostOSTestCase):
             counts = reconcile.run(self.db, FakeRing('me'), 'me')
         self.assertEqual(['second'], synced)
         self.assertEqual(1, counts['synced'])
-        self.assertIn('first not synced', logger.output)
+        self.assertIn('first not reconciled', logger.output)
         self.assertEqual(4, len(self.names(node.id)))
 
     def test_a_node_created_with_labels_gets_items(self):
