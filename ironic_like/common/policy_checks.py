@@ -15,12 +15,24 @@ every call (``_checks._check(...)`` in policy.py, and as a module global
 in _checks.py), so every evaluation goes through it.
 """
 
+import ast
 import functools
 import inspect
+import threading
 
 from oslo_policy import _checks
 
 _ORIGINAL = _checks._check
+
+# GenericCheck's kinds ("project_id", "True", "'member'") read as Python
+# literals, once each. oslo.policy parses the kind at every evaluation,
+# and CPython 3.11's parser is not safe in concurrent threads: an API
+# worker's threads evaluating policies at once failed with "SystemError:
+# AST constructor recursion depth mismatch" (CPython gh-106905). The few
+# kinds of the rules are parsed under a lock, then read from the dict.
+_NOT_LITERAL = object()
+_LITERALS = {}
+_LITERALS_LOCK = threading.Lock()
 
 
 @functools.lru_cache(maxsize=256)
@@ -30,12 +42,45 @@ def _takes_rule_name(check_class):
     return len(inspect.getfullargspec(check_class.__call__).args) > 4
 
 
+def _literal(kind):
+    """ast.literal_eval(kind), or _NOT_LITERAL where that is a ValueError
+    (a name or a path: looked up in the credentials)."""
+    try:
+        return _LITERALS[kind]
+    except KeyError:
+        pass
+    with _LITERALS_LOCK:
+        try:
+            value = ast.literal_eval(kind)
+        except ValueError:
+            value = _NOT_LITERAL
+        _LITERALS[kind] = value
+    return value
+
+
+def _generic(rule, target, creds):
+    """GenericCheck's answer, as oslo.policy gives it: the match (the
+    target's value) against the kind read as a literal, else against the
+    credentials at the kind's dotted path."""
+    try:
+        match = rule.match % target
+    except KeyError:
+        return False
+    literal = _literal(rule.kind)
+    if literal is not _NOT_LITERAL:
+        return match == str(literal)
+    return rule._find_in_dict(creds, rule.kind.split('.'), match)
+
+
 def _check(rule, target, creds, enforcer, current_rule):
-    """oslo_policy._checks._check, with the argument spec cached."""
+    """oslo_policy._checks._check, with the argument spec cached (and
+    GenericCheck's literals parsed once)."""
     if '__call__' in getattr(rule, '__dict__', ()):
         # A __call__ set on the instance itself: not the class's, so not
         # what the cache knows; let oslo.policy look it up.
         return _ORIGINAL(rule, target, creds, enforcer, current_rule)
+    if type(rule) is _checks.GenericCheck:
+        return _generic(rule, target, creds)
     if _takes_rule_name(type(rule)):
         return rule(target, creds, enforcer, current_rule)
     return rule(target, creds, enforcer)

@@ -1,5 +1,6 @@
 """The cached rule evaluation decides as oslo.policy's own does."""
 
+import concurrent.futures
 import inspect
 from unittest import mock
 
@@ -82,3 +83,59 @@ class TestCachedCheck(testtools.TestCase):
             self.assertEqual(expected,
                              enforcer.enforce('thing', target, creds),
                              (creds, target))
+
+
+class TestGenericCheck(testtools.TestCase):
+    """GenericCheck decided as oslo.policy's own __call__ decides it,
+    with the kind parsed once, in any number of threads."""
+
+    CASES = [
+        # (kind, match, target, creds)
+        ('project_id', '%(project_id)s', {'project_id': 'p1'},
+         {'project_id': 'p1'}),
+        ('project_id', '%(project_id)s', {'project_id': 'p1'},
+         {'project_id': 'p2'}),
+        ('project_id', '%(owner)s', {}, {'project_id': 'p1'}),
+        ('True', '%(flag)s', {'flag': True}, {}),
+        ('True', '%(flag)s', {'flag': False}, {}),
+        ("'member'", 'member', {}, {}),
+        ('token.user.id', '%(user)s', {'user': 'u1'},
+         {'token': {'user': {'id': 'u1'}}}),
+        ('roles', 'admin', {}, {'roles': ['reader', 'admin']}),
+        ('roles', 'admin', {}, {'roles': ['reader']}),
+    ]
+
+    def setUp(self):
+        super().setUp()
+        self.addCleanup(setattr, _checks, '_check', _checks._check)
+        policy_checks.install()
+
+    def test_same_answers_as_oslo_policy(self):
+        for kind, match, target, creds in self.CASES:
+            check = _checks.GenericCheck(kind, match)
+            self.assertEqual(check(target, creds, None),
+                             _checks._check(check, target, creds, None, 'r'),
+                             (kind, match, target, creds))
+
+    def test_kind_parsed_once(self):
+        policy_checks._LITERALS.pop('"parsed-once"', None)
+        check = _checks.GenericCheck('"parsed-once"', 'parsed-once')
+        with mock.patch.object(policy_checks.ast, 'literal_eval',
+                               wraps=policy_checks.ast.literal_eval) as ev:
+            for _ in range(5):
+                self.assertTrue(_checks._check(check, {}, {}, None, 'r'))
+        self.assertEqual(1, ev.call_count)
+
+    def test_many_threads(self):
+        checks = [(_checks.GenericCheck(kind, match), target, creds)
+                  for kind, match, target, creds in self.CASES]
+        expected = [check(target, creds, None)
+                    for check, target, creds in checks]
+        policy_checks._LITERALS.clear()
+
+        def evaluate(_):
+            return [_checks._check(check, target, creds, None, 'r')
+                    for check, target, creds in checks]
+        with concurrent.futures.ThreadPoolExecutor(16) as pool:
+            answers = list(pool.map(evaluate, range(200)))
+        self.assertEqual([expected] * 200, answers)
