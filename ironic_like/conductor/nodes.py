@@ -1,6 +1,5 @@
 """Creating, changing and deleting nodes, on the node's owner."""
 
-from oslo_db import exception as db_exc
 from oslo_log import log
 
 from ironic_like.common import exception
@@ -13,6 +12,7 @@ from ironic_like.conductor import settable
 from ironic_like.conductor import vmedia_images
 from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
+from ironic_like.db.sqlalchemy import hostos as hostos_db
 from ironic_like.drivers import base
 from ironic_like.drivers import loader
 from ironic_like.drivers.modules import ipxe
@@ -111,8 +111,7 @@ def _sync_labelled(node):
     would then send again."""
     try:
         db_api.get_instance().sync_hostos_items(node_ids=[node.id])
-    except (db_exc.DBDeadlock, db_exc.DBConnectionError,
-            db_exc.DBDuplicateEntry) as e:
+    except hostos_db.SYNC_LEFT_FOR_LATER as e:
         LOG.warning('Host OS items of node %(node)s not synced after its '
                     'labels were set (the next reconciliation will): '
                     '%(error)s', {'node': node.uuid, 'error': e})

@@ -14,7 +14,6 @@ ring (by name), so that the work is spread and done once.
 
 import datetime
 
-from oslo_db import exception as db_exc
 from oslo_log import log
 from oslo_utils import timeutils
 
@@ -87,8 +86,7 @@ def run(db, ring, host):
                 counts['synced'] += 1
             elif configuration.status == hostos_db.DELETING:
                 counts['deleted'] += int(finish_delete(db, configuration))
-        except (db_exc.DBDeadlock, db_exc.DBConnectionError,
-                db_exc.DBDuplicateEntry) as e:
+        except hostos_db.SYNC_LEFT_FOR_LATER as e:
             # The others are still handled; this one at the next pass.
             LOG.warning('Host OS configuration %(name)s not reconciled in '
                         'this pass: %(error)s',

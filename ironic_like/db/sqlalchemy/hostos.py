@@ -64,6 +64,12 @@ def _sa_api():
 # deadlock: they are tried again.
 _retried = retry.lazily_retried
 
+# What a sync may still end with after its retries (a deadlock, a lost
+# connection, a race on an item): the conductor leaves it to the next
+# reconciliation pass rather than failing the change that was made.
+SYNC_LEFT_FOR_LATER = (db_exc.DBDeadlock, db_exc.DBConnectionError,
+                       db_exc.DBDuplicateEntry)
+
 
 def token_hash(token):
     return hashlib.sha256(token.encode('utf-8')).hexdigest()

@@ -6,9 +6,8 @@ the virtualenv's real ``openstack`` CLI (its shell, in one Python per
 test; the ``openstack`` executable itself where a test checks what a
 user's shell sees), talking to the service with ``--os-auth-type none
 --os-endpoint URL`` (and once through OS_* variables and once through
-clouds.yaml), so the plugin's
-entry points, option parsing, output formatting and exit codes are all
-exercised as a user sees them.
+clouds.yaml), so the plugin's entry points, option parsing, output
+formatting and exit codes are all exercised as a user sees them.
 """
 
 import json

@@ -152,8 +152,9 @@ class FuzzTestBase(base.APITestCase):
         self.logs = self.useFixture(fixtures.FakeLogger(level='ERROR'))
         self.schema = schemathesis.openapi.from_wsgi(openapi.PATH,
                                                      self.app.app)
-        # Whether an accepted write may have removed a resource the path
-        # parameters name (then they are made again before the next case).
+        # Whether a write not proven to have changed nothing may have
+        # removed a resource the path parameters name (then they are made
+        # again before the next case).
         self._maybe_changed = True
 
     # -- the resources requests name ----------------------------------------
