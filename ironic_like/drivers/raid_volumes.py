@@ -4,23 +4,27 @@ a plan of the volumes a hardware RAID controller is asked to create (the
 that a configuration that cannot fit fails whole, naming the logical disk
 that does not fit and why.
 
-The rules, as Ironic's redfish RAID has them where it says (levels, disk
-counts, logical disks of a given size before those of size "MAX"), and
-simpler where it searches: each logical disk takes, on one controller
-that supports its level, the drives with the least free space that still
-hold its share (best fit, so that the large drives stay for what comes
-next); a "MAX" disk takes the drives with the most free space and all of
-it. One volume's drives are alike (one controller, one media type, one
-protocol: controllers refuse mixed volumes). Without a drive count, a
-sized disk takes the fewest drives its level needs that hold it (Ironic
-adds drives until it fits too). Drives already in a volume are not used
-(their free space is not known), nor are drives given to a logical disk
-that does not share its physical disks (``share_physical_disks``,
-Ironic's default false). Drives are told apart by controller and id:
-ids repeat across controllers on some BMCs.
+The rules, as Ironic's redfish RAID has them (levels, disk counts,
+logical disks of a given size before those of size "MAX"): each logical
+disk goes on one controller that supports its level, preferably on the
+drives with the least free space that still hold its share (best fit, so
+that the large drives stay for what comes next); a "MAX" disk preferably
+on the drives with the most free space, and all of it. Where those
+preferences leave a later disk without drives, the other placements are
+searched (another controller or kind of drive, more drives, other drives:
+a bounded depth-first search, SEARCH_BUDGET). One volume's drives are
+alike (one controller, one media type, one protocol: controllers refuse
+mixed volumes). Without a drive count, a sized disk takes the fewest
+drives its level needs that hold it (Ironic adds drives until it fits
+too). Drives already in a volume are not used (their free space is not
+known), nor are drives given to a logical disk that does not share its
+physical disks (``share_physical_disks``, Ironic's default false).
+Drives are told apart by controller and id: ids repeat across
+controllers on some BMCs.
 """
 
 import collections
+import itertools
 
 from ironic_like.common import exception
 
@@ -163,24 +167,103 @@ def plan(raid_config, drives, raid_types, busy=()):
     ordered = ([d for d in disks if d[1]['size_gb'] != 'MAX'] +
                [d for d in disks if d[1]['size_gb'] == 'MAX'])
     free = {_key(d): (0 if _key(d) in busy else d.capacity) for d in drives}
-    # drive key -> whether every logical disk on it shares its drives.
-    sharing = {}
-    volumes = []
-    for index, disk in ordered:
-        volume, share = _place(index, disk, drives, raid_types, free,
-                               sharing)
-        for drive_id in volume.drives:
-            key = (volume.storage, drive_id)
-            free[key] -= share
-            sharing[key] = (sharing.get(key, True) and
-                            bool(disk.get('share_physical_disks')))
-        volumes.append(volume)
+    search = _Search(ordered, drives, raid_types)
+    try:
+        volumes = search.place(0, free, {})
+    except _GaveUp:
+        volumes = None
+        search.refusal = _refuse(
+            '%s (no other placement of the logical disks was found among '
+            'the first %d tried)' % (
+                str(search.refusal).rstrip('.'), SEARCH_BUDGET))
+    if volumes is None:
+        raise search.refusal
     return volumes
 
 
-def _place(index, disk, drives, raid_types, free, sharing):
-    """(the Volume for one logical disk, the bytes it takes of each of its
-    drives)."""
+# How many drive choices (over all the logical disks) the search looks at
+# before it gives up: enough for any controller's drives and a few
+# logical disks, a bound for a target whose drives would make the search
+# combinatorial (it runs in the conductor, before the BMC is touched).
+SEARCH_BUDGET = 20000
+
+
+# A drive's sharing state as a sortable value: no logical disk on it yet,
+# only disks that share their drives, or one that does not.
+_SHARING_ORDER = {None: 0, True: 1, False: 2}
+
+
+class _GaveUp(Exception):
+    pass
+
+
+class _Search(object):
+    """A depth-first search for drives that hold every logical disk.
+
+    Its first path is the best-fit choice (each disk on the drives with
+    the least free space that hold it, MAX disks on those with the most),
+    so a configuration that fits that way is planned that way; where that
+    path leaves a later disk without drives, other choices for the
+    earlier disks are tried (another controller or kind of drive, more
+    drives, other drives) until one holds them all. Ironic's redfish RAID
+    searches too (other kinds of drive and counts, not other drives).
+    Choices that leave the same free space on alike drives are looked at
+    once. The refusal kept is the first met, the one the best-fit path
+    ends with."""
+
+    def __init__(self, ordered, drives, raid_types):
+        self.ordered = ordered
+        self.drives = drives
+        self.by_key = {_key(d): d for d in drives}
+        self.raid_types = raid_types
+        # Drive ids some logical disk names: such a drive is not like
+        # another with as much free space.
+        self.named = {name for _i, disk in ordered
+                      for name in _named_drives(disk)}
+        self.looked_at = 0
+        self.refusal = None
+
+    def place(self, position, free, sharing):
+        """The volumes of the logical disks from ``position`` on, given
+        each drive's ``free`` bytes and ``sharing`` ({drive key: whether
+        every logical disk on it shares its drives}); None when there are
+        none."""
+        if position == len(self.ordered):
+            return []
+        index, disk = self.ordered[position]
+        shares = bool(disk.get('share_physical_disks'))
+        seen = set()
+        try:
+            for volume, share in _placements(index, disk, self.drives,
+                                             self.raid_types, free, sharing):
+                self.looked_at += 1
+                if self.looked_at > SEARCH_BUDGET:
+                    raise _GaveUp()
+                keys = [(volume.storage, d) for d in volume.drives]
+                alike = (volume.storage, volume.size_bytes, tuple(sorted(
+                    (free[k], _SHARING_ORDER[sharing.get(k)],
+                     self.by_key[k].media or '',
+                     self.by_key[k].protocol or '',
+                     k[1] if k[1] in self.named else '') for k in keys)))
+                if alike in seen:
+                    continue
+                seen.add(alike)
+                after_free, after_sharing = dict(free), dict(sharing)
+                for key in keys:
+                    after_free[key] -= share
+                    after_sharing[key] = sharing.get(key, True) and shares
+                rest = self.place(position + 1, after_free, after_sharing)
+                if rest is not None:
+                    return [volume] + rest
+        except exception.InvalidParameterValue as e:
+            self.refusal = self.refusal or e
+        return None
+
+
+def _placements(index, disk, drives, raid_types, free, sharing):
+    """Each (Volume, the bytes it takes of each of its drives) that holds
+    one logical disk, best fit first; InvalidParameterValue naming the
+    disk once there is none."""
     where = 'logical disk %d' % index
     level = disk['raid_level']
     raid_type, _fewest, _most, _even, data = LEVELS[level]
@@ -204,6 +287,7 @@ def _place(index, disk, drives, raid_types, free, sharing):
                (drive.storage, drive.media or '', drive.protocol or '')
                ].append(drive)
     size = disk['size_gb']
+    found = False
     for group in sorted(groups):
         candidates = groups[group]
         if named and {d.id for d in candidates} != named:
@@ -211,27 +295,31 @@ def _place(index, disk, drives, raid_types, free, sharing):
         storage = group[0]
         for count in _counts(disk, len(candidates)):
             if size == 'MAX':
-                chosen = sorted(candidates,
-                                key=lambda d: (-free[_key(d)], d.id))[:count]
-                if len(chosen) < count:
-                    continue
-                share = min(free[_key(d)] for d in chosen)
-                return Volume(disk, storage, [d.id for d in chosen], None,
-                              raid_type), share
+                # The most free space first; a MAX disk takes all its
+                # drives have (the least of them, on each).
+                ranked = sorted(candidates,
+                                key=lambda d: (-free[_key(d)], d.id))
+                for chosen in itertools.combinations(ranked, count):
+                    found = True
+                    yield (Volume(disk, storage, [d.id for d in chosen],
+                                  None, raid_type),
+                           min(free[_key(d)] for d in chosen))
+                continue
             # Each drive's share, rounded up (a controller allocates
             # whole bytes on every drive).
             share = -(-int(size) * GiB // data(count))
             fitting = sorted((d for d in candidates
                               if free[_key(d)] >= share),
                              key=lambda d: (free[_key(d)], d.id))
-            if len(fitting) >= count:
-                return Volume(disk, storage,
-                              [d.id for d in fitting[:count]],
-                              int(size) * GiB, raid_type), share
-    raise _refuse(
-        '%s (RAID %s, %s GiB) does not fit: %d free drives match it%s.' % (
-            where, level, size, len(usable),
-            '' if not usable else
-            ' (free GiB per drive: %s)' % ', '.join(
-                '%s/%s %.1f' % (d.storage, d.id, free[_key(d)] / GiB)
-                for d in sorted(usable, key=_key))))
+            for chosen in itertools.combinations(fitting, count):
+                found = True
+                yield (Volume(disk, storage, [d.id for d in chosen],
+                              int(size) * GiB, raid_type), share)
+    if not found:
+        raise _refuse(
+            '%s (RAID %s, %s GiB) does not fit: %d free drives match it%s.'
+            % (where, level, size, len(usable),
+               '' if not usable else
+               ' (free GiB per drive: %s)' % ', '.join(
+                   '%s/%s %.1f' % (d.storage, d.id, free[_key(d)] / GiB)
+                   for d in sorted(usable, key=_key))))

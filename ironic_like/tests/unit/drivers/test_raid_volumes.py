@@ -3,6 +3,8 @@
 sharing, the kind of drive asked for, and the errors that name the
 logical disk that does not fit."""
 
+import fixtures
+
 from ironic_like.common import exception
 from ironic_like.drivers import raid_volumes
 from ironic_like.tests import base
@@ -214,3 +216,100 @@ class TestPlan(base.TestCase):
             _config({'raid_level': '1+0', 'size_gb': 900}), drives,
             {'RAID.1': ALL})
         self.assertIn('does not fit', str(e))
+
+
+class TestSearch(base.TestCase):
+    """Where the best-fit choice of one logical disk leaves a later one
+    without drives, other choices are searched."""
+
+    def test_another_controller_for_an_earlier_disk(self):
+        drives = [_drive('a', 100), _drive('b', 100),
+                  _drive('c', 200, storage='RAID.2'),
+                  _drive('d', 200, storage='RAID.2')]
+        types = {'RAID.1': ALL, 'RAID.2': ALL}
+        anywhere = {'raid_level': '1', 'size_gb': 50}
+        pinned = {'raid_level': '1', 'size_gb': 80, 'controller': 'RAID.1'}
+        # Best fit alone puts the first mirror on RAID.1 (its group comes
+        # first), where the second, which must be there, no longer fits.
+        volumes = raid_volumes.plan(_config(anywhere, pinned), drives,
+                                    types)
+        self.assertEqual([('RAID.2', ['c', 'd']), ('RAID.1', ['a', 'b'])],
+                         [(v.storage, v.drives) for v in volumes])
+
+    def test_other_drives_for_an_earlier_disk(self):
+        drives = [_drive('a', 100), _drive('b', 100), _drive('c', 150)]
+        first = {'raid_level': '1', 'size_gb': 100,
+                 'share_physical_disks': True}
+        named = {'raid_level': '1', 'size_gb': 50,
+                 'physical_disks': ['a', 'c'],
+                 'share_physical_disks': True}
+        volumes = raid_volumes.plan(_config(first, named), drives,
+                                    {'RAID.1': ALL})
+        # Best fit would give the first mirror a and b (the smallest that
+        # hold it), and a would have nothing left for the second; c is
+        # shared (50 GiB left of it).
+        self.assertEqual([['b', 'c'], ['a', 'c']],
+                         [sorted(v.drives) for v in volumes])
+
+    def test_more_drives_for_an_earlier_disk(self):
+        # A RAID 5 of 200 GiB on drives of 100: 3 of them (all of their
+        # space), 4 (67 of each) or 5 (50 of each). A second RAID 5 of
+        # 80 GiB on 3 drives, sharing, needs 3 drives with 40 left: only
+        # the 5-drive first one leaves them (best fit alone takes 3).
+        drives = [_drive('d%d' % i, 100) for i in range(5)]
+        volumes = raid_volumes.plan(
+            _config({'raid_level': '5', 'size_gb': 200,
+                     'share_physical_disks': True},
+                    {'raid_level': '5', 'size_gb': 80,
+                     'number_of_physical_disks': 3,
+                     'share_physical_disks': True}),
+            drives, {'RAID.1': ALL})
+        self.assertEqual([5, 3], [len(v.drives) for v in volumes])
+        self.assertEqual(200 * GiB, volumes[0].size_bytes)
+
+    def test_unplaceable_names_the_best_fit_refusal(self):
+        drives = [_drive('a', 100), _drive('b', 100)]
+        e = self.assertRaises(
+            exception.InvalidParameterValue, raid_volumes.plan,
+            _config({'raid_level': '1', 'size_gb': 60},
+                    {'raid_level': '1', 'size_gb': 60}), drives,
+            {'RAID.1': ALL})
+        self.assertEqual('target_raid_config', e.field)
+        self.assertIn('logical disk 1 (RAID 1, 60 GiB) does not fit: 0 '
+                      'free drives match it.', str(e))
+
+    def test_the_search_is_bounded(self):
+        # Thirty drives of distinct sizes: the ways to put two 10-drive
+        # RAID 0s on them are millions, and a 12-drive RAID 6 of 5 TiB
+        # fits after none of them.
+        drives = [_drive('d%02d' % i, 100 + i) for i in range(30)]
+        self.useFixture(fixtures.MockPatchObject(
+            raid_volumes, 'SEARCH_BUDGET', 500))
+        small = {'raid_level': '0', 'size_gb': 10,
+                 'number_of_physical_disks': 10}
+        e = self.assertRaises(
+            exception.InvalidParameterValue, raid_volumes.plan,
+            _config(small, dict(small),
+                    {'raid_level': '6', 'size_gb': 5000,
+                     'number_of_physical_disks': 12}),
+            drives, {'RAID.1': ALL})
+        self.assertIn('logical disk 2 (RAID 6, 5000 GiB) does not fit',
+                      str(e))
+        self.assertIn('no other placement of the logical disks was found '
+                      'among the first %d tried' % raid_volumes.SEARCH_BUDGET,
+                      str(e))
+
+    def test_alike_choices_are_looked_at_once(self):
+        # Twelve alike drives: the ways to pick 4 of them for the first
+        # disk are 495, all the same; the last disk fits after none.
+        drives = [_drive('d%02d' % i, 100) for i in range(12)]
+        e = self.assertRaises(
+            exception.InvalidParameterValue, raid_volumes.plan,
+            _config({'raid_level': '0', 'size_gb': 400,
+                     'number_of_physical_disks': 4},
+                    {'raid_level': '0', 'size_gb': 900,
+                     'number_of_physical_disks': 9}),
+            drives, {'RAID.1': ALL})
+        self.assertNotIn('no other placement', str(e))
+        self.assertIn('logical disk 1 (RAID 0, 900 GiB) does not fit: 8 '
+                      'free drives match it', str(e))
