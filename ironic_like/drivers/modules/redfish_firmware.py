@@ -1,6 +1,8 @@
-"""The ``redfish`` firmware interface: the versions of the system's BIOS
-and of its BMC (API 1.86, read on manage/verify, after inspection and
-after an update), and Ironic's ``update(settings)`` step, run out of band:
+"""The ``redfish`` firmware interface: the versions of the system's BIOS,
+of its BMC and of its chassis' network adapters (``nic:<serial number or
+id>``, from their controllers' FirmwarePackageVersion, as Ironic; API
+1.86, read on manage/verify, after inspection and after an update), and
+Ironic's ``update(settings)`` step, run out of band:
 
 ``settings``
     ``[{"component": "bios" | "bmc" | "nic:<id>", "url": ..., "wait":
@@ -142,9 +144,10 @@ def _kind(component):
 
 
 class RedfishFirmware(redfish._RedfishBMC, base.FirmwareInterface):
-    """The BIOS version of the Redfish system and the firmware version of
-    its first manager (the BMC), as Ironic's redfish firmware interface
-    reads them; and its update step."""
+    """The BIOS version of the Redfish system, the firmware version of
+    its first manager (the BMC) and those of its network adapters, as
+    Ironic's redfish firmware interface reads them; and its update
+    step."""
 
     def get_components(self, task):
         action = 'reading the firmware versions'
@@ -163,10 +166,11 @@ class RedfishFirmware(redfish._RedfishBMC, base.FirmwareInterface):
                     {'component': BMC,
                      'current_version': manager.firmware_version,
                      'model': getattr(manager, 'model', None)})
+        components.extend(_nics(task.node.uuid, system))
         if not components:
             raise exception.UnsupportedDriverExtension(
                 driver=task.node.driver, extension='firmware (the BMC '
-                'reports no BIOS or BMC version)')
+                'reports no BIOS, BMC or network adapter version)')
         return components
 
     def check_step(self, task, step):
@@ -204,6 +208,27 @@ class RedfishFirmware(redfish._RedfishBMC, base.FirmwareInterface):
             LOG.warning('Node %s: firmware updated, but the versions could '
                         'not be read again: %s', task.node.uuid,
                         exception.safe_message(e))
+
+
+def _nics(node_uuid, system):
+    """Ironic's ``nic:<id>`` components: the firmware package version of
+    each network adapter of the system's chassis (its first controller
+    that reports one), the adapter named by its serial number, else its
+    Redfish id, as Ironic names them. A BMC without network adapters, or
+    that fails to list them, gives none (logged)."""
+    found = {}
+    for adapter in redfish_utils.network_adapters(node_uuid, system):
+        name = adapter.serial_number or adapter.identity
+        versions = [c.firmware_package_version
+                    for c in (adapter.controllers or ())
+                    if c.firmware_package_version]
+        if not name or not versions or NIC_PREFIX + name in found:
+            continue
+        found[NIC_PREFIX + name] = {
+            'component': NIC_PREFIX + name, 'current_version': versions[0],
+            'vendor': adapter.manufacturer, 'model': adapter.model,
+            'serial_number': adapter.serial_number}
+    return list(found.values())
 
 
 def _manager(system):

@@ -108,16 +108,8 @@ class _Reader(object):
     def optional(self, what, read, default=None):
         """``read()`` of a part the inspection does without: its absence
         or an error gives ``default`` (logged)."""
-        try:
-            return read()
-        except sushy.exceptions.MissingAttributeError:
-            LOG.debug('Node %s: its BMC reports no %s', self.node.uuid,
-                      what)
-        except sushy.exceptions.SushyError as e:
-            LOG.warning('Node %s: reading %s from its BMC failed, '
-                        'inspected without: %s', self.node.uuid, what,
-                        masking.mask_text(str(e)))
-        return default
+        return redfish_utils.read_optional(self.node.uuid, what, read,
+                                           default)
 
 
 def _cpu(reader):
@@ -330,28 +322,22 @@ def _lldp(reader):
     """{port id: parsed LLDP} of the ports of the network adapters of the
     system's chassis (Port.Ethernet.LLDPReceive)."""
     parsed = {}
-    chassis = reader.optional('the chassis',
-                              lambda: list(reader.system.chassis or ()),
-                              default=[])
-    for chassis_ in chassis:
-        adapters = reader.optional(
-            'the network adapters',
-            lambda: chassis_.network_adapters.get_members(), default=[])
-        for adapter in adapters:
-            ports = reader.optional('the network adapter ports',
-                                    lambda: adapter.ports.get_members(),
-                                    default=[])
-            for port in ports:
-                ethernet = getattr(port, 'ethernet', None)
-                received = getattr(ethernet, 'lldp_receive', None)
-                if received is None or not port.identity:
-                    continue
-                found = {key: getattr(received, attr, None)
-                         for key, attr in LLDP_FIELDS}
-                found = {k: v for k, v in found.items()
-                         if v not in (None, '')}
-                if found:
-                    parsed[port.identity] = found
+    for adapter in redfish_utils.network_adapters(reader.node.uuid,
+                                                  reader.system):
+        ports = reader.optional('the network adapter ports',
+                                lambda: adapter.ports.get_members(),
+                                default=[])
+        for port in ports:
+            ethernet = getattr(port, 'ethernet', None)
+            received = getattr(ethernet, 'lldp_receive', None)
+            if received is None or not port.identity:
+                continue
+            found = {key: getattr(received, attr, None)
+                     for key, attr in LLDP_FIELDS}
+            found = {k: v for k, v in found.items()
+                     if v not in (None, '')}
+            if found:
+                parsed[port.identity] = found
     return parsed
 
 

@@ -331,6 +331,32 @@ def get_event_service(node, action):
     return info, service
 
 
+def read_optional(node_uuid, what, read, default=None):
+    """``read()`` of a part of a system the caller does without: its
+    absence (no link) or a BMC error gives ``default``, logged."""
+    try:
+        return read()
+    except sushy.exceptions.MissingAttributeError:
+        LOG.debug('Node %s: its BMC reports no %s', node_uuid, what)
+    except sushy.exceptions.SushyError as e:
+        LOG.warning('Node %s: reading %s from its BMC failed, going on '
+                    'without: %s', node_uuid, what,
+                    masking.mask_text(str(e)))
+    return default
+
+
+def network_adapters(node_uuid, system):
+    """The NetworkAdapter resources of the chassis ``system`` is in
+    (read_optional: a BMC without them gives none)."""
+    adapters = []
+    for chassis in read_optional(node_uuid, 'the chassis',
+                                 lambda: list(system.chassis or ()), []):
+        adapters.extend(read_optional(
+            node_uuid, 'the network adapters',
+            lambda c=chassis: list(c.network_adapters.get_members()), []))
+    return adapters
+
+
 def reboot_to_apply(task):
     """Reboot the node so that its firmware applies what was written
     (BIOS settings, a firmware image), and record the power state it

@@ -2,6 +2,8 @@
 
 from unittest import mock
 
+import sushy
+
 from ironic_like.common import exception
 from ironic_like.drivers.modules import fake
 from ironic_like.drivers.modules import noop
@@ -57,6 +59,48 @@ class TestRedfishFirmware(test_redfish._SushyTest):
     def test_bios_only(self):
         self.system.bios_version = '1.0'
         self.system.managers = []
+        self.assertEqual(
+            [{'component': 'bios', 'current_version': '1.0'}],
+            self.iface.get_components(_task()))
+
+    def _adapter(self, ident, serial, *versions):
+        return mock.Mock(identity=ident, serial_number=serial,
+                         manufacturer='Intel', model='E810', controllers=[
+                             mock.Mock(firmware_package_version=v)
+                             for v in versions])
+
+    def test_network_adapters(self):
+        # As Ironic: nic:<serial number>, else nic:<Redfish id>; an
+        # adapter whose controllers report no version is left out.
+        self.system.bios_version = None
+        self.system.managers = []
+        first, second = mock.Mock(), mock.Mock()
+        first.network_adapters.get_members.return_value = [
+            self._adapter('NIC.Slot.1', 'SN123', None, '4.40'),
+            self._adapter('NIC.Slot.2', None, '4.20', '4.30'),
+            self._adapter('NIC.Slot.3', None, None)]
+        second.network_adapters.get_members.side_effect = (
+            sushy.exceptions.MissingAttributeError(
+                attribute='NetworkAdapters', resource='/Chassis/2'))
+        self.system.chassis = [first, second]
+        nic = {'vendor': 'Intel', 'model': 'E810'}
+        self.assertEqual(
+            [dict(nic, component='nic:SN123', current_version='4.40',
+                  serial_number='SN123'),
+             dict(nic, component='nic:NIC.Slot.2', current_version='4.20',
+                  serial_number=None)],
+            self.iface.get_components(_task()))
+
+    def test_network_adapters_failing_are_left_out(self):
+        # (HPE BMCs answer 400 to NetworkAdapters while the OS boots.)
+        self.system.bios_version = '1.0'
+        self.system.managers = []
+        chassis = mock.Mock()
+        chassis.network_adapters.get_members.side_effect = (
+            sushy.exceptions.BadRequestError(
+                method='GET', url='/Chassis/1/NetworkAdapters',
+                response=mock.Mock(status_code=400, json=lambda: {})))
+        self.system.chassis = [chassis]
         self.assertEqual(
             [{'component': 'bios', 'current_version': '1.0'}],
             self.iface.get_components(_task()))

@@ -125,6 +125,7 @@ class _SushyTest(testtools.TestCase):
         redfish_utils._CACHE.clear()
         self.addCleanup(redfish_utils._CACHE.clear)
         self.system = mock.Mock(power_state=sushy.PowerState.OFF)
+        self.system.chassis = []
         self.system.get_allowed_reset_system_values.return_value = {
             sushy.ResetType.ON, sushy.ResetType.FORCE_OFF,
             sushy.ResetType.FORCE_RESTART}

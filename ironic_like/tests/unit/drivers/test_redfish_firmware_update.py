@@ -100,6 +100,7 @@ class _UpdateStepTestCase(base.TestCase):
         self.system = mock.Mock(bios_version='1.0')
         self.manager = mock.Mock(firmware_version='bmc-1', model='BMC')
         self.system.managers = [self.manager]
+        self.system.chassis = []
         self.service = mock.Mock()
         # A BMC that completes the task before the reboot (it staged the
         # image): the BIOS flashes it at the reboot.
@@ -295,6 +296,28 @@ class TestUpdateStep(_UpdateStepTestCase):
         self._update({'component': 'nic:NIC.1', 'url': IMAGE, 'wait': 45})
         self.power.reboot.assert_called_once_with(self.task)
         self.assertEqual(45, self.clock.now - start)
+
+    def test_nic_version_recorded_after_its_update(self):
+        controller = mock.Mock(firmware_package_version='22.31.6')
+        adapter = mock.Mock(identity='NIC.1', serial_number=None,
+                            manufacturer='Mellanox', model='CX-6',
+                            controllers=[controller])
+        chassis = mock.Mock()
+        chassis.network_adapters.get_members.return_value = [adapter]
+        self.system.chassis = [chassis]
+
+        def flash(task):
+            controller.firmware_package_version = '22.36.1'
+        self.power.reboot.side_effect = flash
+        self.interface.cache_firmware_components(self.task)
+        self.assertEqual('22.31.6',
+                         self._component('nic:NIC.1').initial_version)
+        self._update({'component': 'nic:NIC.1', 'url': IMAGE})
+        nic = self._component('nic:NIC.1')
+        self.assertEqual(('22.36.1', '22.36.1', '22.31.6'), (
+            nic.current_version, nic.last_version_flashed,
+            nic.initial_version))
+        self.assertEqual(('Mellanox', 'CX-6'), (nic.vendor, nic.model))
 
     def test_nic_task_starting_too_long_is_rebooted(self):
         self.config(firmware_update_nic_starting_wait=30, group='redfish')
