@@ -14,9 +14,9 @@ preferences leave a later disk without drives, the other placements are
 searched (another controller or kind of drive, more drives, other drives:
 a bounded depth-first search, SEARCH_BUDGET). One volume's drives are
 alike (one controller, one media type, one protocol: controllers refuse
-mixed volumes). Without a drive count, a sized disk takes the fewest
-drives its level needs that hold it (Ironic adds drives until it fits
-too). Drives already in a volume are not used (their free space is not
+mixed volumes). Without a drive count, a sized disk preferably takes
+the fewest drives its level needs that hold it (Ironic adds drives until
+it fits too). Drives already in a volume are not used (their free space is not
 known), nor are drives given to a logical disk that does not share its
 physical disks (``share_physical_disks``, Ironic's default false).
 Drives are told apart by controller and id: ids repeat across
@@ -24,7 +24,6 @@ controllers on some BMCs.
 """
 
 import collections
-import itertools
 
 from ironic_like.common import exception
 
@@ -78,6 +77,10 @@ def check_levels(raid_config):
         if disk.get('interface_type') == 'scsi':
             raise _refuse('%s: interface type "scsi" is not supported by '
                           'the redfish raid interface.' % where)
+        for name in _named_drives(disk):
+            if not isinstance(name, str) or not name:
+                raise _refuse('%s: physical_disks are drive ids, or objects '
+                              'with an "id": %r is not one.' % (where, name))
         count = _count(disk)
         _check_count(where, level, count)
 
@@ -185,7 +188,7 @@ def plan(raid_config, drives, raid_types, busy=()):
 # before it gives up: enough for any controller's drives and a few
 # logical disks, a bound for a target whose drives would make the search
 # combinatorial (it runs in the conductor, before the BMC is touched).
-SEARCH_BUDGET = 20000
+SEARCH_BUDGET = 10000
 
 
 # A drive's sharing state as a sortable value: no logical disk on it yet,
@@ -207,21 +210,33 @@ class _Search(object):
     earlier disks are tried (another controller or kind of drive, more
     drives, other drives) until one holds them all. Ironic's redfish RAID
     searches too (other kinds of drive and counts, not other drives).
-    Choices that leave the same free space on alike drives are looked at
-    once. The refusal kept is the first met, the one the best-fit path
-    ends with."""
+
+    Drives alike (one controller, media, protocol, as much free space,
+    the same sharing, not named by a logical disk) are interchangeable:
+    a choice takes a number of each kind (_choices), so that no two
+    choices of a disk leave the same drives; and a state of the drives
+    from which the disks left were found not to fit is not searched
+    again (``failed``). The refusal kept is the first met, the one the
+    best-fit path ends with."""
 
     def __init__(self, ordered, drives, raid_types):
         self.ordered = ordered
         self.drives = drives
-        self.by_key = {_key(d): d for d in drives}
         self.raid_types = raid_types
-        # Drive ids some logical disk names: such a drive is not like
-        # another with as much free space.
+        # Drive ids some logical disk names: such a drive is like no
+        # other.
         self.named = {name for _i, disk in ordered
                       for name in _named_drives(disk)}
         self.looked_at = 0
         self.refusal = None
+        self.failed = set()
+
+    def kind(self, drive, free, sharing):
+        """What tells ``drive`` from another for the disks to come."""
+        key = _key(drive)
+        return (drive.storage, drive.media or '', drive.protocol or '',
+                drive.id if drive.id in self.named else '', free[key],
+                _SHARING_ORDER[sharing.get(key)])
 
     def place(self, position, free, sharing):
         """The volumes of the logical disks from ``position`` on, given
@@ -230,26 +245,22 @@ class _Search(object):
         none."""
         if position == len(self.ordered):
             return []
+        state = (position, tuple(sorted(
+            self.kind(d, free, sharing) for d in self.drives)))
+        if state in self.failed:
+            return None
         index, disk = self.ordered[position]
         shares = bool(disk.get('share_physical_disks'))
-        seen = set()
         try:
-            for volume, share in _placements(index, disk, self.drives,
-                                             self.raid_types, free, sharing):
+            for volume, share in _placements(
+                    index, disk, self.drives, self.raid_types, free,
+                    sharing, lambda d: self.kind(d, free, sharing)):
                 self.looked_at += 1
                 if self.looked_at > SEARCH_BUDGET:
                     raise _GaveUp()
-                keys = [(volume.storage, d) for d in volume.drives]
-                alike = (volume.storage, volume.size_bytes, tuple(sorted(
-                    (free[k], _SHARING_ORDER[sharing.get(k)],
-                     self.by_key[k].media or '',
-                     self.by_key[k].protocol or '',
-                     k[1] if k[1] in self.named else '') for k in keys)))
-                if alike in seen:
-                    continue
-                seen.add(alike)
                 after_free, after_sharing = dict(free), dict(sharing)
-                for key in keys:
+                for drive_id in volume.drives:
+                    key = (volume.storage, drive_id)
                     after_free[key] -= share
                     after_sharing[key] = sharing.get(key, True) and shares
                 rest = self.place(position + 1, after_free, after_sharing)
@@ -257,12 +268,44 @@ class _Search(object):
                     return [volume] + rest
         except exception.InvalidParameterValue as e:
             self.refusal = self.refusal or e
+        self.failed.add(state)
         return None
 
 
-def _placements(index, disk, drives, raid_types, free, sharing):
+def _choices(ranked, count, kind):
+    """The ways to take ``count`` of the drives ``ranked`` (in the order
+    of preference) that leave different drives: a number of each kind of
+    drive (``kind(drive)``), the first ones of a kind in the order given;
+    the first way is the first ``count`` drives, then fewer of the
+    preferred kinds."""
+    kinds = []
+    for drive in ranked:
+        if kinds and kinds[-1][0] == kind(drive):
+            kinds[-1][1].append(drive)
+        else:
+            same = [k for k in kinds if k[0] == kind(drive)]
+            if same:
+                same[0][1].append(drive)
+            else:
+                kinds.append((kind(drive), [drive]))
+
+    def take(at, left):
+        if left == 0:
+            yield []
+            return
+        if at == len(kinds):
+            return
+        available = kinds[at][1]
+        for taken in range(min(left, len(available)), -1, -1):
+            for rest in take(at + 1, left - taken):
+                yield available[:taken] + rest
+    return take(0, count)
+
+
+def _placements(index, disk, drives, raid_types, free, sharing, kind):
     """Each (Volume, the bytes it takes of each of its drives) that holds
-    one logical disk, best fit first; InvalidParameterValue naming the
+    one logical disk, best fit first, no two on the same kinds of drive
+    (``kind(drive)``, see _choices); InvalidParameterValue naming the
     disk once there is none."""
     where = 'logical disk %d' % index
     level = disk['raid_level']
@@ -299,7 +342,7 @@ def _placements(index, disk, drives, raid_types, free, sharing):
                 # drives have (the least of them, on each).
                 ranked = sorted(candidates,
                                 key=lambda d: (-free[_key(d)], d.id))
-                for chosen in itertools.combinations(ranked, count):
+                for chosen in _choices(ranked, count, kind):
                     found = True
                     yield (Volume(disk, storage, [d.id for d in chosen],
                                   None, raid_type),
@@ -311,7 +354,7 @@ def _placements(index, disk, drives, raid_types, free, sharing):
             fitting = sorted((d for d in candidates
                               if free[_key(d)] >= share),
                              key=lambda d: (free[_key(d)], d.id))
-            for chosen in itertools.combinations(fitting, count):
+            for chosen in _choices(fitting, count, kind):
                 found = True
                 yield (Volume(disk, storage, [d.id for d in chosen],
                               int(size) * GiB, raid_type), share)

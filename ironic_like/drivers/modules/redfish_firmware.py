@@ -212,12 +212,14 @@ class RedfishFirmware(redfish._RedfishBMC, base.FirmwareInterface):
 
 def _nics(node_uuid, system):
     """Ironic's ``nic:<id>`` components: the firmware package version of
-    each network adapter of the system's chassis (its first controller
-    that reports one), the adapter named by its serial number, else its
-    Redfish id, as Ironic names them. A BMC without network adapters, or
-    that fails to list them, gives none (logged)."""
+    each network adapter of the system's first chassis (its first
+    controller that reports one), the adapter named by its serial
+    number, else its Redfish id, as Ironic names them. A BMC without
+    network adapters, or that fails to list them, gives none
+    (logged)."""
     found = {}
-    for adapter in redfish_utils.network_adapters(node_uuid, system):
+    for adapter in redfish_utils.network_adapters(node_uuid, system,
+                                                  first_chassis_only=True):
         name = adapter.serial_number or adapter.identity
         versions = [c.firmware_package_version
                     for c in (adapter.controllers or ())

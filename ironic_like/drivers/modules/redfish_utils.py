@@ -345,12 +345,17 @@ def read_optional(node_uuid, what, read, default=None):
     return default
 
 
-def network_adapters(node_uuid, system):
-    """The NetworkAdapter resources of the chassis ``system`` is in
-    (read_optional: a BMC without them gives none)."""
+def network_adapters(node_uuid, system, first_chassis_only=False):
+    """The NetworkAdapter resources of the chassis ``system`` is in, or
+    of the first one (Ironic's choice for firmware: a blade's enclosure,
+    a later chassis, may hold adapters shared by other systems);
+    read_optional: a BMC without them gives none."""
     adapters = []
-    for chassis in read_optional(node_uuid, 'the chassis',
-                                 lambda: list(system.chassis or ()), []):
+    chassis_list = read_optional(node_uuid, 'the chassis',
+                                 lambda: list(system.chassis or ()), [])
+    if first_chassis_only:
+        chassis_list = chassis_list[:1]
+    for chassis in chassis_list:
         adapters.extend(read_optional(
             node_uuid, 'the network adapters',
             lambda c=chassis: list(c.network_adapters.get_members()), []))

@@ -79,9 +79,9 @@ class TestRedfishFirmware(test_redfish._SushyTest):
             self._adapter('NIC.Slot.1', 'SN123', None, '4.40'),
             self._adapter('NIC.Slot.2', None, '4.20', '4.30'),
             self._adapter('NIC.Slot.3', None, None)]
-        second.network_adapters.get_members.side_effect = (
-            sushy.exceptions.MissingAttributeError(
-                attribute='NetworkAdapters', resource='/Chassis/2'))
+        # A second chassis (a blade's enclosure) is not read, as Ironic.
+        second.network_adapters.get_members.return_value = [
+            self._adapter('NIC.Shared.1', 'SN-SHARED', '9.9')]
         self.system.chassis = [first, second]
         nic = {'vendor': 'Intel', 'model': 'E810'}
         self.assertEqual(
@@ -89,6 +89,18 @@ class TestRedfishFirmware(test_redfish._SushyTest):
                   serial_number='SN123'),
              dict(nic, component='nic:NIC.Slot.2', current_version='4.20',
                   serial_number=None)],
+            self.iface.get_components(_task()))
+
+    def test_network_adapters_missing(self):
+        self.system.bios_version = '1.0'
+        self.system.managers = []
+        chassis = mock.Mock()
+        chassis.network_adapters.get_members.side_effect = (
+            sushy.exceptions.MissingAttributeError(
+                attribute='NetworkAdapters', resource='/Chassis/1'))
+        self.system.chassis = [chassis]
+        self.assertEqual(
+            [{'component': 'bios', 'current_version': '1.0'}],
             self.iface.get_components(_task()))
 
     def test_network_adapters_failing_are_left_out(self):

@@ -267,6 +267,32 @@ class TestSearch(base.TestCase):
         self.assertEqual([5, 3], [len(v.drives) for v in volumes])
         self.assertEqual(200 * GiB, volumes[0].size_bytes)
 
+    def test_many_alike_drives_are_few_choices(self):
+        # Best fit puts the first mirror on RAID.1 (its group comes
+        # first), where the third, pinned there, then has 50 GiB a drive
+        # left. The RAID 5 between them may take 3 to 24 of the alike
+        # drives of RAID.2: 22 choices, not the millions of their
+        # combinations, before the first mirror is moved to RAID.2.
+        drives = [_drive('a%d' % i, 200) for i in range(2)] + [
+            _drive('b%02d' % i, 1000, storage='RAID.2') for i in range(24)]
+        volumes = raid_volumes.plan(
+            _config({'raid_level': '1', 'size_gb': 150},
+                    {'raid_level': '5', 'size_gb': 100},
+                    {'raid_level': '1', 'size_gb': 100,
+                     'controller': 'RAID.1'}),
+            drives, {'RAID.1': ALL, 'RAID.2': ALL})
+        self.assertEqual(['RAID.2', 'RAID.2', 'RAID.1'],
+                         [v.storage for v in volumes])
+        self.assertEqual([2, 3, 2], [len(v.drives) for v in volumes])
+
+    def test_drive_ids_must_be_strings(self):
+        for named in (['a', {}], ['a', {'id': 0}], ['a', 7]):
+            e = self.assertRaises(
+                exception.InvalidParameterValue, raid_volumes.check_levels,
+                _config({'raid_level': '1', 'size_gb': 10,
+                         'physical_disks': named}))
+            self.assertIn('physical_disks are drive ids', str(e))
+
     def test_unplaceable_names_the_best_fit_refusal(self):
         drives = [_drive('a', 100), _drive('b', 100)]
         e = self.assertRaises(
