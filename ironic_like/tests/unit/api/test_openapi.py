@@ -46,6 +46,7 @@ from ironic_like.api.controllers.v1 import ramdisk
 from ironic_like.api.controllers.v1 import volume as volume_ctl
 from ironic_like.api.middleware import public_routes
 from ironic_like.api import openapi
+from ironic_like.api import openapi_routes
 from ironic_like.api import patching
 from ironic_like.api.schemas import event as event_schema
 from ironic_like.api.schemas import node as node_schema
@@ -184,7 +185,7 @@ class TestDocument(base.APITestCase):
             self.assertEqual(openapi.convert(route.body), documented_schema)
             self.assertEqual(route.body,
                              _unconvert(documented_schema, route.body))
-            if any(route.body is b for b in openapi.AGENT_BODIES):
+            if any(route.body is b for b in openapi_routes.AGENT_BODIES):
                 continue
             # The very object a controller validates with.
             self.assertIn(id(route.body), used, route.path)
@@ -208,9 +209,10 @@ class TestDocument(base.APITestCase):
 
     def test_agent_bodies_list_the_accepted_fields(self):
         self.assertEqual(set(ramdisk.HEARTBEAT_FIELDS),
-                         set(openapi._HEARTBEAT_BODY['properties']))
-        self.assertEqual(set(ramdisk.PASSTHRU_HEARTBEAT_FIELDS),
-                         set(openapi._PASSTHRU_HEARTBEAT_BODY['properties']))
+                         set(openapi_routes._HEARTBEAT_BODY['properties']))
+        self.assertEqual(
+            set(ramdisk.PASSTHRU_HEARTBEAT_FIELDS),
+            set(openapi_routes._PASSTHRU_HEARTBEAT_BODY['properties']))
 
     def test_custom_keywords_converted(self):
         create = self._component(
