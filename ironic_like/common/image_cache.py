@@ -18,12 +18,16 @@ Every change of the cache (a hit and its link, an eviction) happens under
 one lock, so that an image is never evicted between being found and
 being linked; a download holds only its image's lock.
 
-Before an image of known size is fetched, its file system must have room
-for it: after the usual eviction, images no node links are removed,
-used longest ago first, until it has; otherwise the fetch is refused
-(InsufficientDiskSpace, Ironic's error), before anything is written.
-Fetches running at once are not summed: each checks the room left when
-it starts.
+Before an image is fetched, its file system must have room for it: for
+the room the fetches already running there still need (what each will
+write less what it wrote), and the image's size, known beforehand (Glance
+says, a file is on disk) or from the http server's Content-Length, told
+before any of it is written. After the usual eviction, images no node
+links are removed, used longest ago first, until there is room;
+otherwise the fetch is refused (InsufficientDiskSpace, Ironic's error)
+before anything is written. An image whose size nobody says (an http
+server without Content-Length) is fetched unchecked, and a full disk
+fails it with the system's error.
 """
 
 import errno
@@ -65,18 +69,63 @@ class _FetchLock(object):
         self.lock = threading.Lock()
 
 
-class _Hashing(object):
-    """A file object that hashes what is written through it."""
+# The fetches in progress (_Fetch), whose room a fetch starting counts.
+_in_flight = set()
+_in_flight_lock = threading.Lock()
 
-    def __init__(self, fileobj, algo):
+
+class _Fetch(object):
+    """A fetch in progress into ``directory`` (``cache``: the cache's,
+    whose unused images may make room): the bytes it will write, when
+    known, and those written so far."""
+
+    def __init__(self, directory, cache):
+        self.directory = directory
+        self.cache = cache
+        self.device = None
+        self.expected = None
+        self.written = 0
+
+    def remaining(self):
+        return max(0, (self.expected or 0) - self.written)
+
+    def expect(self, size):
+        """The image's size is known (before its first byte is
+        written): InsufficientDiskSpace unless there is room for it."""
+        if self.expected is not None or not size:
+            return
+        if self.cache:
+            with _cache_lock:
+                _room_for(self.directory, size, cache=True, fetch=self)
+        else:
+            _room_for(self.directory, size, fetch=self)
+
+    def done(self):
+        with _in_flight_lock:
+            _in_flight.discard(self)
+
+
+class _Hashing(object):
+    """A file object that hashes what is written through it, for a
+    ``fetch`` (_Fetch) it counts the bytes of; ``expect(size)``, for a
+    downloader that learns the size before writing (see _Fetch)."""
+
+    def __init__(self, fileobj, algo, fetch=None):
         self.fileobj = fileobj
         # Not a security use: md5 stays usable on a FIPS system.
         self.hash = hashlib.new(algo, usedforsecurity=False)
         self.size = 0
+        self.fetch = fetch
+
+    def expect(self, size):
+        if self.fetch is not None:
+            self.fetch.expect(size)
 
     def write(self, data):
         self.hash.update(data)
         self.size += len(data)
+        if self.fetch is not None:
+            self.fetch.written = self.size
         return self.fileobj.write(data)
 
 
@@ -89,17 +138,19 @@ def _fetch_lock(key):
         return holder
 
 
-def fetched(path, key, fetch, algo, value, node_uuid, what, then=None):
+def fetched(path, key, fetch, algo, value, node_uuid, what, then=None,
+            room=None):
     """Write ``path`` whole with what ``fetch`` gives, checked; with
     ``then``, call it under _cache_lock, taken before the file is renamed
-    into place (so that no eviction sees it unlinked)."""
+    into place (so that no eviction sees it unlinked). ``room``: the
+    _Fetch whose written bytes are counted."""
     deadline = time.monotonic() + FETCH_TIMEOUT
     locked = False
     try:
         with published_files.replaced_whole(
                 path, prefix='.%s.' % os.path.basename(path),
                 binary=True) as fileobj:
-            hashing = _Hashing(fileobj, algo)
+            hashing = _Hashing(fileobj, algo, room)
             fetch(hashing, deadline)
             if hashing.hash.hexdigest() != value.lower():
                 # The digest found is not shown: it would tell the hash
@@ -119,34 +170,56 @@ def fetched(path, key, fetch, algo, value, node_uuid, what, then=None):
             _cache_lock.release()
 
 
-def _free_bytes(path):
-    """Free bytes of the file system ``path`` is (or will be) on."""
+def _existing(path):
+    """``path``, or its nearest parent that exists."""
     while not os.path.isdir(path):
         parent = os.path.dirname(path)
         if parent == path:
             break
         path = parent
-    return shutil.disk_usage(path).free
+    return path
 
 
-def _room_for(directory, size, cache=False):
+def _free_bytes(path):
+    """Free bytes of the file system ``path`` is (or will be) on."""
+    return shutil.disk_usage(_existing(path)).free
+
+
+def _pending(device, fetch):
+    """The bytes the fetches in progress on file system ``device`` still
+    have to write, ``fetch`` left out. Called under _in_flight_lock."""
+    return sum(other.remaining() for other in _in_flight
+               if other is not fetch and other.device == device)
+
+
+def _room_for(directory, size, cache=False, fetch=None):
     """Raise InsufficientDiskSpace unless ``directory``'s file system has
-    ``size`` bytes free (None: unknown, nothing checked). ``cache``:
-    first remove the unused cached images, used longest ago first, until
-    it has (called under _cache_lock then)."""
+    ``size`` bytes free beyond what the fetches in progress there still
+    need (None: unknown, nothing checked). ``cache``: first remove the
+    unused cached images, used longest ago first, until it has (called
+    under _cache_lock then). ``fetch`` (_Fetch): the fetch the room is
+    for, counted in progress from now on with ``size`` bytes to write."""
     if not size:
         return
-    free = _free_bytes(directory)
-    if cache and free < size:
+    device = os.stat(_existing(directory)).st_dev
+
+    def available():
+        with _in_flight_lock:
+            return _free_bytes(directory) - _pending(device, fetch)
+    if cache and available() < size:
         for path in _unused_oldest_first(directory):
             _drop(path, 'room for a %d MiB image' % (size // 2 ** 20))
-            free = _free_bytes(directory)
-            if free >= size:
+            if available() >= size:
                 break
-    if free < size:
-        raise exception.InsufficientDiskSpace(
-            path=directory, required=-(-size // 2 ** 20),
-            actual=free // 2 ** 20)
+    with _in_flight_lock:
+        free = _free_bytes(directory) - _pending(device, fetch)
+        if free < size:
+            raise exception.InsufficientDiskSpace(
+                path=directory, required=-(-size // 2 ** 20),
+                actual=max(0, free) // 2 ** 20)
+        if fetch is not None:
+            fetch.device, fetch.expected = device, size
+            _in_flight.add(fetch)
 
 
 def _unused_oldest_first(directory):
@@ -181,8 +254,13 @@ def cached_and_linked(key, fetch, algo, value, link, node_uuid, what,
     master_dir = CONF.pxe.instance_master_path
     if not master_dir:
         # Ironic's "no cache": the node's own copy.
-        _room_for(os.path.dirname(link), size() if callable(size) else size)
-        fetched(link, key, fetch, algo, value, node_uuid, what)
+        room = _Fetch(os.path.dirname(link), cache=False)
+        try:
+            room.expect(size() if callable(size) else size)
+            fetched(link, key, fetch, algo, value, node_uuid, what,
+                    room=room)
+        finally:
+            room.done()
         return
     master = os.path.join(master_dir, key)
     holder = _fetch_lock(key)
@@ -200,16 +278,21 @@ def cached_and_linked(key, fetch, algo, value, link, node_uuid, what,
                     return
         if source is None:
             needed = size() if callable(size) else size
-            with _cache_lock:
-                _evict()
-                _room_for(master_dir, needed, cache=True)
+            room = _Fetch(master_dir, cache=True)
+            try:
+                with _cache_lock:
+                    _evict()
+                    _room_for(master_dir, needed, cache=True, fetch=room)
 
-            def link_and_evict():
-                found = _link(master, link)
-                _evict()
-                return found
-            source = fetched(master, key, fetch, algo, value, node_uuid,
-                             what, then=link_and_evict)
+                def link_and_evict():
+                    found = _link(master, link)
+                    _evict()
+                    return found
+                source = fetched(master, key, fetch, algo, value,
+                                 node_uuid, what, then=link_and_evict,
+                                 room=room)
+            finally:
+                room.done()
         if source is not None:
             # No hard link here: a copy, made outside the cache lock from
             # the file opened under it (evicted meanwhile, it stays

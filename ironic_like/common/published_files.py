@@ -66,7 +66,10 @@ def write_chunks(chunks, fileobj, deadline, late):
 
 def download(url, fileobj, purpose, bound=None):
     """Write what ``url`` serves to ``fileobj`` (bounded: TIMEOUT per
-    read, ``bound`` or DEADLINE seconds in all); its size in bytes.
+    read, ``bound`` or DEADLINE seconds in all); its size in bytes. A
+    ``fileobj`` with an ``expect(size)`` method is told the size the
+    server gives (Content-Length) before anything is written; what it
+    raises ends the download.
     IronicLikeException naming ``url`` (its password masked) and
     ``purpose`` when the server fails or is too slow."""
     bound = DEADLINE if bound is None else min(bound, DEADLINE)
@@ -81,6 +84,15 @@ def download(url, fileobj, purpose, bound=None):
             if response.status_code != 200:
                 raise failed('HTTP %s %s' % (response.status_code,
                                              response.reason or ''))
+            expect = getattr(fileobj, 'expect', None)
+            if expect is not None:
+                # The size, before any of it is written (a writer that
+                # needs room for it, image_cache); not that of an encoded
+                # body.
+                length = response.headers.get('Content-Length') or ''
+                if length.isdigit() and \
+                        'Content-Encoding' not in response.headers:
+                    expect(int(length))
             size = write_chunks(
                 response.iter_content(_CHUNK), fileobj,
                 time.monotonic() + bound,

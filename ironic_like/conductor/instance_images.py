@@ -214,8 +214,9 @@ def served(node, image_info):
 
 def _size(kind, ref):
     """The bytes of the image to fetch: Glance's record says, a file:// one
-    is on disk; None for an http one (not asked for: its server may not
-    say)."""
+    is on disk; None for an http one, whose server tells them when the
+    download starts (Content-Length: image_cache checks the room then,
+    before anything is written)."""
     if kind == GLANCE:
         return glance.get_image(ref).get('size')
     if kind == FILE:

@@ -126,12 +126,16 @@ class TestVirtualMedia(base.APITestCase):
 
 
 class _Download(object):
-    """What requests.get answers for an image: ``status``, ``chunks``."""
+    """What requests.get answers for an image: ``status``, ``chunks``,
+    ``headers`` (by default the Content-Length of the chunks)."""
 
-    def __init__(self, status=200, chunks=(b'ISO-', b'IMAGE')):
+    def __init__(self, status=200, chunks=(b'ISO-', b'IMAGE'),
+                 headers=None):
         self.status_code = status
         self.reason = 'OK' if status == 200 else 'Not Found'
         self.chunks = chunks
+        self.headers = ({'Content-Length': str(sum(map(len, chunks)))}
+                        if headers is None else headers)
 
     def __enter__(self):
         return self

@@ -26,6 +26,7 @@ DATA = b'instance image data'
 SHA256 = hashlib.sha256(DATA).hexdigest()
 SHA512 = hashlib.sha512(DATA).hexdigest()
 URL = 'http://images.example/ubuntu.img'
+OTHER_ID = '7a1b2c3d-0000-4000-8000-0000000000a2'
 RECORD = {'id': IMAGE_ID, 'status': 'active', 'checksum': 'c' * 32,
           'os_hash_algo': 'sha512', 'os_hash_value': SHA512,
           'disk_format': 'qcow2', 'size': len(DATA)}
@@ -392,8 +393,9 @@ class TestInstanceImages(base.TestCase):
         self.assertRaises(exception.InsufficientDiskSpace,
                           self._served, _node(IMAGE_ID))
         self.glance_download.assert_not_called()
-        # A file:// image's size is read on disk; an http one's is not
-        # known, and nothing is checked.
+        # A file:// image's size is read on disk; an http one's is the
+        # Content-Length its server gives, checked before anything is
+        # written; without one, nothing is checked.
         path = os.path.join(self.files, 'big.img')
         with open(path, 'wb') as f:
             f.write(DATA)
@@ -402,7 +404,70 @@ class TestInstanceImages(base.TestCase):
                           _node('file://' + path, image_checksum=SHA256))
         self.config(image_download_source='local', group='agent')
         self._disk_of(25)
+        e = self.assertRaises(exception.InsufficientDiskSpace, self._served,
+                              _node(URL, image_checksum=SHA256,
+                                    uuid='node-2'))
+        self.assertIn("'%s'" % self.master, str(e))
+        self.assertEqual([], [n for n in os.listdir(self.master)
+                              if n.startswith('.')])
+        self.http_get.side_effect = lambda *a, **k: \
+            test_node_vmedia._Download(chunks=(DATA[:5], DATA[5:]),
+                                       headers={})
         self._served(_node(URL, image_checksum=SHA256, uuid='node-2'))
+        with open(self._link('node-2'), 'rb') as f:
+            self.assertEqual(DATA, f.read())
+
+    def test_fetches_at_once_count_each_others_room(self):
+        # A disk of 1000 bytes, empty: a Glance image of 600 bytes being
+        # fetched (200 written so far, maybe not yet on disk) leaves room
+        # for 600 more at most: a second image of 700 is refused while
+        # the first runs (without the first's 400 to come, it would fit).
+        big = b'x' * 600
+        small = b'y' * 700
+        records = {
+            IMAGE_ID: dict(RECORD, size=len(big),
+                           os_hash_value=hashlib.sha512(big).hexdigest()),
+            OTHER_ID: dict(RECORD, id=OTHER_ID, size=len(small),
+                           os_hash_value=hashlib.sha512(small).hexdigest())}
+        self.get_record.side_effect = lambda ref: records[ref]
+        self._disk_of(1000)
+        halfway = threading.Event()
+        release = threading.Event()
+
+        def download(image_id, f, deadline):
+            if image_id == IMAGE_ID:
+                f.write(big[:200])
+                halfway.set()
+                release.wait(10)
+                return f.write(big[200:])
+            return f.write(small)
+        self.glance_download.side_effect = download
+        errors = []
+
+        def first():
+            try:
+                self._served(_node(IMAGE_ID))
+            except Exception as e:
+                errors.append(e)
+        thread = threading.Thread(target=first)
+        thread.start()
+        try:
+            self.assertTrue(halfway.wait(10))
+            e = self.assertRaises(exception.InsufficientDiskSpace,
+                                  self._served, _node(OTHER_ID,
+                                                      uuid='node-2'))
+            self.assertIn('only 0 MiB available', str(e))
+        finally:
+            release.set()
+            thread.join(10)
+        self.assertEqual([], errors)
+        # The first is over (its 600 bytes linked): 400 free, still too
+        # few; once node-1's link goes, its image is evicted for room.
+        self.assertRaises(exception.InsufficientDiskSpace, self._served,
+                          _node(OTHER_ID, uuid='node-2'))
+        instance_images.remove('node-1')
+        self._served(_node(OTHER_ID, uuid='node-2'))
+        self.assertEqual(set(), image_cache._in_flight)
 
     def test_no_cache_fetches_per_node(self):
         self.config(instance_master_path='', group='pxe')
