@@ -19,15 +19,16 @@ one lock, so that an image is never evicted between being found and
 being linked; a download holds only its image's lock.
 
 Before an image is fetched, its file system must have room for it: for
-the room the fetches already running there still need (what each will
-write less what it wrote), and the image's size, known beforehand (Glance
-says, a file is on disk) or from the http server's Content-Length, told
-before any of it is written. After the usual eviction, images no node
-links are removed, used longest ago first, until there is room;
-otherwise the fetch is refused (InsufficientDiskSpace, Ironic's error)
-before anything is written. An image whose size nobody says (an http
-server without Content-Length) is fetched unchecked, and a full disk
-fails it with the system's error.
+the room the fetches of known size already running there still need
+(what each will write less what it wrote), and the image's size, known
+beforehand (Glance says, a file is on disk) or from the http server's
+Content-Length, told before any of it is written. After the usual
+eviction, images no node links are removed, used longest ago first,
+until there is room; otherwise the fetch is refused
+(InsufficientDiskSpace, Ironic's error) before anything is written. An
+image whose size nobody says (an http server without Content-Length) is
+fetched unchecked and not counted for the others, and a full disk fails
+it with the system's error.
 """
 
 import errno
@@ -123,10 +124,13 @@ class _Hashing(object):
 
     def write(self, data):
         self.hash.update(data)
+        written = self.fileobj.write(data)
         self.size += len(data)
         if self.fetch is not None:
+            # Once on its way to the disk: another fetch's check never
+            # takes these bytes as both written and still to come.
             self.fetch.written = self.size
-        return self.fileobj.write(data)
+        return written
 
 
 def _fetch_lock(key):
