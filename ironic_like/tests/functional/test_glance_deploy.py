@@ -14,6 +14,7 @@ each agent downloads it from there and writes it (the simulated disk
 holds the image's bytes, checked against Glance's sha512 by the agent).
 Once the image is written the links go; the cache keeps the image. A
 Glance ID Glance does not have is refused (400) before the node moves.
+An http image with ``image_download_source`` ``local`` is cached too.
 
 The nodes' deploy kernel and ramdisk are Glance images too: the iPXE
 boot interface caches them the same way and links them beside each
@@ -121,3 +122,19 @@ class TestGlanceDeploy(test_agent_deploy.AgentDeployTestCase):
         self.assertIn(missing, resp.text)
         self.assertEqual('available', lab.api(
             'GET', '/v1/nodes/%s' % lab.nodes[0])['provision_state'])
+
+        # An http image the conductor caches (image_download_source
+        # local): its size is the Content-Length of the lab's file
+        # server, checked for room before it is written.
+        first = lab.nodes[0]
+        lab.set_image([first])
+        lab.api('PATCH', '/v1/nodes/%s' % first, [
+            {'op': 'add', 'path': '/instance_info/image_download_source',
+             'value': 'local'}])
+        lab.provision('active', [first])
+        node = lab.wait_for('active', [first])[first]
+        self.assertIsNone(node['last_error'])
+        self.assertEqual('%s/agent_images/%s' % (lab.http_url, first),
+                         lab.agent(0)['records']['image']['url'])
+        self.assertEqual(1, len([name for name in os.listdir(self.master)
+                                 if name.startswith('http-')]))
