@@ -4,6 +4,8 @@ Standard library only: the unit tests import this module, and must not
 pull in what the functional harness or the tempest plugin depend on.
 """
 
+import importlib.util
+import os
 import time
 
 
@@ -44,3 +46,14 @@ def wait_for(predicate, timeout=10.0, interval=0.02, message=None,
     raise failure('%s (not true after %.1f s%s)'
                   % (text or 'condition', timeout,
                      '; last error: %r' % last_error if last_error else ''))
+
+
+def load_tool(name):
+    """The module of tools/<name>.py (the repository's scripts, not a
+    package), loaded for its tests."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..',
+                        '..', 'tools', '%s.py' % name)
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -1,13 +1,10 @@
 """tools/ci_failures.py: the end of each failed test's traceback, read
 from stestr's output as .ci/run keeps it."""
 
-import importlib.util
-import os
-
 import testtools
 
-_TOOL = os.path.join(os.path.dirname(__file__), '..', '..', '..', 'tools',
-                     'ci_failures.py')
+from ironic_like.tests import utils as test_utils
+
 
 _LOG = """\
 {0} pkg.test_a.TestA.test_ok [0.1s] ... ok
@@ -43,10 +40,7 @@ Captured traceback-1:
 
 
 def _load():
-    spec = importlib.util.spec_from_file_location('ci_failures', _TOOL)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return test_utils.load_tool('ci_failures')
 
 
 class TestCiFailures(testtools.TestCase):

@@ -2,7 +2,6 @@
 from stestr's output, and loaded into a stestr repository as a subunit
 stream, where its scheduler reads them."""
 
-import importlib.util
 import io
 import os
 import tempfile
@@ -11,8 +10,8 @@ from stestr.commands import load
 from stestr.repository import util as repo_util
 import testtools
 
-_TOOL = os.path.join(os.path.dirname(__file__), '..', '..', '..', 'tools',
-                     'test_durations.py')
+from ironic_like.tests import utils as test_utils
+
 
 _LOG = """\
 {0} pkg.test_a.TestA.test_long [12.34s] ... ok
@@ -25,10 +24,7 @@ Captured traceback: {0} not.a.line [1.0s] ... ok
 
 
 def _tool():
-    spec = importlib.util.spec_from_file_location('test_durations', _TOOL)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return test_utils.load_tool('test_durations')
 
 
 class TestTestDurations(testtools.TestCase):
