@@ -308,10 +308,6 @@ def _deploy(task, params):
         return
     try:
         task.driver.boot.prepare_ramdisk(task)
-        result = task.driver.deploy.deploy(task)
-        if result == states.DEPLOYWAIT:
-            _move(task, 'wait', keep_target=True)
-            return
     except Exception as e:
         _fail(task, e, 'Deploy')
         return
@@ -319,19 +315,39 @@ def _deploy(task, params):
                             .get(deploy_templates.STEPS))
 
 
+def _interface_deploy(task, steps):
+    """run_others() of a deploy without node flows: the deploy
+    interface's own deploy() for its built-in step (as Ironic runs it,
+    at its priority); the result it returns (states.DEPLOYWAIT: the rest
+    on a callback)."""
+    result = None
+    for step in steps:
+        if deploy_templates.is_builtin(step, deploy.NO_FLOWS_BUILT_IN_STEPS):
+            result = task.driver.deploy.deploy(task)
+        else:
+            LOG.info('Node %s: deploy step %s.%s skipped (no agent runs it)',
+                     task.node.uuid, step.get('interface'), step.get('step'))
+    return result
+
+
 def _deploy_steps_then_boot(task, steps):
-    """The rest of a deploy by an interface without node flows (fake),
-    which has no agent: the conductor's deploy steps (reserved names,
-    steps on child nodes) in their order, where the agent deploy runs
-    them (after the image is written, before the instance boots), up to
-    a "hold", and the steps its interfaces mark as deploy steps; then
-    the instance is powered on. Nothing runs the agent's steps."""
+    """A deploy by an interface without node flows (fake), which has no
+    agent: its steps in their order up to a "hold": the interface's own
+    deploy() at its priority (100, Ironic's), the conductor's steps
+    (reserved names, steps on child nodes) and the steps the node's
+    interfaces mark as deploy steps before or after it as their priority
+    says; then the instance is powered on. Nothing runs the agent's
+    steps."""
     before, after_hold = node_steps.split_at_hold(steps)
     try:
-        reserved_steps.run_without_agent(task, before,
-                                         kind=drivers_base.DEPLOY)
+        result = reserved_steps.run_without_agent(
+            task, before, run_others=_interface_deploy,
+            kind=drivers_base.DEPLOY)
     except Exception as e:
         _fail(task, e, 'Deploy')
+        return
+    if result == states.DEPLOYWAIT:
+        _move(task, 'wait', keep_target=True)
         return
     if after_hold is not None:
         # Nothing heartbeats: "unhold" carries on at once (_after_hold).

@@ -134,6 +134,11 @@ BUILT_IN_STEPS = (
     {'interface': 'deploy', 'step': 'boot_instance', 'priority': 20,
      'args': {}},
 )
+# A deploy interface without node flows (fake) has one built-in step, its
+# deploy() at Ironic's priority: the other steps run before or after it
+# by their priority (provisioning._deploy_steps_then_boot).
+INTERFACE_DEPLOY_STEP = BUILT_IN_STEPS[0]
+NO_FLOWS_BUILT_IN_STEPS = (INTERFACE_DEPLOY_STEP,)
 # Where a deploy's own step runs: how many built-in steps come before it
 # in the ordered list (the built-in ones keep BUILT_IN_STEPS' order).
 (BEFORE_RAMDISK, BEFORE_IMAGE, AFTER_IMAGE, BEFORE_TEAR_DOWN,
@@ -378,7 +383,7 @@ def deploy_steps(task, runs_flows=True, user_steps=None):
         node, deploy_templates.template_steps(templates),
         'instance_info/traits')
     reserved_steps.check_request(node, user_steps, 'deploy_steps')
-    builtin = BUILT_IN_STEPS if runs_flows else ()
+    builtin = BUILT_IN_STEPS if runs_flows else NO_FLOWS_BUILT_IN_STEPS
     # As Ironic: the steps the node's interfaces mark with a priority
     # above 0 run in every deploy, unless a template or the request
     # changes their priority (0 disables them).
@@ -391,8 +396,9 @@ def deploy_steps(task, runs_flows=True, user_steps=None):
             # The fixed atoms do it whatever the templates say.
             raise exception.InvalidParameterValue(
                 err='Cannot deploy: a deploy template or the request '
-                    'disables the deploy step %s.%s, which the agent deploy '
-                    'always runs.' % (step['interface'], step['step']),
+                    'disables the deploy step %s.%s, which the node\'s '
+                    'deploy interface always runs.' % (step['interface'],
+                                                       step['step']),
                 field=('deploy_steps' if user_steps
                        else 'instance_info/traits'))
     _check_interface_steps(task, steps, user_steps)

@@ -2,7 +2,8 @@
 methods a driver marks as deploy steps (the fake BIOS's
 apply_configuration and factory_reset here), with the arguments the mark
 allows; anything else is refused before the node moves. The fake deploy
-interface runs them after its deploy."""
+interface runs them before or after its own deploy step (deploy.deploy,
+priority 100) as their priority says."""
 
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc

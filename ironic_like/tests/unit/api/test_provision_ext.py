@@ -11,6 +11,9 @@ STEP = {'interface': 'deploy', 'step': 'burn_in', 'args': {'m': 1},
         'priority': 30}
 POWER_OFF = {'interface': 'power', 'step': 'power_off', 'args': {},
              'priority': 50}
+# The fake deploy interface's own step, in every deploy (Ironic's).
+FAKE_DEPLOY = {'interface': 'deploy', 'step': 'deploy', 'priority': 100,
+               'args': {}}
 
 
 _on_children = step_helpers.on_children
@@ -54,7 +57,8 @@ class TestProvisionExt(base.APITestCase):
                          self.db.get_node_by_id(node.id).provision_state)
 
     def test_deploy_steps_recorded(self):
-        # The fake deploy runs no flows: the steps are recorded.
+        # The fake deploy runs no flows: the steps are recorded, after
+        # its own deploy.deploy (priority 100), as Ironic's.
         node = self.create_node(provision_state=states.AVAILABLE)
         self.put(self.url(node),
                  {'target': 'active',
@@ -62,7 +66,7 @@ class TestProvisionExt(base.APITestCase):
                  version='1.69')
         node = self.wait_for(node.uuid, lambda n: n.provision_state ==
                              states.ACTIVE)
-        self.assertEqual([dict(STEP, priority=30)],
+        self.assertEqual([FAKE_DEPLOY, dict(STEP, priority=30)],
                          node.driver_internal_info['deploy_steps'])
 
     def test_reserved_deploy_steps_run(self):
@@ -83,7 +87,8 @@ class TestProvisionExt(base.APITestCase):
                              states.DEPLOYHOLD)
         self.assertIsNone(node.last_error)
         self.assertEqual(states.POWER_OFF, _power(node))
-        self.assertEqual(steps, node.driver_internal_info['deploy_steps'])
+        self.assertEqual([FAKE_DEPLOY] + steps,
+                         node.driver_internal_info['deploy_steps'])
         self.put(self.url(node), {'target': 'unhold'}, version='1.85')
         node = self.wait_for(node.uuid, lambda n: n.provision_state ==
                              states.ACTIVE)

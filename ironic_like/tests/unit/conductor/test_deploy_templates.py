@@ -924,8 +924,9 @@ class TestReservedDeployStepsWithoutFlows(
         test_reserved_steps.ReservedStepsBase):
     """The fake deploy interface runs no node flows and has no agent:
     the conductor runs its own deploy steps (as for manual cleaning)
-    after the driver's deploy, before the instance is powered on; a
-    "hold" is released by "unhold" at once."""
+    and the interfaces' marked ones before or after the driver's deploy
+    (deploy.deploy, priority 100) as their priority says, then powers
+    the instance on; a "hold" is released by "unhold" at once."""
 
     def _deploy(self, steps, **fields):
         node = utils.create_test_node(provision_state=states.AVAILABLE,
@@ -973,13 +974,43 @@ class TestReservedDeployStepsWithoutFlows(
             self.assertEqual(states.ACTIVE, node.provision_state)
             self.assertEqual(1, check.call_count)
             self.assertEqual(
-                ['firmware_check'],
+                ['deploy', 'firmware_check'],
                 [s['step'] for s in node.driver_internal_info[dt.STEPS]])
             node = self._deploy([{'interface': 'management',
                                   'step': 'firmware_check', 'args': {},
                                   'priority': 0}])
             self.assertEqual(states.ACTIVE, node.provision_state)
             self.assertEqual(1, check.call_count)
+
+    def test_the_drivers_deploy_runs_at_its_priority(self):
+        # As Ironic's fake deploy: deploy.deploy is a step of priority
+        # 100; a step above it runs first, one below it after, then the
+        # instance is powered on.
+        order = []
+        with marked_step('early_check', priority=150) as early, \
+                marked_step('late_check', priority=50) as late, \
+                mock.patch.object(fake.FakeDeploy, 'deploy', autospec=True,
+                                  side_effect=lambda *a: order.append(
+                                      'deploy')):
+            early.side_effect = lambda *a, **k: order.append('early')
+            late.side_effect = lambda *a, **k: order.append('late')
+            node = self._deploy([])
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.assertEqual(['early', 'deploy', 'late'], order)
+        self.assertEqual(
+            ['early_check', 'deploy', 'late_check'],
+            [s['step'] for s in node.driver_internal_info[dt.STEPS]])
+        self.assertEqual(states.POWER_ON, node.power_state)
+
+    def test_the_drivers_deploy_cannot_be_disabled(self):
+        node = utils.create_test_node(provision_state=states.AVAILABLE)
+        e = self.assertRaises(
+            exception.InvalidParameterValue, self.api.do_provisioning_action,
+            self.context, node, 'deploy', {'deploy_steps': [
+                {'interface': 'deploy', 'step': 'deploy', 'args': {},
+                 'priority': 0}]})
+        self.assertIn('disables the deploy step deploy.deploy, which the '
+                      "node's deploy interface always runs", str(e))
 
     def test_unmarked_interface_step_refused(self):
         node = utils.create_test_node(provision_state=states.AVAILABLE)
