@@ -323,7 +323,12 @@ def _interface_deploy(task, steps):
     result = None
     for step in steps:
         if deploy_templates.is_builtin(step, deploy.NO_FLOWS_BUILT_IN_STEPS):
-            result = task.driver.deploy.deploy(task)
+            try:
+                result = task.driver.deploy.deploy(task)
+            except Exception as e:
+                # Named as the conductor's steps are (last_error).
+                raise exception.IronicLikeException(
+                    'step deploy: %s' % exception.safe_message(e))
         else:
             LOG.info('Node %s: deploy step %s.%s skipped (no agent runs it)',
                      task.node.uuid, step.get('interface'), step.get('step'))
@@ -347,6 +352,14 @@ def _deploy_steps_then_boot(task, steps):
         _fail(task, e, 'Deploy')
         return
     if result == states.DEPLOYWAIT:
+        # A driver's deploy finishing on a callback (none here does):
+        # what comes after it cannot wait for it (run_without_agent
+        # refuses steps after it; a "hold" after it is refused here).
+        if after_hold is not None:
+            _fail(task, exception.IronicLikeException(
+                'step deploy ends on a callback: the hold and the steps '
+                'after it cannot wait for it'), 'Deploy')
+            return
         _move(task, 'wait', keep_target=True)
         return
     if after_hold is not None:

@@ -2,8 +2,9 @@
 wait), run by the conductor itself: a fake-hardware node (fake deploy and
 boot interfaces) boots no ramdisk for them and goes back to manageable.
 The same names in a deploy's deploy_steps and deploy templates (with
-hold), run by the conductor after the fake deploy, before the instance
-is powered on. And the step options for child nodes refused when they
+hold), run by the conductor before or after the fake deploy's own step
+(deploy.deploy, priority 100) as their priority says, before the
+instance is powered on. And the step options for child nodes refused when they
 make no sense."""
 
 import time

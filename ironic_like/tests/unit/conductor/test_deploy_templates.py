@@ -1002,6 +1002,13 @@ class TestReservedDeployStepsWithoutFlows(
             [s['step'] for s in node.driver_internal_info[dt.STEPS]])
         self.assertEqual(states.POWER_ON, node.power_state)
 
+    def test_the_drivers_deploy_failing_is_named(self):
+        with mock.patch.object(fake.FakeDeploy, 'deploy', autospec=True,
+                               side_effect=RuntimeError('no disk')):
+            node = self._deploy([])
+        self.assertEqual(states.DEPLOYFAIL, node.provision_state)
+        self.assertIn('step deploy: no disk', node.last_error)
+
     def test_the_drivers_deploy_cannot_be_disabled(self):
         node = utils.create_test_node(provision_state=states.AVAILABLE)
         e = self.assertRaises(
