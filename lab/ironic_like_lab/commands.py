@@ -144,9 +144,24 @@ def _get_deploy_steps(agent, params):
 
 
 def _get_service_steps(agent, params):
-    # IPA offers the hardware managers' steps for servicing too.
-    return {'service_steps': {_GENERIC: [dict(s) for s in CLEAN_STEPS]},
+    # IPA offers the hardware managers' steps for servicing too, its
+    # software RAID's apply_configuration among them.
+    return {'service_steps': {_GENERIC: [dict(s) for s in CLEAN_STEPS] + [
+        dict(DEPLOY_STEPS[0])]},
             'hardware_manager_version': _HW_VERSION}
+
+
+def _execute_service_step(agent, params):
+    """IPA's service extension: the same steps as cleaning (and the
+    software RAID's apply_configuration), reported as service_result."""
+    step = params.get('step') or {}
+    if (step.get('interface'), step.get('step')) == (
+            'raid', 'apply_configuration'):
+        result = _create_raid(agent, {'target_raid_config': (
+            step.get('args') or {}).get('raid_config')})
+    else:
+        result = _execute_clean_step(agent, params)['clean_result']
+    return {'service_result': result, 'service_step': step}
 
 
 def _execute_clean_step(agent, params):
@@ -283,8 +298,7 @@ COMMANDS = {
     'clean.get_clean_steps': (_get_clean_steps, False),
     'clean.execute_clean_step': (_execute_clean_step, True),
     'service.get_service_steps': (_get_service_steps, False),
-    # The same steps, run the same way (IPA's service extension).
-    'service.execute_service_step': (_execute_clean_step, True),
+    'service.execute_service_step': (_execute_service_step, True),
     'deploy.get_deploy_steps': (_get_deploy_steps, False),
     'deploy.execute_deploy_step': (_execute_deploy_step, True),
     'log.collect_system_logs': (_collect_system_logs, False),

@@ -51,6 +51,7 @@ from ironic_like.conductor.flows import reserved_steps
 from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
 from ironic_like.drivers.modules import agent_client
+from ironic_like.drivers.modules import agent_raid
 
 LOG = log.getLogger(__name__)
 
@@ -304,19 +305,25 @@ def check_agent_steps(task, steps, field, kind, with_agent=True):
             interface_steps.check_out_of_band(task, step, kind, field)
             continue
         interface = step.get('interface', 'deploy')
-        if interface == 'raid' and kind == 'clean' and with_agent and \
+        if interface == 'raid' and with_agent and \
                 interface_steps.raid_in_band(task):
-            interface_steps.agent_node_fields(task, step)
-            continue
+            if kind == 'clean':
+                interface_steps.agent_node_fields(task, step)
+                continue
+            if kind == 'service':
+                # As Ironic's AgentRAID: apply_configuration only.
+                agent_raid.check_deploy_step(step, field, kind)
+                continue
         if interface != 'deploy':
             raise exception.InvalidParameterValue(
                 '%s step "%s.%s" is neither a %s step of the node\'s %s '
                 'interface nor the agent\'s: the agent runs steps of the '
                 '"deploy" interface%s.' % (
                     kind.capitalize(), interface, step.get('step'), kind,
-                    interface, ', and in cleaning of the "raid" interface '
-                    'when the node\'s raid interface is "agent"'
-                    if kind == 'clean' else ''),
+                    interface, ', and of the "raid" interface when the '
+                    'node\'s raid interface is "agent" (in servicing, '
+                    'raid.apply_configuration)'
+                    if kind in ('clean', 'service') else ''),
                 field=field)
 
 

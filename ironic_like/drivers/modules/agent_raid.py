@@ -1,7 +1,7 @@
 """The ``agent`` raid interface (Ironic's AgentRAID): RAID built by the
 deploy ramdisk's agent (ironic-python-agent builds software RAID), as
 the clean steps ``raid.create_configuration`` and
-``raid.delete_configuration`` and the deploy step
+``raid.delete_configuration`` and the deploy and service step
 ``raid.apply_configuration``. The conductor sends them to the agent as
 it sends its other steps; this interface says what the agent must be
 told with them (agent_node_fields) and records what it built
@@ -18,28 +18,31 @@ DELETE = 'delete_configuration'
 APPLY = 'apply_configuration'
 
 
-def check_deploy_step(step, field):
-    """A raid.apply_configuration deploy step's arguments, before the
-    deploy is accepted: a raid_config of Ironic's schema, not empty, and
-    delete_existing a boolean. InvalidParameterValue naming ``field``."""
+def check_deploy_step(step, field, kind='deploy'):
+    """A raid.apply_configuration deploy (or service, ``kind``) step's
+    arguments, before the work is accepted: a raid_config of Ironic's
+    schema, not empty, and delete_existing a boolean.
+    InvalidParameterValue naming ``field``."""
+    kind = kind.capitalize()
     if step.get('step') != APPLY:
         raise exception.InvalidParameterValue(
-            err='Deploy step raid.%s: the agent raid interface has the '
-                'deploy step raid.%s only.' % (step.get('step'), APPLY),
+            err='%s step raid.%s: the agent raid interface has the '
+                '%s step raid.%s only.' % (kind, step.get('step'),
+                                           kind.lower(), APPLY),
             field=field)
     args = step.get('args') or {}
     config = args.get('raid_config')
     if not config:
         raise exception.InvalidParameterValue(
-            err='Deploy step raid.%s requires args.raid_config (a target '
-                'RAID configuration).' % APPLY, field=field)
+            err='%s step raid.%s requires args.raid_config (a target '
+                'RAID configuration).' % (kind, APPLY), field=field)
     try:
         raid.validate_configuration(config)
         raid.as_bool(args.get('delete_existing', True), 'delete_existing')
     except exception.InvalidParameterValue as e:
         raise exception.InvalidParameterValue(
-            err='Deploy step raid.%s: %s' % (APPLY,
-                                             exception.safe_message(e)),
+            err='%s step raid.%s: %s' % (kind, APPLY,
+                                         exception.safe_message(e)),
             field=field)
 
 

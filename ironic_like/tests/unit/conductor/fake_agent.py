@@ -19,6 +19,10 @@ CLEAN_STEPS = [
     {'step': 'delete_configuration', 'priority': 0, 'interface': 'raid'},
     {'step': 'create_configuration', 'priority': 0, 'interface': 'raid'},
 ]
+# IPA offers the same for servicing, and its software RAID's
+# apply_configuration.
+SERVICE_STEPS = CLEAN_STEPS + [
+    {'step': 'apply_configuration', 'priority': 0, 'interface': 'raid'}]
 
 
 def _step_result(name, params):
@@ -32,12 +36,14 @@ def _step_result(name, params):
                 'raid', 'create_configuration'):
             result = (params.get('node') or {}).get('target_raid_config')
         return {'clean_result': result, 'clean_step': step}
-    if name == 'deploy.execute_deploy_step':
+    if name in ('deploy.execute_deploy_step',
+                'service.execute_service_step'):
+        kind = name.split('.')[0]
         result = None
         if (step.get('interface'), step.get('step')) == (
                 'raid', 'apply_configuration'):
             result = (step.get('args') or {}).get('raid_config')
-        return {'deploy_result': result, 'deploy_step': step}
+        return {'%s_result' % kind: result, '%s_step' % kind: step}
     return None
 
 
@@ -116,7 +122,7 @@ class FakeAgent(fixtures.Fixture):
                         'GenericHardwareManager': CLEAN_STEPS}}
                 if name == 'service.get_service_steps':
                     doc['command_result'] = {'service_steps': {
-                        'GenericHardwareManager': CLEAN_STEPS}}
+                        'GenericHardwareManager': SERVICE_STEPS}}
                 with agent.lock:
                     agent.received.append((name, params, query))
                     agent.tokens.append(self.headers.get('X-Agent-Token'))

@@ -7,6 +7,7 @@ from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor.flows import clean
 from ironic_like.conductor.flows import deploy
+from ironic_like.conductor.flows import service
 from ironic_like.tests.unit.conductor import test_agent_deploy
 from ironic_like.tests.unit.conductor import fake_agent
 
@@ -229,3 +230,45 @@ class TestAgentRAIDDeployStep(test_agent_deploy.AgentDeployBase):
         self.assertIn('deploy step raid.apply_configuration',
                       node.last_error)
         self.assertIn('no RAID configuration', node.last_error)
+
+
+class TestAgentRAIDServiceStep(test_agent_deploy.AgentDeployBase):
+    """raid.apply_configuration as a service step (Ironic's AgentRAID
+    marks it one): sent to the agent in servicing, the configuration it
+    reports recorded, the node active again."""
+
+    def _active(self):
+        node = self._deploy_to_active(self._node(raid_interface='agent'))
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.agent.received.clear()
+        return node
+
+    def test_apply_configuration(self):
+        node = self._act(self._active(), 'service',
+                         {'service_steps': [dict(APPLY, priority=None)]})
+        node = self._heartbeat(self._give_token(node))  # step started
+        sent = [p['step'] for n, p, q in self.agent.received
+                if n == service.EXECUTE_SERVICE_STEP]
+        self.assertEqual(['apply_configuration'], [s['step'] for s in sent])
+        self.assertEqual(APPLY['args'], sent[0]['args'])
+        node = self._heartbeat(node)    # built: recorded, instance booted
+        self.assertEqual(states.ACTIVE, node.provision_state)
+        self.assertIsNone(node.last_error)
+        self.assertEqual([ROOT], node.raid_config['logical_disks'])
+        self.assertEqual(50, node.properties['local_gb'])
+
+    def test_refused_before_the_node_moves(self):
+        node = self._active()
+        for step, text in (
+                (dict(APPLY, args={}), 'Service step '
+                 'raid.apply_configuration requires args.raid_config'),
+                (CREATE, 'the service step raid.apply_configuration '
+                 'only')):
+            e = self.assertRaises(exception.InvalidParameterValue,
+                                  self.api.do_provisioning_action,
+                                  self.context, node, 'service',
+                                  {'service_steps': [step]})
+            self.assertEqual('service_steps', e.field)
+            self.assertIn(text, str(e))
+            self.assertEqual(states.ACTIVE, self.db.get_node_by_id(
+                node.id).provision_state)
