@@ -310,14 +310,28 @@ class TestAgentDeploy(AgentDeployTestCase):
                                                      'macs')))
 
         # Servicing two active nodes (API 1.87): the ramdisk boots again,
-        # runs the step, and the instance boots again.
+        # runs the steps, and the instance boots again. The second one's
+        # raid interface is the agent's (changed in maintenance, as
+        # Ironic allows for an active node): its software RAID is
+        # applied as a service step too.
         serviced = lab.nodes[:2]
-        for uuid in serviced:
+        mirror = {'size_gb': 2, 'raid_level': '1', 'is_root_volume': True}
+        lab.api('PUT', '/v1/nodes/%s/maintenance' % serviced[1],
+                {'reason': 'raid interface'})
+        lab.api('PATCH', '/v1/nodes/%s' % serviced[1], [
+            {'op': 'replace', 'path': '/raid_interface', 'value': 'agent'}])
+        lab.api('DELETE', '/v1/nodes/%s/maintenance' % serviced[1])
+        for index, uuid in enumerate(serviced):
+            steps = [{'interface': 'deploy', 'step': 'update_firmware',
+                      'args': {'firmware_images': [{'url': 'http://fw'}]}}]
+            if index == 1:
+                steps.append({'interface': 'raid',
+                              'step': 'apply_configuration',
+                              'args': {'raid_config': {
+                                  'logical_disks': [mirror]}}})
             resp = lab.cluster.request(
                 'PUT', '/v1/nodes/%s/states/provision' % uuid,
-                json={'target': 'service', 'service_steps': [
-                    {'interface': 'deploy', 'step': 'update_firmware',
-                     'args': {'firmware_images': [{'url': 'http://fw'}]}}]},
+                json={'target': 'service', 'service_steps': steps},
                 headers={'X-OpenStack-Ironic-API-Version': '1.87'})
             self.assertEqual(202, resp.status_code, resp.text)
         nodes = lab.wait_for('active', serviced)
@@ -326,6 +340,10 @@ class TestAgentDeploy(AgentDeployTestCase):
             self.assertEqual(1, len(agent['records']['firmware']), uuid)
             self.assertEqual('instance', agent['state'], uuid)
             self.assertIsNone(nodes[uuid]['last_error'])
+        raided = lab.api('GET', '/v1/nodes/%s' % serviced[1])
+        self.assertEqual(['1'], [d['raid_level'] for d in
+                                 raided['raid_config']['logical_disks']])
+        self.assertEqual(2, raided['properties']['local_gb'])
 
         lab.provision('deleted')
         nodes = lab.wait_for('available')
