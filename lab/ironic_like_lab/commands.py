@@ -160,7 +160,14 @@ def _execute_service_step(agent, params):
         result = _create_raid(agent, {'target_raid_config': (
             step.get('args') or {}).get('raid_config')})
     else:
-        result = _execute_clean_step(agent, params)['clean_result']
+        try:
+            result = _execute_clean_step(agent, params)['clean_result']
+        except CommandError as e:
+            if e.kind != 'UnknownCleanStep':
+                raise
+            raise CommandError('UnknownServiceStep',
+                               'Service step %s is not supported by the '
+                               'agent' % step.get('step'), 400)
     return {'service_result': result, 'service_step': step}
 
 

@@ -293,10 +293,11 @@ def check_agent_steps(task, steps, field, kind, with_agent=True):
     """The requested steps of a manual cleaning or a servicing
     (``kind``) that the conductor does not run itself: steps of the
     deploy interface (the agent's, or without node flows,
-    ``with_agent`` False, the deploy interface's), and in cleaning
-    through the agent of the raid interface when the node's is the
-    agent's (whose create_configuration needs a target RAID
-    configuration); and the arguments of the out-of-band steps of the
+    ``with_agent`` False, the deploy interface's), and through the
+    agent of the raid interface when the node's is the agent's (in
+    cleaning: its create_configuration needs a target RAID
+    configuration; in servicing: apply_configuration only, its
+    arguments checked); and the arguments of the out-of-band steps of the
     node's interfaces. InvalidParameterValue (400) naming ``field``, or
     target_raid_config, before the node moves."""
     for step in steps or ():

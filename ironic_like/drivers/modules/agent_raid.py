@@ -16,12 +16,15 @@ from ironic_like.drivers import raid
 CREATE = 'create_configuration'
 DELETE = 'delete_configuration'
 APPLY = 'apply_configuration'
+# The arguments apply_configuration takes (Ironic's argsinfo).
+APPLY_ARGS = ('raid_config', 'delete_existing')
 
 
 def check_deploy_step(step, field, kind='deploy'):
     """A raid.apply_configuration deploy (or service, ``kind``) step's
-    arguments, before the work is accepted: a raid_config of Ironic's
-    schema, not empty, and delete_existing a boolean.
+    arguments, before the work is accepted: none but APPLY_ARGS, a
+    raid_config of Ironic's schema, not empty, and delete_existing a
+    boolean.
     InvalidParameterValue naming ``field``."""
     kind = kind.capitalize()
     if step.get('step') != APPLY:
@@ -31,6 +34,12 @@ def check_deploy_step(step, field, kind='deploy'):
                                            kind.lower(), APPLY),
             field=field)
     args = step.get('args') or {}
+    unexpected = sorted(set(args) - set(APPLY_ARGS))
+    if unexpected:
+        # Ironic's rule for a step's arguments (its argsinfo).
+        raise exception.InvalidParameterValue(
+            err='%s step raid.%s has these unexpected arguments: %s.'
+                % (kind, APPLY, ', '.join(unexpected)), field=field)
     config = args.get('raid_config')
     if not config:
         raise exception.InvalidParameterValue(

@@ -263,7 +263,9 @@ class TestAgentRAIDServiceStep(test_agent_deploy.AgentDeployBase):
                 (dict(APPLY, args={}), 'Service step '
                  'raid.apply_configuration requires args.raid_config'),
                 (CREATE, 'the service step raid.apply_configuration '
-                 'only')):
+                 'only'),
+                (dict(APPLY, args=dict(APPLY['args'], raid_level='1')),
+                 'unexpected arguments: raid_level')):
             e = self.assertRaises(exception.InvalidParameterValue,
                                   self.api.do_provisioning_action,
                                   self.context, node, 'service',

@@ -376,6 +376,39 @@ class TestCommands(SimulatorTestBase):
         self.assertEqual('FAILED', doc['command_status'])
         self.assertEqual('UnknownCleanStep', doc['command_error']['type'])
 
+    def test_service_steps(self):
+        # As IPA's service extension: the clean steps and the software
+        # RAID's apply_configuration, answered as service_result.
+        agent, _ = self.make_agent()
+        doc = self.command(agent, 'service.get_service_steps', {},
+                           wait=True)
+        offered = [(s['interface'], s['step']) for s in doc[
+            'command_result']['service_steps']['GenericHardwareManager']]
+        self.assertIn(('raid', 'apply_configuration'), offered)
+        self.assertIn(('deploy', 'update_firmware'), offered)
+        root = {'size_gb': 10, 'raid_level': '1', 'is_root_volume': True}
+        doc = self.command(agent, 'service.execute_service_step', {
+            'step': {'interface': 'raid', 'step': 'apply_configuration',
+                     'args': {'raid_config': {'logical_disks': [root]}}}},
+            wait=True)
+        self.assertEqual('SUCCEEDED', doc['command_status'], doc)
+        built = doc['command_result']['service_result']['logical_disks']
+        self.assertEqual(built, agent.records['raid']['logical_disks'])
+        self.assertEqual('apply_configuration',
+                         doc['command_result']['service_step']['step'])
+        doc = self.command(agent, 'service.execute_service_step', {
+            'step': {'interface': 'deploy', 'step': 'update_firmware',
+                     'args': {}}}, wait=True)
+        self.assertEqual('SUCCEEDED', doc['command_status'], doc)
+        self.assertEqual('firmware updated',
+                         doc['command_result']['service_result'])
+        doc = self.command(agent, 'service.execute_service_step', {
+            'step': {'interface': 'deploy', 'step': 'no_such_step'}},
+            wait=True)
+        self.assertEqual('FAILED', doc['command_status'])
+        self.assertEqual('UnknownServiceStep',
+                         doc['command_error']['type'])
+
     def test_software_raid(self):
         agent, _ = self.make_agent()
         root = {'size_gb': 10, 'raid_level': '1', 'is_root_volume': True}
