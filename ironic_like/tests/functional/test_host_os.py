@@ -5,10 +5,10 @@ simulated machines, which deploy their image, boot it, and then run the
 real host agent (ironic_like_hostagent) with the real ansible-playbook
 in a directory of their own.
 
-Forty nodes are deployed; twenty are labelled ``tier=web``. A module's
+Twenty nodes are deployed; ten are labelled ``tier=web``. A module's
 playbook writes a file from a templated value:
 
-* a configuration selecting ``tier=web`` runs on exactly those twenty,
+* a configuration selecting ``tier=web`` runs on exactly those ten,
   each reports ok and has the file with the value; an unchanged second
   pass runs nothing; every host downloaded the archive once;
 * relabelling five nodes each way moves the items;
