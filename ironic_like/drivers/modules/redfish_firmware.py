@@ -1,8 +1,9 @@
 """The ``redfish`` firmware interface: the versions of the system's BIOS,
-of its BMC and of its chassis' network adapters (``nic:<serial number or
-id>``, from their controllers' FirmwarePackageVersion, as Ironic; API
-1.86, read on manage/verify, after inspection and after an update), and
-Ironic's ``update(settings)`` step, run out of band:
+of its BMC and of the network adapters of its first chassis
+(``nic:<serial number or id>``, from their controllers'
+FirmwarePackageVersion, as Ironic; API 1.86, read on manage/verify,
+after inspection and after an update), and Ironic's ``update(settings)``
+step, run out of band:
 
 ``settings``
     ``[{"component": "bios" | "bmc" | "nic:<id>", "url": ..., "wait":
