@@ -24,6 +24,7 @@ from ironic_like.common import agent_info
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor.flows import node_steps
+from ironic_like.conductor.flows import polled_steps
 from ironic_like.conductor import inspection
 from ironic_like.conductor import locks
 from ironic_like.conductor import node_flags
@@ -65,7 +66,10 @@ def last_sign_of_life(node):
 
 def is_silent(node, now=None):
     if (node.provision_state not in AGENT_PHASE_STATES or
-            node.maintenance or node.power_state != states.POWER_ON):
+            node.maintenance or node.power_state != states.POWER_ON or
+            polled_steps.record(node) is not None):
+        # A node whose out-of-band step is polled waits for that step,
+        # not for its agent (it may have none, or be rebooting for it).
         return False
     last = last_sign_of_life(node)
     if last is None:
@@ -132,7 +136,9 @@ def phase_overdue(node, now=None):
     """Seconds the node's agent phase has run past [agent]phase_timeout
     (None when it is within it, or has no deadline)."""
     if (not CONF.agent.phase_timeout or node.maintenance or
-            node.provision_state not in AGENT_PHASE_STATES):
+            node.provision_state not in AGENT_PHASE_STATES or
+            polled_steps.record(node) is not None):
+        # The polled step bounds its own wait.
         return None
     started = _parse((node.driver_internal_info or {}).get(
         agent_info.PHASE_STARTED))

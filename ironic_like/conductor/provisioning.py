@@ -17,6 +17,7 @@ from ironic_like.conductor.flows import clean
 from ironic_like.conductor.flows import deploy
 from ironic_like.conductor.flows import interface_steps
 from ironic_like.conductor.flows import node_steps
+from ironic_like.conductor.flows import polled_steps
 from ironic_like.conductor.flows import reserved_steps
 from ironic_like.conductor.flows import runner
 from ironic_like.conductor import inspection
@@ -61,12 +62,16 @@ def do_provisioning_action(context, executor, node_id, event, params):
                 'before "%s".' % (node.uuid, event))
         if event == 'abort':
             aborted = node.provision_state
+            polled = polled_steps.record(node) is not None
             _move(task, 'abort', last_error='Aborted by request.')
-            if aborted in states.HOLD_STATES:
+            if aborted in states.HOLD_STATES or polled:
                 # NO_RAMDISK too: left over, it would send a later hold's
-                # "unhold" down the path without the agent.
+                # "unhold" down the path without the agent. A polled
+                # step is polled no more (what the BMC was asked to do
+                # goes on there).
                 node_steps.set_info(task, **{AFTER_HOLD: None,
-                                             servicing.NO_RAMDISK: None})
+                                             servicing.NO_RAMDISK: None,
+                                             polled_steps.KEY: None})
             if aborted == states.SERVICEFAIL:
                 # Back to active: the instance boots again.
                 task.spawn_after(executor, servicing.boot_instance_again)
@@ -91,7 +96,7 @@ def do_provisioning_action(context, executor, node_id, event, params):
             _move(task, 'unhold', keep_target=True)
             _move(task, 'resume', keep_target=True)
             task.set_spawn_error_hook(_not_started, held, event)
-            task.spawn_after(executor, _after_hold, {})
+            task.spawn_after(executor, carry_on_after_hold)
             return
         if states.next_state(node.provision_state, event) not in \
                 states.TRANSIENT_STATES:
@@ -249,11 +254,13 @@ def _clean(task, params):
             # steps of the node's interfaces above priority 0 (by their
             # marks and [conductor]clean_step_priority_override), then
             # the deploy interface's own.
-            reserved_steps.run_without_agent(
-                task, clean.automated_steps(
-                    [], out_of_band=interface_steps.automated_out_of_band(
-                        task.node)), kind='clean')
-            result = task.driver.deploy.clean(task, None)
+            requested = clean.automated_steps(
+                [], out_of_band=interface_steps.automated_out_of_band(
+                    task.node))
+            result = reserved_steps.run_without_agent(task, requested,
+                                                      kind='clean')
+            if not isinstance(result, reserved_steps.Paused):
+                result = task.driver.deploy.clean(task, None)
         else:
             # No agent here: the conductor runs its steps, the deploy
             # interface without node flows (fake) the others.
@@ -263,6 +270,9 @@ def _clean(task, params):
                 kind='clean')
     except Exception as e:
         _fail(task, e, 'Cleaning')
+        return
+    if isinstance(result, reserved_steps.Paused):
+        servicing.wait_for_polled_step(task, 'clean', result, requested)
         return
     if after_hold is not None and result != states.CLEANWAIT:
         # Nothing heartbeats: "unhold" carries on at once, without the
@@ -282,9 +292,10 @@ def _clean(task, params):
         node_flags.finish_cleaning(task)
 
 
-def _after_hold(task, params):
+def carry_on_after_hold(task):
     """Manual cleaning, servicing or a deploy by an interface without
-    node flows, released from its hold: the steps after the hold."""
+    node flows, released from its hold (or done with a polled step,
+    conductor/step_polling.py): the steps after it."""
     info = task.node.driver_internal_info or {}
     steps = info.get(AFTER_HOLD) or []
     no_ramdisk = bool(info.get(servicing.NO_RAMDISK))
@@ -350,6 +361,13 @@ def _deploy_steps_then_boot(task, steps):
             kind=drivers_base.DEPLOY)
     except Exception as e:
         _fail(task, e, 'Deploy')
+        return
+    if isinstance(result, reserved_steps.Paused):
+        recorded = (task.node.driver_internal_info or {}).get(
+            deploy_templates.STEPS) or []
+        servicing.wait_for_polled_step(
+            task, drivers_base.DEPLOY, result, steps,
+            index=len(recorded) - len(steps) + result.position)
         return
     if result == states.DEPLOYWAIT:
         # A driver's deploy finishing on a callback (none here does):

@@ -32,6 +32,7 @@ from ironic_like.conductor import node_history
 from ironic_like.conductor.operators import runner as boot_operators
 from ironic_like.conductor import power
 from ironic_like.conductor import rpcapi
+from ironic_like.conductor import step_polling
 from ironic_like.conductor import takeover
 from ironic_like.conductor import watchdog
 from ironic_like.conductor import workers
@@ -220,6 +221,8 @@ class ConductorService(object):
             callables.append(every(
                 CONF.conductor.check_orphaned_work_interval,
                 self.check_orphaned_work))
+        callables.append(every(CONF.conductor.check_polled_steps_interval,
+                               self.poll_steps))
         if CONF.conductor.sync_power_state_interval:
             callables.append(every(CONF.conductor.sync_power_state_interval,
                                    self.sync_power_states))
@@ -336,6 +339,20 @@ class ConductorService(object):
             agent_timeouts.check_nodes(ctx.get_admin_context(), rows)
         except Exception:
             LOG.exception('Agent heartbeat check failed')
+
+    def poll_steps(self):
+        """Poll the steps of our nodes that go on outside the conductor
+        (conductor/step_polling.py)."""
+        if fencing.is_fenced():
+            return
+        try:
+            rows = takeover.owned_node_rows(
+                self.ring, self.host, self.db,
+                provision_states=step_polling.POLLED_STATES)
+            step_polling.check_nodes(ctx.get_admin_context(), rows,
+                                     self.executor)
+        except Exception:
+            LOG.exception('Polling the nodes\' steps failed')
 
     def check_orphaned_work(self):
         """Carry on with or end work nobody holds a lock for."""

@@ -16,6 +16,7 @@ from oslo_log import log
 from ironic_like.common import exception
 from ironic_like.conductor.flows import interface_steps
 from ironic_like.conductor.flows import node_steps
+from ironic_like.conductor.flows import polled_steps
 from ironic_like.conductor.flows import reserved_steps
 from ironic_like.conductor.flows import runner
 from ironic_like.drivers import base as drivers_base
@@ -44,10 +45,14 @@ def start(task, params):
         return
     before, after_hold = node_steps.split_at_hold(steps)
     try:
-        reserved_steps.run_without_agent(task, before, kind='service')
+        result = reserved_steps.run_without_agent(task, before,
+                                                  kind='service')
     except Exception as e:
         node_steps.fail_node(task, 'Servicing failed: %s'
                              % exception.safe_message(e))
+        return
+    if isinstance(result, reserved_steps.Paused):
+        wait_for_polled_step(task, 'service', result, steps)
         return
     if after_hold is not None:
         # Nothing heartbeats: "unhold" carries on at once, without the
@@ -57,6 +62,19 @@ def start(task, params):
         node_steps.move(task, 'hold')
         return
     node_steps.move(task, 'done', keep_target=False, target=None)
+
+
+def wait_for_polled_step(task, kind, paused, steps, index=None):
+    """Work without the agent (``kind``: clean, service, deploy) whose
+    step at ``paused.position`` of ``steps`` goes on outside the
+    conductor: the node waits for it (flows/polled_steps.py), the steps
+    after it kept where a "hold" keeps them; when the poll finds it done
+    (conductor/step_polling.py), they run as after "unhold"."""
+    polled_steps.begin(
+        task, kind, paused.step, paused.polling, index=index,
+        without_agent=True,
+        extra={AFTER_HOLD: list(steps[paused.position + 1:]),
+               NO_RAMDISK: True})
 
 
 def boot_instance_again(task):

@@ -79,6 +79,14 @@ opts = [
                     'locked (its worker was killed). Resumable node flows '
                     'are carried on; other work ends with a last_error '
                     'saying what was interrupted. 0 disables the check.'),
+    cfg.IntOpt('check_polled_steps_interval', default=15, min=1,
+               help='Seconds between a conductor\'s polls of the '
+                    'out-of-band steps of its nodes that go on outside it '
+                    '(the redfish BIOS steps wait so for the settings to '
+                    'be in force after the reboot): the node waits (clean '
+                    'wait, service wait, deploy wait) with no worker and '
+                    'no lock held, and whichever conductor owns it then '
+                    'polls it. Each step bounds its own wait.'),
     cfg.IntOpt('takeover_check_interval', default=2, min=1,
                help='Seconds between checks of the hash ring for nodes '
                     'this conductor must take over.'),

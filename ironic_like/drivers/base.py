@@ -68,6 +68,32 @@ def _step_marker(kind, priority, argsinfo, requires_ramdisk):
     return mark
 
 
+class Polling(object):
+    """What a step method returns when it started work that goes on
+    outside the conductor (a BMC's job, a reboot's effect), as Ironic's
+    steps return the wait state: the conductor releases the node, which
+    waits (clean wait, service wait, deploy wait), and polls
+    ``interface.poll_step(task, step, state)`` from a periodic task,
+    on whichever conductor owns the node then. ``state`` (JSON: it is
+    kept in the node's driver_internal_info) is what the interface needs
+    to carry on. poll_step returns None when the step is done, another
+    Polling while it is not (its state replaces the one kept), or raises
+    when it failed; it bounds the wait itself (a deadline in its state).
+    The interface should not hold onto anything between two polls: the
+    next one may run on another conductor."""
+
+    def __init__(self, state):
+        self.state = dict(state or {})
+
+    def __repr__(self):
+        return 'Polling(%r)' % (self.state,)
+
+
+def is_polling(result):
+    """Whether a step method's ``result`` asks to be polled."""
+    return isinstance(result, Polling)
+
+
 def _public_attributes(interface):
     """(name, attribute) of the public attributes of ``interface``'s
     class, read without calling properties (some are computed from these

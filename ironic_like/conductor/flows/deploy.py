@@ -59,6 +59,7 @@ from ironic_like.common import step_names
 from ironic_like.conductor.flows import interface_steps
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import persistence
+from ironic_like.conductor.flows import polled_steps
 from ironic_like.conductor.flows import reserved_steps
 from ironic_like.conductor import instance_images
 from ironic_like.conductor import management
@@ -567,7 +568,7 @@ def _run_interface_step(task, step):
         raise exception.InvalidParameterValue(
             err='Deploy step %s is not supported by node %s: %s.'
                 % (_step_name(step), task.node.uuid, why))
-    method(task, **(step.get('args') or {}))
+    return method(task, **(step.get('args') or {}))
 
 
 class RunSteps(node_steps.NodeTaskBase):
@@ -630,7 +631,13 @@ class RunSteps(node_steps.NodeTaskBase):
                         timeutils.utcnow().isoformat()})
                 node_steps.move(task, 'wait')
                 return
-            _run_interface_step(task, step)
+            result = _run_interface_step(task, step)
+            if drivers_base.is_polling(result):
+                # It goes on outside the conductor: the node waits, and
+                # the poll that finds it done carries the deploy on.
+                polled_steps.begin(task, drivers_base.DEPLOY, step, result,
+                                   index=index)
+                return
             index += 1
             node_steps.set_info(task, **{deploy_templates.INDEX: index,
                                          agent_info.COMMAND: None})

@@ -181,9 +181,11 @@ def on_child(step):
 
 def run_out_of_band(task, step):
     """Run an out-of-band step as Ironic does: ``method(task, **args)``
-    of the node's interface. Raises what it raises."""
+    of the node's interface. Returns what it returns (a
+    drivers.base.Polling: it goes on outside the conductor); raises what
+    it raises."""
     method = getattr(getattr(task.driver, step['interface']), step['step'])
-    method(task, **(step.get('args') or {}))
+    return method(task, **(step.get('args') or {}))
 
 
 def without_ramdisk(node, params, steps, kind):

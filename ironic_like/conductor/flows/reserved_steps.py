@@ -34,11 +34,13 @@ from ironic_like.common import states
 from ironic_like.common import step_names
 from ironic_like.conductor.flows import interface_steps
 from ironic_like.conductor.flows import node_steps
+from ironic_like.conductor.flows import polled_steps
 from ironic_like.conductor import locks
 from ironic_like.conductor import node_history
 from ironic_like.conductor import power
 from ironic_like.conf import CONF
 from ironic_like.db import api as db_api
+from ironic_like.drivers import base as drivers_base
 
 LOG = log.getLogger(__name__)
 
@@ -125,6 +127,11 @@ def run_listed(task, keys, index):
     except Exception as e:
         raise StepFailed('%s step %s: %s' % (
             keys.kind, step.get('step'), exception.safe_message(e)))
+    if drivers_base.is_polling(done):
+        # The node waits while the step goes on outside the conductor;
+        # the poll that finds it done moves the index on.
+        polled_steps.begin(task, keys.kind, step, done, index=index)
+        return False
     wait = not done or _agent_needed(task.node, keys, steps, index + 1)
     _advance(task, keys, index + 1, wait)
     return not wait
@@ -185,8 +192,10 @@ def run_step(task, step, kind=None):
     (or its children), or an out-of-band step of the node's interfaces
     in its ``kind`` work (cleaning or servicing). True when done; False
     for a "wait" without seconds, which ends with the agent's next
-    heartbeat (the caller makes the node wait for it). Raises when the
-    step fails."""
+    heartbeat (the caller makes the node wait for it); the step's
+    drivers.base.Polling when it goes on outside the conductor (the
+    caller makes the node wait for it: polled_steps.begin). Raises when
+    the step fails."""
     if step_names.on_children(step):
         _on_children(task, step, kind)
         return True
@@ -201,8 +210,8 @@ def run_step(task, step, kind=None):
         _pause(task, seconds)
         return True
     if kind and interface_steps.out_of_band(task.node, step, kind):
-        interface_steps.run_out_of_band(task, step)
-        return True
+        result = interface_steps.run_out_of_band(task, step)
+        return result if drivers_base.is_polling(result) else True
     # The API and the conductor's request checks let nothing else here.
     raise exception.InvalidParameterValue(
         err='Step "%s" is not one the conductor runs.' % name)
@@ -280,7 +289,11 @@ def _child_interface_step(child_task, step, kind):
     own = interface_steps.on_child(step)
     interface_steps.check_node_step(child_task.node, own, kind,
                                     '%s_steps' % kind)
-    interface_steps.run_out_of_band(child_task, own)
+    result = interface_steps.run_out_of_band(child_task, own)
+    if drivers_base.is_polling(result):
+        # Polled here: the parent's work goes on only once every child
+        # is done.
+        polled_steps.poll_inline(child_task, own, result)
 
 
 # The work each request's child node steps are the children's steps of.
@@ -341,8 +354,10 @@ def run_without_agent(task, steps, run_others=None, kind=None):
     ``run_others(task, steps)`` (the fake deploy interface's clean()),
     or, without it, skipped (nothing runs them); the out-of-band steps of
     the node's interfaces in its ``kind`` work here too. Returns the last
-    run_others() result (states.CLEANWAIT: the rest on a callback);
-    raises when a step fails."""
+    run_others() result (states.CLEANWAIT: the rest on a callback), or
+    Paused when a step goes on outside the conductor (the steps after it
+    have not run; the caller makes the node wait for it); raises when a
+    step fails."""
     result = None
     others = []
     for position, step in enumerate(steps or ()):
@@ -359,6 +374,8 @@ def run_without_agent(task, steps, run_others=None, kind=None):
             # The caller's last_error then names the step.
             raise exception.IronicLikeException('step %s: %s' % (
                 step.get('step'), exception.safe_message(e)))
+        if drivers_base.is_polling(done):
+            return Paused(position, step, done)
         if not done:
             # A "wait" for a heartbeat nothing here sends: over at once.
             LOG.info('Node %s: no agent heartbeats; "wait" step %d is over',
@@ -366,6 +383,11 @@ def run_without_agent(task, steps, run_others=None, kind=None):
     if others:
         result = _run_others(task, others, run_others, last=True)
     return result
+
+
+# What run_without_agent() returns when the step at ``position`` of its
+# list goes on outside the conductor (``polling``: its Polling).
+Paused = collections.namedtuple('Paused', 'position step polling')
 
 
 def _run_others(task, steps, run_others, last):

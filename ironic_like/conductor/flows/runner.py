@@ -23,6 +23,7 @@ from ironic_like.conductor.flows import deploy
 from ironic_like.conductor.flows import interface_steps
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import persistence
+from ironic_like.conductor.flows import polled_steps
 from ironic_like.conductor.flows import reserved_steps
 from ironic_like.conductor.flows import service
 from ironic_like.drivers.modules import agent_client
@@ -478,14 +479,49 @@ def unhold(task):
              node.uuid)
 
 
-def _unhold_at_once(task, state, phase, flow):
+def after_polled_step(task):
+    """The polled step of a node's agent work (cleaning, servicing, the
+    agent deploy) is done (polled_steps.poll): the index moves past it
+    and the work carries on as after "unhold": at once when its next
+    step is the conductor's (or the end, or a deploy part without the
+    agent), else at the agent's next heartbeat (an agent gone after a
+    reboot boots again and heartbeats). One write."""
+    node = task.node
+    found = polled_steps.record(node)
+    flows = {'clean': clean, 'service': service}.get(found['kind'])
+    keys = flows.STEP_LIST if flows is not None else deploy.STEP_LIST
+    info = polled_steps.without_record(node.driver_internal_info)
+    info[keys.index_key] = found['index'] + 1
+    # Read by the decisions below (next_flow, carries_on_without_agent);
+    # the write is update_node's, once.
+    node.driver_internal_info = info
+    if flows is None:
+        if deploy.carries_on_without_agent(node):
+            _unhold_at_once(task, states.DEPLOYING, keys.phase_next,
+                            deploy.flow_to_carry_on(node), info)
+            return
+    else:
+        following = reserved_steps.next_flow(node, flows)
+        if following != flows.NEXT_STEP:
+            _unhold_at_once(task, keys.state, keys.phase_next, following,
+                            info)
+            return
+    info[agent_info.PHASE] = keys.phase_next
+    info[agent_info.PHASE_STARTED] = timeutils.utcnow().isoformat()
+    task.update_node({'driver_internal_info': info})
+    LOG.info('Node %s: the next heartbeat of its agent carries on',
+             node.uuid)
+
+
+def _unhold_at_once(task, state, phase, flow, info=None):
     """Work held where no agent will heartbeat carries on now: the node
     goes back to ``state`` (deploying, cleaning, servicing) with the
     ``phase`` that names its next step in one write (a take-over between
     two writes would find it waiting for a heartbeat that never comes;
-    restart_point() knows this one), then a worker runs ``flow``."""
+    restart_point() knows this one), then a worker runs ``flow``.
+    ``info``: the driver_internal_info to write (the node's)."""
     node = task.node
-    info = dict(node.driver_internal_info or {})
+    info = dict(info or node.driver_internal_info or {})
     info[agent_info.PHASE] = phase
     info[agent_info.PHASE_STARTED] = timeutils.utcnow().isoformat()
     task.update_node({'provision_state': state,
@@ -508,4 +544,5 @@ def _abort_cleanup(task):
                     task.node.uuid, e)
     node_steps.leave_ramdisk(task)
     node_steps.set_info(task, **{clean.STEPS: None, clean.INDEX: None,
-                                 service.STEPS: None, service.INDEX: None})
+                                 service.STEPS: None, service.INDEX: None,
+                                 polled_steps.KEY: None})

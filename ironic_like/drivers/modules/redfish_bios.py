@@ -8,7 +8,10 @@ Ironic's two BIOS steps, run out of band:
     Bios settings resource (``@Redfish.SettingsApplyTime`` OnReset when
     the BMC offers it), the node is rebooted so that its firmware applies
     them, and they are read until in force (bounded: APPLY_TIMEOUT): any
-    the BMC did not apply fails the step, naming them. Settings already
+    the BMC did not apply fails the step, naming them. The wait is
+    polled (drivers.base.Polling): the node waits in clean wait, service
+    wait or deploy wait without a conductor worker or its lock held,
+    and whichever conductor owns it then reads the BIOS. Settings already
     in force (and not pending otherwise) are not written and cost no
     reboot, as in Ironic.
 ``factory_reset``
@@ -23,8 +26,10 @@ agent step after this one waits for it.
 """
 
 import contextlib
+import datetime
 
 from oslo_log import log
+from oslo_utils import timeutils
 import sushy
 
 from ironic_like.common import bios_registry
@@ -39,10 +44,10 @@ LOG = log.getLogger(__name__)
 
 # Bound (seconds) of the wait, after the reboot, for the BMC to show the
 # settings in force: firmware applies them during its power-on self test,
-# which takes minutes on a real server. Module constants, as the redfish
-# power bounds are; the step holds a conductor worker meanwhile.
+# which takes minutes on a real server. A module constant, as the redfish
+# power bounds are; no conductor worker is held meanwhile (the step is
+# polled: [conductor]check_polled_steps_interval).
 APPLY_TIMEOUT = 600
-APPLY_POLL_INTERVAL = 5
 
 
 class RedfishBIOS(redfish._RedfishBMC, base.BIOSInterface):
@@ -99,7 +104,7 @@ class RedfishBIOS(redfish._RedfishBMC, base.BIOSInterface):
                        action, e))
         LOG.info('Node %s: BIOS settings %s written; rebooting to apply '
                  'them', task.node.uuid, sorted(attributes))
-        self._reboot_and_check(task, info, attributes, action)
+        return _reboot_then_poll(task, attributes, action)
 
     @base.deploy_step()
     @base.service_step(requires_ramdisk=False)
@@ -115,19 +120,45 @@ class RedfishBIOS(redfish._RedfishBMC, base.BIOSInterface):
         # for but the changes the BMC shows pending to be made (a BMC
         # that shows none is read at once; a later manage or verify
         # reads the settings again).
-        self._reboot_and_check(task, info, {}, action)
+        return _reboot_then_poll(task, {}, action)
 
-    def _reboot_and_check(self, task, info, attributes, action):
-        """Reboot so that the firmware applies what was asked, wait for
-        ``attributes`` (or, none given, every pending change) to be in
-        force, cache what the BMC then shows; BIOSSettingsNotApplied
-        naming what is not in force by the deadline."""
-        redfish_utils.reboot_to_apply(task)
-        missing = _wait_applied(task, info, attributes, action)
+    def poll_step(self, task, step, state):
+        """One read of the BIOS after the reboot of apply_configuration
+        or factory_reset (``state``: what _reboot_then_poll kept): None
+        once ``attributes`` (or, none given, every pending change) are
+        in force, the settings the BMC then shows cached; Polling while
+        they are not, until the deadline; then BIOSSettingsNotApplied
+        naming what is not in force. A read that fails (a BMC often
+        answers 503 or drops the connection during the power-on self
+        test) is tried again at the next poll, until the deadline; wrong
+        credentials fail at once."""
+        action = state.get('action') or 'applying BIOS settings'
+        attributes = state.get('attributes') or {}
+        late = timeutils.utcnow() >= _parse_time(state.get('deadline'))
+        try:
+            info, system = redfish_utils.get_system(task.node,
+                                                    action=action)
+            with _bios_errors(info, action):
+                missing = _unapplied(system.bios, attributes)
+        except (exception.InvalidParameterValue,
+                exception.MissingParameterValue):
+            raise
+        except exception.IronicLikeException as e:
+            if late:
+                raise
+            LOG.info('Node %s: reading the BIOS after the reboot failed '
+                     '(read again at the next poll): %s', task.node.uuid,
+                     exception.safe_message(e))
+            return base.Polling(state)
+        if missing and not late:
+            LOG.debug('Node %s: BIOS settings not in force yet: %s',
+                      task.node.uuid, missing)
+            return base.Polling(state)
         self.cache_bios_settings(task)
         if missing:
             raise exception.BIOSSettingsNotApplied(
                 node=task.node.uuid, settings=', '.join(missing))
+        return None
 
     def _registry(self, task, system):
         """{name: its BIOS registry fields} (API 1.74) from the BMC's
@@ -222,22 +253,26 @@ def _unapplied(bios, attributes):
     return missing
 
 
-def _wait_applied(task, info, attributes, action):
-    """After the reboot: read the BIOS until ``attributes`` are in force
-    and nothing of them is pending, or APPLY_TIMEOUT passes (a real BMC
-    shows new settings only once the firmware has run them, after its
-    power-on self test); what is still not in force then."""
-    def read():
-        _, system = redfish_utils.get_system(task.node, action=action)
-        with _bios_errors(info, action):
-            missing = _unapplied(system.bios, attributes)
-        if missing:
-            LOG.debug('Node %s: BIOS settings not in force yet: %s',
-                      task.node.uuid, missing)
-        return missing, not missing
+def _reboot_then_poll(task, attributes, action):
+    """Reboot so that the firmware applies what was asked; the step then
+    goes on outside the conductor (a real BMC shows new settings only
+    once the firmware has run them, after its power-on self test), and
+    poll_step reads the BIOS until ``attributes`` are in force, for at
+    most APPLY_TIMEOUT seconds."""
+    redfish_utils.reboot_to_apply(task)
+    deadline = timeutils.utcnow() + datetime.timedelta(
+        seconds=APPLY_TIMEOUT)
+    return base.Polling({'attributes': attributes, 'action': action,
+                         'deadline': deadline.isoformat()})
 
-    return redfish_utils.poll(read, APPLY_TIMEOUT, APPLY_POLL_INTERVAL,
-                              task.node.uuid, 'the BIOS after the reboot')
+
+def _parse_time(text):
+    """The naive UTC datetime of ``text`` (an isoformat); a missing or
+    unreadable one is already past (the step is checked once more)."""
+    try:
+        return datetime.datetime.fromisoformat(text).replace(tzinfo=None)
+    except (TypeError, ValueError):
+        return datetime.datetime.min
 
 
 def _apply_time(bios):

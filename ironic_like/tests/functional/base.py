@@ -642,6 +642,9 @@ class Cluster(fixtures.Fixture):
                 'heartbeat_timeout': HEARTBEAT_TIMEOUT,
                 'takeover_check_interval': TAKEOVER_CHECK_INTERVAL,
                 'sync_power_state_interval': SYNC_POWER_STATE_INTERVAL,
+                # Polled steps (the redfish BIOS steps) end soon after
+                # their BMC shows them done.
+                'check_polled_steps_interval': 1,
             },
         }
         for section, values in self.conf.items():

@@ -43,7 +43,12 @@ class RedfishClusterTestCase(base.FunctionalTestCase):
 
         def settled():
             node = self._node(uuid)
-            if node['provision_state'] in states.TRANSIENT_STATES:
+            state = node['provision_state']
+            # A wait state is where a polled step leaves the node
+            # (unless the test waits for that state).
+            if state in states.TRANSIENT_STATES or (
+                    state in states.WAIT_STATES and
+                    wanted not in states.WAIT_STATES):
                 return None
             return node
         node = self.assertEventually(

@@ -7,7 +7,9 @@ action), through a cluster (API + 1 conductor, MariaDB, RabbitMQ).
 
 Manual cleaning with bios.apply_configuration, then bios.factory_reset:
 no ramdisk booted (both need none), the settings written, the node
-rebooted so that they apply, read back and cached (GET .../bios). A
+rebooted so that they apply, then polled (the node waits in "clean
+wait", no conductor worker held) until read back, and cached (GET
+.../bios). A
 setting the BMC refuses fails the cleaning, naming it; a setting the
 registry the BMC gave (cached at manage) refuses gets 400 before the
 node moves.
@@ -86,6 +88,13 @@ class TestRedfishSteps(redfish_cluster.RedfishClusterTestCase):
         self.assertNotEqual(
             'Pxe', self.emulator.get_system(self.system['uuid'])['Boot'][
                 'BootSourceOverrideTarget'])
+        # The wait for the settings after the reboot was polled (no
+        # conductor worker waited): the node waited in "clean wait".
+        conductor = list(self.cluster.conductors.values())[0]
+        self.assertIn('step bios.apply_configuration goes on outside the '
+                      'conductor', conductor.log_text())
+        self.assertIn('step bios.apply_configuration is done',
+                      conductor.log_text())
 
         # A setting the BMC does not have: it refuses it, the step fails
         # naming the cause, nothing applied.

@@ -82,8 +82,26 @@ class TestRedfishBIOSSteps(base.TestCase):
         # reboot, unless a test gives it time.
         self.useFixture(fixtures.MockPatchObject(
             redfish_bios, 'APPLY_TIMEOUT', 0))
-        self.useFixture(fixtures.MockPatchObject(
-            redfish_bios, 'APPLY_POLL_INTERVAL', 0))
+
+    def _until_done(self, result, step):
+        """What the conductor does with a step that returned Polling:
+        poll_step until done (here at once, at most 20 times)."""
+        for _ in range(20):
+            if not drivers_base.is_polling(result):
+                return result
+            result = self.interface.poll_step(self.task, step,
+                                              dict(result.state))
+        self.fail('still polling after 20 polls')
+
+    def _apply(self, task, settings):
+        step = {'interface': 'bios', 'step': 'apply_configuration',
+                'args': {'settings': settings}}
+        return self._until_done(
+            self.interface.apply_configuration(task, settings), step)
+
+    def _factory_reset(self, task):
+        step = {'interface': 'bios', 'step': 'factory_reset', 'args': {}}
+        return self._until_done(self.interface.factory_reset(task), step)
 
     def _update_node(self, values, expected=None):
         self.task.node = self.db.update_node(self.task.node.id, values)
@@ -115,7 +133,7 @@ class TestRedfishBIOSSteps(base.TestCase):
 
     def test_apply_writes_reboots_and_reads_back(self):
         self._apply_on_reboot()
-        self.interface.apply_configuration(self.task, [
+        self._apply(self.task, [
             {'name': 'NumCores', 'value': '4'},
             {'name': 'Turbo', 'value': 'False'},
             {'name': 'BootMode', 'value': 'Bios'}])
@@ -136,7 +154,7 @@ class TestRedfishBIOSSteps(base.TestCase):
     def test_without_an_agent_no_ramdisk_is_prepared(self):
         self._update_node({'driver_internal_info': {}})
         self._apply_on_reboot()
-        self.interface.apply_configuration(self.task, [
+        self._apply(self.task, [
             {'name': 'BootMode', 'value': 'Bios'}])
         self.power.reboot.assert_called_once_with(self.task)
         self.boot.prepare_ramdisk.assert_not_called()
@@ -151,7 +169,7 @@ class TestRedfishBIOSSteps(base.TestCase):
         reads = iter([before, before, before, after])
         type(self.bios).attributes = mock.PropertyMock(
             side_effect=lambda: next(reads, after))
-        self.interface.apply_configuration(self.task, [
+        self._apply(self.task, [
             {'name': 'BootMode', 'value': 'Bios'}])
         self.assertEqual('Bios', self._cached('BootMode'))
 
@@ -165,7 +183,7 @@ class TestRedfishBIOSSteps(base.TestCase):
         self.power.reboot.side_effect = reboot
         exc = self.assertRaises(
             exception.BIOSSettingsNotApplied,
-            self.interface.apply_configuration, self.task,
+            self._apply, self.task,
             [{'name': 'BootMode', 'value': 'Bios'}])
         self.assertIn('BootMode=Bios', str(exc))
 
@@ -173,7 +191,7 @@ class TestRedfishBIOSSteps(base.TestCase):
         self._apply_on_reboot(applied={'NumCores': 4})
         exc = self.assertRaises(
             exception.BIOSSettingsNotApplied,
-            self.interface.apply_configuration, self.task, [
+            self._apply, self.task, [
                 {'name': 'NumCores', 'value': 4},
                 {'name': 'BootMode', 'value': 'Bios'}])
         self.assertIn('BootMode=Bios (is Uefi)', str(exc))
@@ -182,7 +200,7 @@ class TestRedfishBIOSSteps(base.TestCase):
         self.assertEqual('4', self._cached('NumCores'))
 
     def test_in_force_already_costs_no_reboot(self):
-        self.interface.apply_configuration(self.task, [
+        self._apply(self.task, [
             {'name': 'NumCores', 'value': '8'},
             {'name': 'Turbo', 'value': 'true'}])
         self.bios.set_attributes.assert_not_called()
@@ -204,7 +222,7 @@ class TestRedfishBIOSSteps(base.TestCase):
         # Unless another value is pending for one of them.
         self._apply_on_reboot()
         self.bios.pending_attributes = {'NumCores': 16}
-        self.interface.apply_configuration(self.task, [
+        self._apply(self.task, [
             {'name': 'NumCores', 'value': '8'}])
         self.bios.set_attributes.assert_called_once_with(
             {'NumCores': 8}, apply_time=sushy.APPLY_TIME_ON_RESET)
@@ -229,39 +247,73 @@ class TestRedfishBIOSSteps(base.TestCase):
 
     def test_no_settings_is_nothing_to_do(self):
         self.bios.pending_attributes = {'NumCores': 16}
-        self.interface.apply_configuration(self.task, [])
+        self._apply(self.task, [])
         self.bios.set_attributes.assert_not_called()
         self.power.reboot.assert_not_called()
 
-    def test_bmc_busy_while_polling(self):
-        # The BMC answers 503 during the self test: read again.
+    def test_the_wait_after_the_reboot_is_polled(self):
+        # The step returns once the node rebooted; the conductor polls.
         self.useFixture(fixtures.MockPatchObject(
             redfish_bios, 'APPLY_TIMEOUT', 60))
-        self._apply_on_reboot()
-        before = dict(self.bios.attributes)
+        result = self.interface.apply_configuration(self.task, [
+            {'name': 'BootMode', 'value': 'Bios'}])
+        self.assertTrue(drivers_base.is_polling(result))
+        self.power.reboot.assert_called_once_with(self.task)
+        state = result.state
+        self.assertEqual({'BootMode': 'Bios'}, state['attributes'])
+        self.assertEqual('applying BIOS settings', state['action'])
+        step = {'interface': 'bios', 'step': 'apply_configuration'}
+        # Not in force yet, within the deadline: polled again, the same
+        # state kept (JSON: it lives in driver_internal_info).
+        again = self.interface.poll_step(self.task, step, dict(state))
+        self.assertTrue(drivers_base.is_polling(again))
+        self.assertEqual(state, again.state)
+        self.assertEqual('Uefi', self._cached('BootMode'))
+        # In force: done, and cached.
+        self.bios.attributes = dict(self.bios.attributes, BootMode='Bios')
+        self.assertIsNone(self.interface.poll_step(self.task, step,
+                                                   dict(state)))
+        self.assertEqual('Bios', self._cached('BootMode'))
+        # Past the deadline and still not in force: the step fails,
+        # naming them.
+        self.bios.attributes = dict(self.bios.attributes, BootMode='Uefi')
+        late = dict(state, deadline='2000-01-01T00:00:00')
+        exc = self.assertRaises(exception.BIOSSettingsNotApplied,
+                                self.interface.poll_step, self.task, step,
+                                late)
+        self.assertIn('BootMode=Bios (is Uefi)', str(exc))
+        # An unreadable deadline is past: checked once more.
+        self.assertRaises(exception.BIOSSettingsNotApplied,
+                          self.interface.poll_step, self.task, step,
+                          dict(state, deadline='soon'))
+
+    def test_bmc_busy_while_polling(self):
+        # The BMC answers 503 during the self test: read again at the
+        # next poll, until the deadline.
         busy = sushy.exceptions.ServerSideError(
             method='GET', url='http://bmc.example/Bios',
             response=mock.Mock(status_code=503, json=lambda: {}))
-        reads = iter([before, busy, busy])
-
-        def attributes():
-            found = next(reads, None)
-            if isinstance(found, Exception):
-                raise found
-            return found or dict(before, BootMode='Bios')
-        self.interface.apply_configuration(self.task, [
-            {'name': 'BootMode', 'value': 'Bios'}])
-        self.bios.set_attributes.assert_called_once()
-        type(self.bios).attributes = mock.PropertyMock(
-            side_effect=attributes)
-        self.assertEqual([], redfish_bios._wait_applied(
-            self.task, redfish_utils.parse_driver_info(self.task.node),
-            {'BootMode': 'Bios'}, 'applying BIOS settings'))
+        type(self.bios).attributes = mock.PropertyMock(side_effect=busy)
+        step = {'interface': 'bios', 'step': 'apply_configuration'}
+        state = {'attributes': {'BootMode': 'Bios'},
+                 'action': 'applying BIOS settings',
+                 'deadline': '2999-01-01T00:00:00'}
+        again = self.interface.poll_step(self.task, step, dict(state))
+        self.assertTrue(drivers_base.is_polling(again))
+        exc = self.assertRaises(
+            exception.IronicLikeException, self.interface.poll_step,
+            self.task, step, dict(state, deadline='2000-01-01T00:00:00'))
+        self.assertIn('applying BIOS settings failed', str(exc))
+        # Wrong credentials are no busy BMC: at once.
+        self._update_node({'driver_info': {}})
+        self.assertRaises(exception.MissingParameterValue,
+                          self.interface.poll_step, self.task, step,
+                          dict(state))
 
     def test_no_apply_time_offered(self):
         self._apply_on_reboot()
         self.bios.supported_apply_times = []
-        self.interface.apply_configuration(self.task, [
+        self._apply(self.task, [
             {'name': 'BootMode', 'value': 'Bios'}])
         self.bios.set_attributes.assert_called_once_with(
             {'BootMode': 'Bios'}, apply_time=None)
@@ -291,7 +343,7 @@ class TestRedfishBIOSSteps(base.TestCase):
             self.assertIn(message, str(exc))
             self.assertEqual('settings', exc.field)
             self.assertRaises(exception.InvalidParameterValue,
-                              self.interface.apply_configuration,
+                              self._apply,
                               self.task, settings)
         self.bios.set_attributes.assert_not_called()
         self.power.reboot.assert_not_called()
@@ -307,7 +359,7 @@ class TestRedfishBIOSSteps(base.TestCase):
                 response=mock.Mock(status_code=400, json=lambda: {})))
         exc = self.assertRaises(
             exception.IronicLikeException,
-            self.interface.apply_configuration, self.task,
+            self._apply, self.task,
             [{'name': 'BootMode', 'value': 'Bios'}])
         self.assertIn('applying BIOS settings failed', str(exc))
         self.power.reboot.assert_not_called()
@@ -319,7 +371,7 @@ class TestRedfishBIOSSteps(base.TestCase):
             self.bios.attributes = dict(self.bios.attributes, NumCores=2)
             self.bios.pending_attributes = {}
         self.power.reboot.side_effect = reboot
-        self.interface.factory_reset(self.task)
+        self._factory_reset(self.task)
         self.bios.reset_bios.assert_called_once_with()
         self.power.reboot.assert_called_once_with(self.task)
         self.assertEqual('2', self._cached('NumCores'))
@@ -327,7 +379,7 @@ class TestRedfishBIOSSteps(base.TestCase):
     def test_factory_reset_still_pending_fails_the_step(self):
         self.bios.pending_attributes = {'NumCores': 2}
         exc = self.assertRaises(exception.BIOSSettingsNotApplied,
-                                self.interface.factory_reset, self.task)
+                                self._factory_reset, self.task)
         self.assertIn('NumCores=2 (is 8)', str(exc))
         # What the BMC shows is cached all the same.
         self.assertEqual('8', self._cached('NumCores'))
@@ -338,7 +390,7 @@ class TestRedfishBIOSSteps(base.TestCase):
                 method='POST', url='http://bmc.example/Bios/Actions',
                 response=mock.Mock(status_code=404, json=lambda: {})))
         exc = self.assertRaises(exception.IronicLikeException,
-                                self.interface.factory_reset, self.task)
+                                self._factory_reset, self.task)
         self.assertNotIsInstance(exc, exception.InvalidParameterValue)
         self.assertIn('the BMC has no such BIOS resource', str(exc))
         self.power.reboot.assert_not_called()
