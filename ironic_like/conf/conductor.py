@@ -83,7 +83,8 @@ opts = [
                help='Seconds between a conductor\'s polls of the '
                     'out-of-band steps of its nodes that go on outside it '
                     '(the redfish BIOS steps wait so for the settings to '
-                    'be in force after the reboot): the node waits (clean '
+                    'be in force after the reboot, the redfish RAID steps '
+                    'for the volumes): the node waits (clean '
                     'wait, service wait, deploy wait) with no worker and '
                     'no lock held, and whichever conductor owns it then '
                     'polls it. Each step bounds its own wait.'),

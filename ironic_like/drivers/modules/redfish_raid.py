@@ -24,8 +24,14 @@ the next reset: one such per controller is asked for at a time (BMCs
 queue one job per controller, and Ironic submits them so), and the node
 is rebooted so that the controller applies them. After each round the
 step reads the volumes until what it asked for is there (bounded:
-APPLY_TIMEOUT; the step holds a conductor worker meanwhile, as the BIOS
-steps do). Once something was written, raid_config is then recorded
+APPLY_TIMEOUT from the round's submission): at once, then, while it is
+not there, polled (drivers.base.Polling: the node waits in clean wait,
+service wait or deploy wait with no conductor worker or lock held; the
+step's state, JSON in the node's record, is all the next poll needs,
+on whichever conductor owns the node then); the next round is
+submitted by the poll that finds the last one done. A read the BMC
+fails while it restarts is tried again at the next poll, until the
+deadline. Once something was written, raid_config is then recorded
 from what the BMC shows (after a failure too, if the BMC answers at
 once): every RAID volume with its
 controller, drives, size and level, and the root volume marked (from
@@ -41,6 +47,7 @@ rule).
 """
 
 import contextlib
+import datetime
 from urllib import parse
 
 from oslo_log import log
@@ -62,7 +69,10 @@ LOG = log.getLogger(__name__)
 # builds them during its power-on self test. Module constants, as the
 # BIOS steps' are.
 APPLY_TIMEOUT = 600
-APPLY_POLL_INTERVAL = 5
+
+# The phases of a step's work, in their order.
+_DELETE = 'delete'
+_CREATE = 'create'
 
 CREATE_ARGSINFO = dict(raid.CREATE_ARGSINFO, delete_existing={
     'description': 'Setting this to `True` indicates to delete existing '
@@ -212,11 +222,6 @@ def _at_reset(apply_time, answer):
             hasattr(answer, 'task_monitor_uri'))
 
 
-class _TaskFailed(Exception):
-    """A BMC task of the round ended badly (not a read failure: the wait
-    stops at once)."""
-
-
 @contextlib.contextmanager
 def _errors(info, action):
     """sushy's errors as the step's: a resource the BMC answers 404 for
@@ -231,6 +236,49 @@ def _errors(info, action):
                 'Node %s: %s: %s failed, the BMC has no such resource: %s'
                 % (info['node_uuid'], redfish_utils.describe(info), action,
                    e))
+
+
+def _start_phase(task, work, layout):
+    """Start the first of work['phases'] from ``layout``: the RAID
+    volumes to delete, or the planned ones to create (the volumes there
+    are before noted, to tell the new ones)."""
+    pending = {}
+    if work['phases'][0] == _DELETE:
+        for storage, volume in layout.raid_volumes():
+            pending.setdefault(storage, []).append(volume.identity)
+        if not pending:
+            LOG.info('Node %s: no RAID volume to delete', task.node.uuid)
+    else:
+        work['before'] = sorted([storage, ident] for storage, ident
+                                in layout.volume_ids())
+        for index, volume in enumerate(work['planned']):
+            pending.setdefault(volume['storage'], []).append(index)
+    work['pending'] = pending
+    work['round'] = None
+
+
+def _late(work):
+    """The deadline of the round submitted last has passed."""
+    round_ = work.get('round') or {}
+    try:
+        deadline = datetime.datetime.fromisoformat(round_.get('deadline'))
+    except (TypeError, ValueError):
+        return True  # none readable: checked once more
+    return timeutils.utcnow() >= deadline.replace(tzinfo=None)
+
+
+def _volume_json(volume):
+    """A planned raid_volumes.Volume as the step's state keeps it."""
+    return dict(volume._asdict(), drives=list(volume.drives))
+
+
+def _volume(doc):
+    return raid_volumes.Volume(**dict(doc, drives=tuple(doc['drives'])))
+
+
+def _created(work):
+    """The planned volumes the BMC was asked to create."""
+    return [_volume(work['planned'][index]) for index in work['created']]
 
 
 def _target_of(config, node):
@@ -293,8 +341,8 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
                              delete_existing=False):
         target = raid.filter_target(task.node, create_root_volume,
                                     create_nonroot_volumes)
-        self._build(task, target,
-                    raid.as_bool(delete_existing, 'delete_existing'))
+        return self._build(task, target,
+                           raid.as_bool(delete_existing, 'delete_existing'))
 
     @base.deploy_step(argsinfo=APPLY_ARGSINFO)
     @base.service_step(argsinfo=APPLY_ARGSINFO)
@@ -307,8 +355,8 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
                                     create_root_volume,
                                     create_nonroot_volumes)
         task.update_node({'target_raid_config': raid_config})
-        self._build(task, target,
-                    raid.as_bool(delete_existing, 'delete_existing'))
+        return self._build(task, target,
+                           raid.as_bool(delete_existing, 'delete_existing'))
 
     @base.deploy_step()
     @base.service_step()
@@ -316,118 +364,37 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
     def delete_configuration(self, task):
         action = 'deleting the RAID volumes'
         info, layout = self._read(task, action)
+        work = {'action': action, 'phases': [_DELETE], 'planned': [],
+                'created': [], 'keep_previous': False,
+                'record_on_failure': True}
+        return self._carry_on(task, info, layout, work, start=True)
+
+    def poll_step(self, task, step, state):
+        """One look at the round the step waits for (``state``: what
+        _carry_on kept): the next round submitted once it is over, the
+        volumes recorded once none is left (None); Polling meanwhile. A
+        read the BMC fails (it restarts after the reset) is tried again
+        at the next poll, until the round's deadline."""
+        work = dict(state)
         try:
-            layout = self._delete_all(task, info, layout, action)
-        except Exception:
-            with excutils.save_and_reraise_exception():
-                self._record_after_failure(task, info, action, (),
-                                           keep_previous=False)
-        else:
-            self._record(task, layout, (), keep_previous=False)
+            info, layout = self._read(task, work['action'])
+        except (exception.InvalidParameterValue,
+                exception.MissingParameterValue):
+            raise
+        except exception.IronicLikeException as e:
+            if not _late(work):
+                LOG.info('Node %s: reading the RAID volumes failed (read '
+                         'again at the next poll): %s', task.node.uuid,
+                         exception.safe_message(e))
+                return base.Polling(work)
+            self._after_failure(task, work)
+            raise
+        return self._carry_on(task, info, layout, work)
 
     def _read(self, task, action):
         info, system = redfish_utils.get_system(task.node, action=action)
         with _errors(info, action):
             return info, _Layout(system)
-
-    def _delete_all(self, task, info, layout, action):
-        """Delete every RAID volume of the RAID controllers (a round per
-        reset for those applied at the next reset); wait until they are
-        gone. The layout read last."""
-        doomed = {}
-        for storage, volume in layout.raid_volumes():
-            doomed.setdefault(storage, []).append(volume)
-        if not doomed:
-            LOG.info('Node %s: no RAID volume to delete', task.node.uuid)
-            return layout
-
-        def delete(storage, volume, apply_time):
-            LOG.info('Node %s: deleting RAID volume %s of %s (apply time '
-                     '%s)', task.node.uuid, volume.identity, storage,
-                     getattr(apply_time, 'value', 'default'))
-            return ('%s/%s' % (storage, volume.identity),
-                    volume.delete(apply_time=apply_time))
-
-        def still_there(layout, asked):
-            # A controller missing from what the BMC shows (read while it
-            # restarts) proves nothing gone.
-            if {name.split('/', 1)[0] for name in asked} - \
-                    set(layout.storages):
-                return asked
-            return {'%s/%s' % key for key in layout.volume_ids()} & asked
-
-        return self._rounds(task, info, action, layout, doomed, delete,
-                            still_there, 'deleted')
-
-    def _rounds(self, task, info, action, layout, work, operate, left,
-                done):
-        """Run ``operate(storage, item, apply_time)`` on ``work`` ({storage
-        id: [items]}): all of a controller's at once when it applies them
-        at once, else one per controller per round, a reboot ending each
-        round whose operations wait for a reset; after each round, wait
-        until ``left(layout, names of the round)`` is empty. The layout
-        read last."""
-        pending = {storage: list(items) for storage, items in work.items()}
-        while any(pending.values()):
-            asked, queued, monitors = set(), [], []
-            try:
-                with _errors(info, action):
-                    for storage in sorted(pending):
-                        items = pending[storage]
-                        while items:
-                            apply_time = _apply_time(
-                                layout.storages[storage].volumes)
-                            name, answer = operate(storage, items[0],
-                                                   apply_time)
-                            del items[0]
-                            asked.add(name)
-                            if hasattr(answer, 'task_monitor_uri'):
-                                monitors.append((name, answer))
-                            if _at_reset(apply_time, answer):
-                                # One job per controller until the
-                                # reset (Ironic's rule too).
-                                queued.append(name)
-                                break
-            except Exception as e:
-                if not queued:
-                    raise
-                # Accepted jobs the failure leaves for the BMC's next
-                # reset: said, so that what appears later is explained.
-                raise exception.IronicLikeException(
-                    '%s (already accepted by the BMC and applied at its '
-                    'next reset: %s)' % (exception.safe_message(e),
-                                         ', '.join(queued)))
-            reboot = bool(queued)
-            if reboot:
-                LOG.info('Node %s: rebooting for the RAID controller to '
-                         'apply what is pending', task.node.uuid)
-                redfish_utils.reboot_to_apply(task)
-
-            def round_left(layout):
-                # A task the BMC ended badly ends the wait at once, with
-                # its messages (not after APPLY_TIMEOUT).
-                for name, monitor in monitors:
-                    failure = redfish_utils.task_failure(monitor)
-                    if failure:
-                        raise _TaskFailed('%s: the BMC\'s task %s' % (
-                            name, failure))
-                return left(layout, asked)
-
-            try:
-                missing, layout = self._wait(task, info, action,
-                                             round_left)
-            except _TaskFailed as e:
-                raise exception.IronicLikeException(
-                    'Node %s: %s: %s failed: %s' % (
-                        task.node.uuid, redfish_utils.describe(info),
-                        action, e))
-            if missing:
-                raise exception.IronicLikeException(
-                    'Node %s: %s: RAID volumes were not %s within %d s: '
-                    '%s.' % (task.node.uuid, redfish_utils.describe(info),
-                             done, APPLY_TIMEOUT,
-                             ', '.join(sorted(missing))))
-        return layout
 
     def _build(self, task, target, delete_existing):
         action = 'creating RAID volumes'
@@ -437,62 +404,183 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
         planned = raid_volumes.plan(
             target, layout.drives, layout.raid_types,
             layout.busy_drives(kept_only=delete_existing))
-        created = []
+        work = {'action': action,
+                'phases': ([_DELETE] if delete_existing else []) +
+                [_CREATE],
+                'planned': [_volume_json(v) for v in planned],
+                'created': [], 'keep_previous': not delete_existing,
+                'record_on_failure': delete_existing}
+        return self._carry_on(task, info, layout, work, start=True)
+
+    def _carry_on(self, task, info, layout, work, start=False):
+        """Carry the step's ``work`` on from what the BMC shows
+        (``layout``, read now): the round submitted last over, the next
+        one submitted (every operation of a controller that applies them
+        at once; one per controller, and a reboot, for those applied at
+        the next reset), the next phase (the deletion, then the
+        creation) started once none is left, raid_config recorded once
+        no phase is left (None). Polling while a round is not over;
+        raises when the BMC's task failed or the round's deadline
+        passed (APPLY_TIMEOUT from its submission), raid_config recorded
+        from what the BMC shows if anything was written."""
         try:
-            if delete_existing:
-                layout = self._delete_all(task, info, layout, action)
-            before = layout.volume_ids()
-            work = {}
-            for volume in planned:
-                work.setdefault(volume.storage, []).append(volume)
-
-            def create(storage, volume, apply_time):
-                payload = {'RAIDType': volume.raid_type,
-                           'Links': {'Drives': [
-                               {'@odata.id': layout.paths[(storage, d)]}
-                               for d in volume.drives]}}
-                if volume.size_bytes is not None:
-                    payload['CapacityBytes'] = volume.size_bytes
-                if volume.disk.get('volume_name'):
-                    payload['Name'] = volume.disk['volume_name']
-                LOG.info('Node %s: creating a %s volume on %s, drives %s '
-                         '(apply time %s)', task.node.uuid,
-                         volume.raid_type, storage,
-                         ', '.join(volume.drives),
-                         getattr(apply_time, 'value', 'default'))
-                answer = layout.storages[storage].volumes.create(
-                    payload, apply_time=apply_time)
-                created.append(volume)
-                return ('%s on %s/%s' % (volume.raid_type, storage,
-                                         '+'.join(volume.drives)), answer)
-
-            def not_there(layout, asked):
-                # The round's volumes are there once as many new ones as
-                # were asked for so far are.
-                new = layout.volume_ids() - before
-                return set() if len(new) >= len(created) else asked
-
-            final = self._rounds(task, info, action, layout, work, create,
-                                 not_there, 'created')
+            if start:
+                _start_phase(task, work, layout)
+            while True:
+                if work.get('round'):
+                    if self._round_left(task, info, layout, work):
+                        return base.Polling(work)
+                    work['round'] = None
+                if any(work['pending'].values()):
+                    self._submit_round(task, info, layout, work)
+                    try:
+                        info, layout = self._read(task, work['action'])
+                    except exception.IronicLikeException as e:
+                        # Restarting after the reset: read at the poll.
+                        LOG.info('Node %s: the RAID volumes could not be '
+                                 'read after the round was asked for '
+                                 '(read at the next poll): %s',
+                                 task.node.uuid, exception.safe_message(e))
+                        return base.Polling(work)
+                    continue
+                work['phases'].pop(0)
+                if not work['phases']:
+                    self._record(task, layout, _created(work),
+                                 keep_previous=work['keep_previous'])
+                    return None
+                _start_phase(task, work, layout)
         except Exception:
             with excutils.save_and_reraise_exception():
-                if created or delete_existing:
-                    self._record_after_failure(
-                        task, info, action, created,
-                        keep_previous=not delete_existing)
-        else:
-            self._record(task, final, created,
-                         keep_previous=not delete_existing)
+                self._after_failure(task, work)
 
-    def _record_after_failure(self, task, info, action, created,
-                              keep_previous=True):
-        """_record() once a step failed after writing: what the BMC shows
-        is recorded (so that raid_config names the volumes made, and a
-        second run does not build them again) if it answers at once; the
-        step's own error is the one reported."""
+    def _submit_round(self, task, info, layout, work):
+        """Ask the BMC for the next round of the phase's operations;
+        reboot when some wait for the next reset."""
+        asked, queued, monitors = [], [], []
+        pending = work['pending']
         try:
-            self._record(task, self._read(task, action)[1], created,
-                         keep_previous=keep_previous)
+            with _errors(info, work['action']):
+                for storage in sorted(pending):
+                    items = pending[storage]
+                    while items:
+                        apply_time = _apply_time(
+                            layout.storages[storage].volumes)
+                        name, answer = self._operate(
+                            task, layout, work, storage, items[0],
+                            apply_time)
+                        del items[0]
+                        asked.append(name)
+                        if hasattr(answer, 'task_monitor_uri'):
+                            monitors.append([name,
+                                             answer.task_monitor_uri])
+                        if _at_reset(apply_time, answer):
+                            # One job per controller until the reset
+                            # (Ironic's rule too).
+                            queued.append(name)
+                            break
+        except Exception as e:
+            if not queued:
+                raise
+            # Accepted jobs the failure leaves for the BMC's next reset:
+            # said, so that what appears later is explained.
+            raise exception.IronicLikeException(
+                '%s (already accepted by the BMC and applied at its next '
+                'reset: %s)' % (exception.safe_message(e),
+                                ', '.join(queued)))
+        work['round'] = {'asked': asked, 'monitors': monitors,
+                         'deadline': (timeutils.utcnow() +
+                                      datetime.timedelta(
+                                          seconds=APPLY_TIMEOUT)
+                                      ).isoformat()}
+        if queued:
+            LOG.info('Node %s: rebooting for the RAID controller to apply '
+                     'what is pending', task.node.uuid)
+            redfish_utils.reboot_to_apply(task)
+
+    def _operate(self, task, layout, work, storage, item, apply_time):
+        """One operation of the phase: delete volume ``item`` (its id),
+        or create planned volume ``item`` (its index in work['planned']).
+        (Its name for messages, the BMC's answer.)"""
+        if work['phases'][0] == _DELETE:
+            volume = {v.identity: v
+                      for v in layout.volumes.get(storage, ())}.get(item)
+            if volume is None:
+                # Gone meanwhile: nothing left to ask.
+                return '%s/%s' % (storage, item), None
+            LOG.info('Node %s: deleting RAID volume %s of %s (apply time '
+                     '%s)', task.node.uuid, item, storage,
+                     getattr(apply_time, 'value', 'default'))
+            return ('%s/%s' % (storage, item),
+                    volume.delete(apply_time=apply_time))
+        volume = _volume(work['planned'][item])
+        payload = {'RAIDType': volume.raid_type,
+                   'Links': {'Drives': [
+                       {'@odata.id': layout.paths[(storage, d)]}
+                       for d in volume.drives]}}
+        if volume.size_bytes is not None:
+            payload['CapacityBytes'] = volume.size_bytes
+        if volume.disk.get('volume_name'):
+            payload['Name'] = volume.disk['volume_name']
+        LOG.info('Node %s: creating a %s volume on %s, drives %s (apply '
+                 'time %s)', task.node.uuid, volume.raid_type, storage,
+                 ', '.join(volume.drives),
+                 getattr(apply_time, 'value', 'default'))
+        answer = layout.storages[storage].volumes.create(
+            payload, apply_time=apply_time)
+        work['created'].append(item)
+        return ('%s on %s/%s' % (volume.raid_type, storage,
+                                 '+'.join(volume.drives)), answer)
+
+    def _round_left(self, task, info, layout, work):
+        """What of the round is not done yet, as the BMC shows it now
+        (empty: the round is over); raises when one of its tasks ended
+        badly (at once, with its messages) or when something is still
+        not done at the round's deadline."""
+        round_ = work['round']
+        for name, uri in round_['monitors']:
+            failure = redfish_utils.task_failure(
+                redfish_utils.task_monitor(task.node, uri))
+            if failure:
+                raise exception.IronicLikeException(
+                    'Node %s: %s: %s failed: %s: the BMC\'s task %s' % (
+                        task.node.uuid, redfish_utils.describe(info),
+                        work['action'], name, failure))
+        asked = set(round_['asked'])
+        if work['phases'][0] == _DELETE:
+            # A controller missing from what the BMC shows (read while
+            # it restarts) proves nothing gone.
+            if {name.split('/', 1)[0] for name in asked} - \
+                    set(layout.storages):
+                left = asked
+            else:
+                left = {'%s/%s' % key for key in layout.volume_ids()} & \
+                    asked
+        else:
+            # The round's volumes are there once as many new ones as
+            # were asked for so far are.
+            new = layout.volume_ids() - {tuple(key)
+                                         for key in work['before']}
+            left = set() if len(new) >= len(work['created']) else asked
+        if left and _late(work):
+            raise exception.IronicLikeException(
+                'Node %s: %s: RAID volumes were not %s within %d s: %s.'
+                % (task.node.uuid, redfish_utils.describe(info),
+                   'deleted' if work['phases'][0] == _DELETE
+                   else 'created', APPLY_TIMEOUT,
+                   ', '.join(sorted(left))))
+        return left
+
+    def _after_failure(self, task, work):
+        """The step failed after writing (or while deleting): what the
+        BMC shows is recorded (so that raid_config names the volumes
+        made, and a second run does not build them again) if it answers
+        at once; the step's own error is the one reported."""
+        if not (work.get('created') or work.get('record_on_failure')):
+            return
+        try:
+            self._record(task, self._read(task, work['action'])[1],
+                         _created(work),
+                         keep_previous=work['keep_previous'])
         except Exception as e:
             LOG.warning('Node %s: raid_config not updated after the failed '
                         'RAID step: %s', task.node.uuid,
@@ -540,18 +628,6 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
             disks.append(disk)
         task.update_node(raid.built_values(
             task.node, {'logical_disks': disks}, timeutils.utcnow()))
-
-    def _wait(self, task, info, action, pending):
-        """Read the layout until ``pending(layout)`` is falsy or
-        APPLY_TIMEOUT passes: (what it last returned, the layout). A read
-        that fails is tried again until the deadline."""
-        def read():
-            _, layout = self._read(task, action)
-            left = pending(layout)
-            return (left, layout), not left
-
-        return redfish_utils.poll(read, APPLY_TIMEOUT, APPLY_POLL_INTERVAL,
-                                  task.node.uuid, 'the RAID volumes')
 
 
 def _match(layout, created):

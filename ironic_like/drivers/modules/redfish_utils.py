@@ -407,11 +407,26 @@ def task_messages(sushy_task):
     return found
 
 
+def task_monitor(node, uri):
+    """The sushy TaskMonitor of the BMC task at ``uri`` (kept as its URI
+    by a polled step); None when it cannot be made now."""
+    try:
+        info = parse_driver_info(node)
+        return _CACHE.get(info).get_task_monitor(uri)
+    except Exception as e:
+        LOG.info('Node %s: the BMC task %s cannot be read now: %s',
+                 node.uuid, uri, masking.mask_text(str(e)))
+        return None
+
+
 def task_failure(monitor):
     """What a BMC task (a sushy TaskMonitor) that ended badly says: 'ended
     <state> (status <status>): <messages>'; None while it runs, once it
     ended well, when it says no state, when the BMC no longer has it, or
-    when it cannot be read now (the caller reads again)."""
+    when it cannot be read now (the caller reads again), or without a
+    monitor."""
+    if monitor is None:
+        return None
     try:
         if monitor.check_is_processing:
             task = monitor.task

@@ -4,6 +4,7 @@ the apply time the BMC offers (and a reboot for OnReset), raid_config
 recorded from what the BMC then shows, deletion, the waits bounded, and
 the checks made before the node moves."""
 
+import json
 import types
 from unittest import mock
 
@@ -102,11 +103,15 @@ class _Controller(object):
                     task_status=sushy.HEALTH_CRITICAL,
                     messages=[types.SimpleNamespace(
                         message=self.bmc.task_fails, message_id='X')])
-                return types.SimpleNamespace(
+                monitor = types.SimpleNamespace(
                     task_monitor_uri='/redfish/v1/TaskService/Tasks/1',
                     check_is_processing=False, get_task=lambda: task)
-            return types.SimpleNamespace(
-                task_monitor_uri='/redfish/v1/TaskService/Tasks/1')
+            else:
+                monitor = types.SimpleNamespace(
+                    task_monitor_uri='/redfish/v1/TaskService/Tasks/1')
+            # What the BMC answers for the task's URI from now on.
+            self.bmc.monitors[monitor.task_monitor_uri] = monitor
+            return monitor
         self.apply()
         return None
 
@@ -132,6 +137,8 @@ class _BMC(object):
         self.task_fails = None
         # The most operations ever waiting for a reset on one controller.
         self.most_pending = 0
+        # The task monitors by URI.
+        self.monitors = {}
         self.controllers = [_Controller(self, 'RAID.%d' % (i + 1),
                                         raid_types)
                             for i in range(controllers)]
@@ -153,6 +160,36 @@ class _BMC(object):
             controller.apply()
 
 
+class _UntilDone(object):
+    """The interface as the conductor drives it: each step, then its
+    polls (here at once, at most 50), the state through JSON as the
+    node's driver_internal_info keeps it."""
+
+    STEPS = ('create_configuration', 'apply_configuration',
+             'delete_configuration')
+
+    def __init__(self, interface):
+        self.interface = interface
+        self.polls = 0
+
+    def __getattr__(self, name):
+        attr = getattr(self.interface, name)
+        if name not in self.STEPS:
+            return attr
+
+        def step(task, *args, **kwargs):
+            result = attr(task, *args, **kwargs)
+            for _ in range(50):
+                if not drivers_base.is_polling(result):
+                    return result
+                self.polls += 1
+                result = self.interface.poll_step(
+                    task, {'interface': 'raid', 'step': name},
+                    json.loads(json.dumps(result.state)))
+            raise AssertionError('still polling after 50 polls')
+        return step
+
+
 class TestRedfishRAID(base.TestCase):
 
     def setUp(self):
@@ -163,6 +200,8 @@ class TestRedfishRAID(base.TestCase):
                          sushy.APPLY_TIME_ON_RESET])
         conn = mock.Mock()
         conn.get_system.side_effect = lambda *a: self.bmc.system
+        conn.get_task_monitor.side_effect = \
+            lambda uri: self.bmc.monitors[uri]
         self.useFixture(fixtures.MockPatchObject(
             redfish_utils.sushy, 'Sushy', return_value=conn))
         self.node = utils.create_test_node(
@@ -178,15 +217,14 @@ class TestRedfishRAID(base.TestCase):
         self.power = mock.Mock()
         self.power.get_power_state.return_value = states.POWER_ON
         self.power.reboot.side_effect = lambda task: self.bmc.apply()
-        self.interface = redfish_raid.RedfishRAID()
+        self.raid = redfish_raid.RedfishRAID()
+        self.interface = _UntilDone(self.raid)
         self.task = types.SimpleNamespace(
             node=self.node, driver=types.SimpleNamespace(
                 power=self.power, boot=mock.Mock()),
             update_node=self._update_node)
         self.useFixture(fixtures.MockPatchObject(
             redfish_raid, 'APPLY_TIMEOUT', 0))
-        self.useFixture(fixtures.MockPatchObject(
-            redfish_raid, 'APPLY_POLL_INTERVAL', 0))
 
     def _update_node(self, values, expected=None):
         self.task.node = self.db.update_node(self.task.node.id, values)
@@ -195,19 +233,19 @@ class TestRedfishRAID(base.TestCase):
         return [c for c in self.bmc.calls if c[0] == 'create']
 
     def test_marks(self):
-        info = drivers_base.step_info(self.interface, 'create_configuration',
+        info = drivers_base.step_info(self.raid, 'create_configuration',
                                       drivers_base.CLEAN)
         self.assertIn('delete_existing', info['argsinfo'])
         for kind in (drivers_base.CLEAN, drivers_base.DEPLOY,
                      drivers_base.SERVICE):
             self.assertIsNotNone(drivers_base.step_info(
-                self.interface, 'delete_configuration', kind))
+                self.raid, 'delete_configuration', kind))
         for kind in (drivers_base.DEPLOY, drivers_base.SERVICE):
             info = drivers_base.step_info(
-                self.interface, 'apply_configuration', kind)
+                self.raid, 'apply_configuration', kind)
             self.assertTrue(info['argsinfo']['raid_config']['required'])
         self.assertIsNone(drivers_base.step_info(
-            self.interface, 'create_configuration', drivers_base.DEPLOY))
+            self.raid, 'create_configuration', drivers_base.DEPLOY))
 
     def test_create_immediate_records_what_the_bmc_shows(self):
         self.interface.create_configuration(self.task)
@@ -255,6 +293,77 @@ class TestRedfishRAID(base.TestCase):
         node = self.db.get_node(self.node.uuid)
         self.assertTrue(node.raid_config['logical_disks'][0]
                         ['is_root_volume'])
+
+    def _poll(self, result, name='create_configuration'):
+        return self.raid.poll_step(
+            self.task, {'interface': 'raid', 'step': name},
+            json.loads(json.dumps(result.state)))
+
+    def test_rounds_at_reset_are_polled(self):
+        # The step returns once a round is asked for and the node
+        # rebooted; each poll looks at the BMC once, and submits the next
+        # round once the last one is there.
+        self.useFixture(fixtures.MockPatchObject(
+            redfish_raid, 'APPLY_TIMEOUT', 3600))
+        self.bmc.apply_times[:] = [sushy.APPLY_TIME_ON_RESET]
+        self.power.reboot.side_effect = None  # applied when the test says
+        result = self.raid.create_configuration(self.task)
+        self.assertTrue(drivers_base.is_polling(result))
+        self.assertEqual(1, len(self._creates()))
+        self.power.reboot.assert_called_once()
+        self.assertEqual(['RAID1 on RAID.1/Disk.0+Disk.1'],
+                         result.state['round']['asked'])
+        # Not there yet: polled again, nothing more asked.
+        result = self._poll(result)
+        self.assertTrue(drivers_base.is_polling(result))
+        self.assertEqual(1, len(self._creates()))
+        # There: the second round (the MAX volume), another reboot.
+        self.bmc.apply()
+        result = self._poll(result)
+        self.assertTrue(drivers_base.is_polling(result))
+        self.assertEqual(2, len(self._creates()))
+        self.assertEqual(2, self.power.reboot.call_count)
+        self.assertEqual({}, self.db.get_node(self.node.uuid).raid_config)
+        self.bmc.apply()
+        self.assertIsNone(self._poll(result))
+        disks = self.db.get_node(self.node.uuid).raid_config[
+            'logical_disks']
+        self.assertEqual([('root', True), ('Volume 2', False)],
+                         [(d['name'], bool(d.get('is_root_volume')))
+                          for d in disks])
+
+    def test_bmc_unreadable_while_polled(self):
+        # A BMC restarting after the reset: read again at the next poll,
+        # until the round's deadline; then the step fails, and what was
+        # made is recorded if the BMC answers by then.
+        self.useFixture(fixtures.MockPatchObject(
+            redfish_raid, 'APPLY_TIMEOUT', 3600))
+        self.bmc.apply_times[:] = [sushy.APPLY_TIME_ON_RESET]
+        self.power.reboot.side_effect = None
+        result = self.raid.create_configuration(
+            self.task, create_nonroot_volumes=False)
+        conn = redfish_utils.sushy.Sushy.return_value
+        real = conn.get_system.side_effect
+        conn.get_system.side_effect = sushy.exceptions.ConnectionError(
+            url='http://bmc.example', error='refused')
+        again = self._poll(result)
+        self.assertTrue(drivers_base.is_polling(again))
+        late = dict(result.state, round=dict(
+            result.state['round'], deadline='2000-01-01T00:00:00'))
+        e = self.assertRaises(exception.IronicLikeException,
+                              self.raid.poll_step, self.task,
+                              {'step': 'create_configuration'}, late)
+        self.assertIn('refused', str(e))
+        # Readable again but still not built, past the deadline.
+        conn.get_system.side_effect = real
+        e = self.assertRaises(exception.IronicLikeException,
+                              self.raid.poll_step, self.task,
+                              {'step': 'create_configuration'}, late)
+        self.assertIn('RAID volumes were not created within 3600 s',
+                      str(e))
+        self.assertEqual(
+            [], self.db.get_node(self.node.uuid).raid_config[
+                'logical_disks'])
 
     def test_task_answer_reboots_whatever_the_apply_time(self):
         # A BMC offering no apply time that answers with a task: the
