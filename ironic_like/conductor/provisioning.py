@@ -38,9 +38,11 @@ _KEEP = node_steps.KEEP
 AFTER_HOLD = servicing.AFTER_HOLD
 
 
-def _move(task, event, target=None, last_error=_KEEP, keep_target=False):
+def _move(task, event, target=None, last_error=_KEEP, keep_target=False,
+          info=None):
     return node_steps.move(task, event, target=target,
-                           last_error=last_error, keep_target=keep_target)
+                           last_error=last_error, keep_target=keep_target,
+                           info=info)
 
 
 def do_provisioning_action(context, executor, node_id, event, params):
@@ -62,16 +64,18 @@ def do_provisioning_action(context, executor, node_id, event, params):
                 'before "%s".' % (node.uuid, event))
         if event == 'abort':
             aborted = node.provision_state
-            polled = polled_steps.record(node) is not None
-            _move(task, 'abort', last_error='Aborted by request.')
-            if aborted in states.HOLD_STATES or polled:
+            info = None
+            if aborted in states.HOLD_STATES or polled_steps.record(node):
                 # NO_RAMDISK too: left over, it would send a later hold's
                 # "unhold" down the path without the agent. A polled
                 # step is polled no more (what the BMC was asked to do
-                # goes on there).
-                node_steps.set_info(task, **{AFTER_HOLD: None,
-                                             servicing.NO_RAMDISK: None,
-                                             polled_steps.KEY: None})
+                # goes on there). In the abort's own write.
+                info = polled_steps.without_record(
+                    node.driver_internal_info)
+                info.pop(AFTER_HOLD, None)
+                info.pop(servicing.NO_RAMDISK, None)
+            _move(task, 'abort', last_error='Aborted by request.',
+                  info=info)
             if aborted == states.SERVICEFAIL:
                 # Back to active: the instance boots again.
                 task.spawn_after(executor, servicing.boot_instance_again)
@@ -268,6 +272,10 @@ def _clean(task, params):
                 task, steps,
                 None if _runs_flows(task) else task.driver.deploy.clean,
                 kind='clean')
+            if not manual and result is None:
+                # The rest of an automated cleaning after a polled step:
+                # the deploy interface's own cleaning last, as above.
+                result = task.driver.deploy.clean(task, None)
     except Exception as e:
         _fail(task, e, 'Cleaning')
         return
@@ -367,7 +375,8 @@ def _deploy_steps_then_boot(task, steps):
             deploy_templates.STEPS) or []
         servicing.wait_for_polled_step(
             task, drivers_base.DEPLOY, result, steps,
-            index=len(recorded) - len(steps) + result.position)
+            index=len(recorded) - len(steps) + result.position,
+            index_key=deploy_templates.INDEX)
         return
     if result == states.DEPLOYWAIT:
         # A driver's deploy finishing on a callback (none here does):

@@ -64,17 +64,21 @@ def start(task, params):
     node_steps.move(task, 'done', keep_target=False, target=None)
 
 
-def wait_for_polled_step(task, kind, paused, steps, index=None):
+def wait_for_polled_step(task, kind, paused, steps, index=None,
+                         index_key=None):
     """Work without the agent (``kind``: clean, service, deploy) whose
     step at ``paused.position`` of ``steps`` goes on outside the
     conductor: the node waits for it (flows/polled_steps.py), the steps
     after it kept where a "hold" keeps them; when the poll finds it done
-    (conductor/step_polling.py), they run as after "unhold"."""
-    polled_steps.begin(
-        task, kind, paused.step, paused.polling, index=index,
-        without_agent=True,
-        extra={AFTER_HOLD: list(steps[paused.position + 1:]),
-               NO_RAMDISK: True})
+    (conductor/step_polling.py), they run as after "unhold".
+    ``index_key``: where the work keeps its step's ``index`` (the API's
+    current step), written too."""
+    extra = {AFTER_HOLD: list(steps[paused.position + 1:]),
+             NO_RAMDISK: True}
+    if index_key is not None:
+        extra[index_key] = index
+    polled_steps.begin(task, kind, paused.step, paused.polling,
+                       index=index, without_agent=True, extra=extra)
 
 
 def boot_instance_again(task):

@@ -9,6 +9,7 @@ as a failed step does. Nodes in maintenance are not polled, as Ironic
 leaves them.
 """
 
+import copy
 import threading
 
 from oslo_log import log
@@ -30,6 +31,9 @@ POLLED_STATES = frozenset([states.CLEANWAIT, states.SERVICEWAIT,
                            states.DEPLOYWAIT])
 _OPERATION = {'clean': 'Cleaning', 'service': 'Servicing',
               'deploy': 'Deploy'}
+# The state a node waits in for a polled step of each kind of work.
+_WAIT_STATE = {'clean': states.CLEANWAIT, 'service': states.SERVICEWAIT,
+               'deploy': states.DEPLOYWAIT}
 
 # Node ids whose poll is queued or running here: a slow BMC is not
 # polled twice at once, nor queued again by every pass.
@@ -90,7 +94,8 @@ def _poll_queued(context, node_id):
 def poll_node(context, node_id):
     """Poll node ``node_id``'s step once, under its lock, and act on what
     it says. Returns 'done', 'failed', 'polling' or None (locked, gone,
-    or no longer waiting for a polled step)."""
+    no longer waiting for a polled step, or done but no worker free to
+    carry its work on)."""
     try:
         with locks.acquire(context, node_id, purpose='polling a step',
                            attempts=1) as task:
@@ -98,6 +103,16 @@ def poll_node(context, node_id):
             found = polled_steps.record(node)
             if found is None or node.maintenance or \
                     node.provision_state not in POLLED_STATES:
+                return None
+            if _WAIT_STATE.get(found.get('kind')) != node.provision_state:
+                # Not this wait's step (a record that outlived its work):
+                # never polled, so that it cannot carry another work on.
+                LOG.warning('Node %s: a %s step recorded as polled while '
+                            'the node is in %s; forgotten', node.uuid,
+                            found.get('kind'), node.provision_state)
+                task.update_node({'driver_internal_info':
+                                  polled_steps.without_record(
+                                      node.driver_internal_info)})
                 return None
             try:
                 done = polled_steps.poll(task)
@@ -113,19 +128,24 @@ def poll_node(context, node_id):
             return 'done'
     except (exception.NodeLocked, exception.NodeNotFound):
         return None
+    except exception.TemporaryFailure as e:
+        # No worker to carry the work on: the node waits as it was, and
+        # the next pass polls it again.
+        LOG.info('Node %s: %s; polled again at the next pass', node_id, e)
+        return None
 
 
 def _fail(task, found, error):
     """The step failed: the node's work fails as with a failed step
     (powered off, out of the ramdisk, in its failure state, the step
     named in last_error), and nothing of it is kept."""
+    # fail_node drops the record in the write that fails the node.
     node_steps.fail_node(task, '%s failed at %s' % (
         _OPERATION.get(found.get('kind'), 'The work'),
         exception.safe_message(error)))
     if task.lock_lost:
         return
-    node_steps.set_info(task, **{polled_steps.KEY: None,
-                                 provisioning.AFTER_HOLD: None,
+    node_steps.set_info(task, **{provisioning.AFTER_HOLD: None,
                                  servicing.NO_RAMDISK: None})
 
 
@@ -135,7 +155,7 @@ def _carry_on_without_agent(task):
     back to its transient state in one write, then its steps after the
     polled one run in a worker, as after "unhold"."""
     node = task.node
-    before = dict(node.driver_internal_info or {})
+    before = copy.deepcopy(node.driver_internal_info or {})
     previous = node.provision_state
     task.update_node({
         'provision_state': states.next_state(previous, 'resume'),

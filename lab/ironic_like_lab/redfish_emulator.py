@@ -1,8 +1,9 @@
 """A simulated BMC: sushy-tools' Redfish emulator with a fixed power delay.
 
 Run as ``python -m ironic_like_lab.redfish_emulator [--power-delay S]
-<sushy-emulator arguments>``. sushy-tools' FakeDriver (no libvirt) applies
-a power change after a random, hard-coded 1-11 s; this wrapper makes that
+[--post-delay S] <sushy-emulator arguments>``. sushy-tools' FakeDriver
+(no libvirt) applies a power change after a random, hard-coded 1-11 s;
+this wrapper makes that
 delay ``--power-delay`` seconds (default 0) and then runs the emulator
 unchanged. A change still shows only on the next GET of the system.
 
@@ -11,7 +12,8 @@ With ``EXTERNAL_NOTIFICATION_URL`` pointing at the agent simulator's
 boot device (see :func:`write_config`), and the emulator honours their
 failure options ``ignore_graceful_shutdown`` and ``fail_power_on`` (see
 :func:`patch_power_faults`). Systems that define ``bios`` have a BIOS whose
-settings apply at the next boot (:func:`patch_bios`), and every system's
+settings apply at the next boot (:func:`patch_bios`; ``--post-delay``
+seconds after it started, as in a power-on self test), and every system's
 SecureBoot has the ResetKeys action (:func:`patch_secure_boot_keys`).
 Systems that define ``firmware`` report BIOS and BMC versions that
 UpdateService.SimpleUpdate changes from an image the emulator downloads,
@@ -29,6 +31,7 @@ import functools
 import inspect
 import logging
 import sys
+import time
 from urllib import parse
 import uuid as uuidlib
 
@@ -197,6 +200,11 @@ _BIOS_CURRENT = 'bios_current'
 _BIOS_PENDING = 'bios_pending'
 _BIOS_RESET = 'bios_reset_pending'
 _BIOS_BOOTING = 'bios_booting'
+# When that boot started (time.time()): what waits for it applies only
+# --post-delay seconds later, as firmware applies it in its power-on self
+# test, minutes into a real server's boot.
+_BOOT_STARTED = 'boot_started_at'
+_POST = [0]
 # A system's firmware versions ({'bios': ..., 'bmc': ...}: see
 # patch_firmware_update) and the BIOS version flashed at its next boot.
 FIRMWARE_KEY = 'firmware'
@@ -220,7 +228,9 @@ def _applied_at_boot(driver, identity):
     they were asked for."""
     system = driver._get(identity)
     if (system.get(_BIOS_BOOTING) and system.get('power_state') == 'On'
-            and not system.get('pending_power')):
+            and not system.get('pending_power') and
+            time.time() - (system.get(_BOOT_STARTED) or 0) >=
+            _POST[0]):
         # Storage first: its operations stay armed (applied at a later
         # boot) should clearing the flag below be the last thing done.
         redfish_storage.apply_armed_storage(driver, system)
@@ -315,7 +325,8 @@ def patch_bios():
             # not those asked for while it is under way.
             armed = redfish_storage.arm_storage(self, raw)
             if armed or _waits_for_boot(raw):
-                self._update(raw, **{_BIOS_BOOTING: True})
+                self._update(raw, **{_BIOS_BOOTING: True,
+                                     _BOOT_STARTED: time.time()})
         return result
 
     set_power_state.ironic_like_bios = True
@@ -785,8 +796,10 @@ def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(add_help=False)
     parser.add_argument('--power-delay', type=int, default=0)
+    parser.add_argument('--post-delay', type=int, default=0)
     ours, rest = parser.parse_known_args(argv)
     patch_power_delay(ours.power_delay)
+    _POST[0] = max(0, ours.post_delay)
     patch_power_faults()
     patch_state_connections()
     patch_bios()

@@ -17,6 +17,7 @@ from ironic_like.common import states
 from ironic_like.common import step_names
 from ironic_like.conductor.flows import failures
 from ironic_like.conductor.flows import persistence
+from ironic_like.conductor.flows import polled_steps
 from ironic_like.db import api as db_api
 
 LOG = log.getLogger(__name__)
@@ -29,10 +30,12 @@ _WAIT, _DONE, _FAIL = 'wait', 'done', 'fail'
 KEEP = object()
 
 
-def move(task, event, target=None, last_error=KEEP, keep_target=True):
+def move(task, event, target=None, last_error=KEEP, keep_target=True,
+         info=None):
     """Move ``task.node`` by ``event`` of the provision state machine
     (common/states.py); ``target`` replaces target_provision_state unless
-    ``keep_target``. Returns the new state."""
+    ``keep_target``; ``info``: driver_internal_info to write in the same
+    write. Returns the new state."""
     node = task.node
     dest = states.next_state(node.provision_state, event)
     if dest is None:
@@ -43,6 +46,8 @@ def move(task, event, target=None, last_error=KEEP, keep_target=True):
         values['target_provision_state'] = target
     if last_error is not KEEP:
         values['last_error'] = last_error
+    if info is not None:
+        values['driver_internal_info'] = info
     task.update_node(values)
     return dest
 
@@ -153,7 +158,12 @@ def fail_node(task, message):
     if states.next_state(task.node.provision_state, _FAIL) is None:
         task.update_node({'last_error': message})
         return
-    move(task, _FAIL, last_error=message)
+    # A step the node was polled for is no more, in the same write (a
+    # record left on a failed node would be polled in its next wait).
+    info = task.node.driver_internal_info
+    move(task, _FAIL, last_error=message,
+         info=(polled_steps.without_record(info)
+               if polled_steps.record(task.node) else None))
 
 
 def failure_text(flow_failures):

@@ -19,6 +19,7 @@ work holds the children's locks one after another, as Ironic runs such
 steps only when [conductor]permit_child_node_step_async_result allows.
 """
 
+import copy
 import time
 
 from oslo_log import log
@@ -95,7 +96,9 @@ def poll(task):
             'since the step started?)' % (found['kind'], step_name(step),
                                           step['interface']))
     try:
-        result = poll_step(task, step, dict(found['state']))
+        # A copy: the interface may change it in place, and the record
+        # must stay as it was until the carry-on's write.
+        result = poll_step(task, step, copy.deepcopy(found['state']))
     except Exception as e:
         raise exception.IronicLikeException('%s step %s: %s' % (
             found['kind'], step_name(step), exception.safe_message(e)))
@@ -129,7 +132,7 @@ def poll_inline(task, step, polling, sleep=time.sleep):
     state = polling.state
     while True:
         sleep(CONF.conductor.check_polled_steps_interval)
-        result = interface.poll_step(task, step, dict(state))
+        result = interface.poll_step(task, step, copy.deepcopy(state))
         if not drivers_base.is_polling(result):
             return
         state = result.state

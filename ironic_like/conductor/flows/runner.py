@@ -8,6 +8,7 @@ conductor was running is resumed here, then followed the same way.
 """
 
 import contextlib
+import copy
 import threading
 
 from oslo_log import log
@@ -299,6 +300,12 @@ def _back_to_wait(task, error):
     node_steps.move(task, 'wait')
 
 
+def _write_back(task, error, values):
+    # The pool refused the work: the node is as it was before (a polled
+    # step's wait and record: the next poll carries on).
+    task.update_node(values)
+
+
 def _start(task, name):
     node_steps.move(task, 'resume')
     task.set_spawn_error_hook(_back_to_wait)
@@ -488,6 +495,10 @@ def after_polled_step(task):
     reboot boots again and heartbeats). One write."""
     node = task.node
     found = polled_steps.record(node)
+    # What a worker the pool refuses gives back: the wait, the record.
+    restore = {'provision_state': node.provision_state,
+               'driver_internal_info': copy.deepcopy(
+                   node.driver_internal_info)}
     flows = {'clean': clean, 'service': service}.get(found['kind'])
     keys = flows.STEP_LIST if flows is not None else deploy.STEP_LIST
     info = polled_steps.without_record(node.driver_internal_info)
@@ -498,36 +509,45 @@ def after_polled_step(task):
     if flows is None:
         if deploy.carries_on_without_agent(node):
             _unhold_at_once(task, states.DEPLOYING, keys.phase_next,
-                            deploy.flow_to_carry_on(node), info)
+                            deploy.flow_to_carry_on(node), info, restore)
             return
     else:
         following = reserved_steps.next_flow(node, flows)
         if following != flows.NEXT_STEP:
             _unhold_at_once(task, keys.state, keys.phase_next, following,
-                            info)
+                            info, restore)
             return
     info[agent_info.PHASE] = keys.phase_next
     info[agent_info.PHASE_STARTED] = timeutils.utcnow().isoformat()
-    task.update_node({'driver_internal_info': info})
+    # The state written again: its time is the agent's last sign of life
+    # for the heartbeat timeout, which starts now (the step's reboot
+    # took the agent's last heartbeat away).
+    task.update_node({'provision_state': node.provision_state,
+                      'driver_internal_info': info})
     LOG.info('Node %s: the next heartbeat of its agent carries on',
              node.uuid)
 
 
-def _unhold_at_once(task, state, phase, flow, info=None):
+def _unhold_at_once(task, state, phase, flow, info=None, restore=None):
     """Work held where no agent will heartbeat carries on now: the node
     goes back to ``state`` (deploying, cleaning, servicing) with the
     ``phase`` that names its next step in one write (a take-over between
     two writes would find it waiting for a heartbeat that never comes;
     restart_point() knows this one), then a worker runs ``flow``.
-    ``info``: the driver_internal_info to write (the node's)."""
+    ``info``: the driver_internal_info to write (the node's);
+    ``restore``: the values a refused worker writes back (default: the
+    node waits again for its next heartbeat)."""
     node = task.node
     info = dict(info or node.driver_internal_info or {})
     info[agent_info.PHASE] = phase
     info[agent_info.PHASE_STARTED] = timeutils.utcnow().isoformat()
     task.update_node({'provision_state': state,
                       'driver_internal_info': info})
-    LOG.info('Node %s: hold released; carrying on', node.uuid)
-    task.set_spawn_error_hook(_back_to_wait)
+    LOG.info('Node %s: carrying on (%s)', node.uuid, flow)
+    if restore is not None:
+        task.set_spawn_error_hook(_write_back, restore)
+    else:
+        task.set_spawn_error_hook(_back_to_wait)
     task.spawn_after(executor(), run_chain, flow)
 
 

@@ -130,8 +130,9 @@ class RedfishBIOS(redfish._RedfishBMC, base.BIOSInterface):
         they are not, until the deadline; then BIOSSettingsNotApplied
         naming what is not in force. A read that fails (a BMC often
         answers 503 or drops the connection during the power-on self
-        test) is tried again at the next poll, until the deadline; wrong
-        credentials fail at once."""
+        test, and may answer anything meanwhile) is tried again at the
+        next poll, until the deadline; driver_info that lacks what the
+        BMC needs fails at once."""
         action = state.get('action') or 'applying BIOS settings'
         attributes = state.get('attributes') or {}
         late = timeutils.utcnow() >= _parse_time(state.get('deadline'))
@@ -140,9 +141,8 @@ class RedfishBIOS(redfish._RedfishBMC, base.BIOSInterface):
                                                     action=action)
             with _bios_errors(info, action):
                 missing = _unapplied(system.bios, attributes)
-        except (exception.InvalidParameterValue,
-                exception.MissingParameterValue):
-            raise
+        except exception.MissingParameterValue:
+            raise  # driver_info lacks what the BMC needs: no later read
         except exception.IronicLikeException as e:
             if late:
                 raise

@@ -373,13 +373,15 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
         """One look at the round the step waits for (``state``: what
         _carry_on kept): the next round submitted once it is over, the
         volumes recorded once none is left (None); Polling meanwhile. A
-        read the BMC fails (it restarts after the reset) is tried again
-        at the next poll, until the round's deadline."""
+        read the BMC fails (it restarts after the reset, and may answer
+        anything meanwhile) is tried again at the next poll, until the
+        round's deadline."""
         work = dict(state)
         try:
             info, layout = self._read(task, work['action'])
-        except (exception.InvalidParameterValue,
-                exception.MissingParameterValue):
+        except exception.MissingParameterValue:
+            # driver_info lacks what the BMC needs: no later poll reads.
+            self._after_failure(task, work)
             raise
         except exception.IronicLikeException as e:
             if not _late(work):
@@ -469,6 +471,8 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
                             task, layout, work, storage, items[0],
                             apply_time)
                         del items[0]
+                        if name is None:
+                            continue  # nothing asked of the BMC
                         asked.append(name)
                         if hasattr(answer, 'task_monitor_uri'):
                             monitors.append([name,
@@ -505,8 +509,9 @@ class RedfishRAID(redfish._RedfishBMC, base.RAIDInterface):
             volume = {v.identity: v
                       for v in layout.volumes.get(storage, ())}.get(item)
             if volume is None:
-                # Gone meanwhile: nothing left to ask.
-                return '%s/%s' % (storage, item), None
+                # Gone meanwhile: nothing left to ask (nor to reboot
+                # for).
+                return None, None
             LOG.info('Node %s: deleting RAID volume %s of %s (apply time '
                      '%s)', task.node.uuid, item, storage,
                      getattr(apply_time, 'value', 'default'))

@@ -101,8 +101,10 @@ class SushyEmulator(fixtures.Fixture):
     """sushy-tools' emulator (FakeDriver) on a free loopback port."""
 
     def __init__(self, systems, power_delay=0, log_dir=None,
-                 notification_url=None, extra_config=None):
-        """``notification_url``: notify this URL instead of the fixture's
+                 notification_url=None, extra_config=None, post_delay=0):
+        """``post_delay``: seconds after a boot starts before what waits
+        for it (BIOS settings, storage operations) applies.
+        ``notification_url``: notify this URL instead of the fixture's
         listener (which then receives nothing). ``extra_config``: more
         emulator settings (e.g. ``SUSHY_EMULATOR_STORAGE``,
         ``SUSHY_EMULATOR_DRIVES``, ``SUSHY_EMULATOR_VOLUMES``: the
@@ -110,6 +112,7 @@ class SushyEmulator(fixtures.Fixture):
         super().__init__()
         self.systems = systems
         self.power_delay = power_delay
+        self.post_delay = post_delay
         self.log_dir = log_dir
         self.notification_url = notification_url
         self.extra_config = dict(extra_config or {})
@@ -144,6 +147,7 @@ class SushyEmulator(fixtures.Fixture):
                     f.write('%s = %r\n' % (name, value))
         argv = [sys.executable, '-m', redfish_emulator.__name__,
                 '--power-delay', str(self.power_delay),
+                '--post-delay', str(self.post_delay),
                 '--config', config, '-i', '127.0.0.1',
                 '--port', str(self.port)]
         self.process = base.ServiceProcess('sushy-emulator-%d' % attempt,

@@ -16,8 +16,10 @@ from ironic_like.conductor import agent_timeouts
 from ironic_like.conductor.flows import clean
 from ironic_like.conductor.flows import deploy
 from ironic_like.conductor.flows import polled_steps
+from ironic_like.conductor.flows import runner
 from ironic_like.conductor import servicing
 from ironic_like.conductor import step_polling
+from ironic_like.conductor import takeover
 from ironic_like.drivers import base as drivers_base
 from ironic_like.drivers.modules import fake
 from ironic_like.tests.unit.conductor import test_agent_deploy
@@ -109,7 +111,11 @@ class TestPolledCleanSteps(PolledStepsBase):
                                                        now=FAR))
         node = self._poll(node, 'polling')
         self.assertEqual({'left': 1}, polled_steps.record(node)['state'])
+        waiting_since = node.provision_updated_at
         node = self._poll(node, 'done')
+        # The heartbeat timeout counts from the step's end: the agent
+        # the step's reboot took away has that long to come back.
+        self.assertGreater(node.provision_updated_at, waiting_since)
         # The erase is the agent's: its next heartbeat starts it.
         self.assertIsNone(polled_steps.record(node))
         self.assertEqual(states.CLEANWAIT, node.provision_state)
@@ -152,6 +158,40 @@ class TestPolledCleanSteps(PolledStepsBase):
         self.assertIsNone(step_polling.poll_node(self.context, node.id))
         self.assertEqual([], self._agent_steps(clean.EXECUTE_CLEAN_STEP))
 
+    def test_a_refused_worker_leaves_the_node_waiting(self):
+        node = self._act(self._manageable(), 'clean',
+                         {'clean_steps': [ERASE, POLLED]})
+        node = self._heartbeat(self._give_token(node))
+        node = self._heartbeat(node)
+        self._waits_polled(node, 'clean')
+        pool = mock.Mock()
+        pool.submit.side_effect = RuntimeError('the pool is full')
+        node = self._poll(node, 'polling')
+        with mock.patch.object(runner, 'executor', return_value=pool):
+            # Done, but the carry-on's worker is refused: twice.
+            for _ in range(2):
+                self.assertIsNone(step_polling.poll_node(self.context,
+                                                         node.id))
+        # Back in its wait with its record: the next poll carries on.
+        node = self.db.get_node_by_id(node.id)
+        self._waits_polled(node, 'clean')
+        self.assertEqual(1, node.driver_internal_info[clean.INDEX])
+        node = self._poll(node, 'done')
+        self.assertEqual(states.MANAGEABLE, node.provision_state)
+
+    def test_a_record_of_other_work_is_never_polled(self):
+        node = self._act(self._manageable(), 'clean',
+                         {'clean_steps': [POLLED, ERASE]})
+        node = self._heartbeat(self._give_token(node))
+        info = dict(node.driver_internal_info)
+        info[polled_steps.KEY] = dict(info[polled_steps.KEY],
+                                      kind='deploy')
+        self.db.update_node(node.id, {'driver_internal_info': info})
+        self.assertIsNone(step_polling.poll_node(self.context, node.id))
+        node = self.db.get_node_by_id(node.id)
+        self.assertIsNone(polled_steps.record(node))
+        self.assertEqual([('start', states.CLEANING)], self.calls)
+
     def test_abort_while_polled(self):
         node = self._act(self._manageable(), 'clean',
                          {'clean_steps': [POLLED, ERASE]})
@@ -164,6 +204,32 @@ class TestPolledCleanSteps(PolledStepsBase):
         self.assertIsNone(polled_steps.record(node))
         self.assertIsNone(step_polling.poll_node(self.context, node.id))
         self.assertEqual([('start', states.CLEANING)], self.calls)
+
+    def test_a_dead_conductor_leaves_the_poll_to_the_next_owner(self):
+        # The conductor polling the node died holding its lock (mid
+        # poll): the take-over drops the lock and fails nothing (the
+        # node waits, its step recorded); the new owner's poll carries
+        # on.
+        node = self._act(self._manageable(), 'clean',
+                         {'clean_steps': [POLLED, ERASE]})
+        node = self._heartbeat(self._give_token(node))
+        self._waits_polled(node, 'clean')
+        self.db.update_node(node.id, {'reservation': 'dead-conductor',
+                                      'conductor_affinity':
+                                      'dead-conductor'})
+        self.assertIsNone(step_polling.poll_node(self.context, node.id))
+        self.assertTrue(self.db.release_dead_holder(node.id,
+                                                    'dead-conductor'))
+        takeover.fail_abandoned_work(self.context, node.id,
+                                     'dead-conductor')
+        node = self.db.get_node_by_id(node.id)
+        self._waits_polled(node, 'clean')
+        self.assertIsNone(node.last_error)
+        self._poll(node, 'polling')
+        node = self._poll(node, 'done')
+        node = self._heartbeat(self._heartbeat(node))   # the erase
+        self.assertEqual(states.MANAGEABLE, node.provision_state)
+        self.assertIsNone(node.last_error)
 
     def test_without_node_flows(self):
         # The fake deploy interface: no agent. The steps after the polled
@@ -196,10 +262,16 @@ class TestPolledCleanSteps(PolledStepsBase):
             {'bios.factory_reset': '20'}], group='conductor')
         node = utils.create_test_node(provision_state=states.MANAGEABLE,
                                       bios_interface='fake')
-        node = self._act(node, 'provide')
-        self._waits_polled(node, 'clean', without_agent=True)
-        self._poll(node, 'polling')
-        node = self._poll(node, 'done')
+        with mock.patch.object(fake.FakeDeploy, 'clean',
+                               autospec=True, return_value=None) as own:
+            node = self._act(node, 'provide')
+            self._waits_polled(node, 'clean', without_agent=True)
+            own.assert_not_called()
+            self._poll(node, 'polling')
+            node = self._poll(node, 'done')
+        # The deploy interface's own cleaning last, as without a polled
+        # step.
+        own.assert_called_once_with(mock.ANY, mock.ANY, None)
         self.assertEqual(states.AVAILABLE, node.provision_state)
         self.assertIsNone(node.last_error)
         self.assertNotIn(servicing.AFTER_HOLD, node.driver_internal_info)

@@ -304,7 +304,7 @@ class TestRedfishBIOSSteps(base.TestCase):
             exception.IronicLikeException, self.interface.poll_step,
             self.task, step, dict(state, deadline='2000-01-01T00:00:00'))
         self.assertIn('applying BIOS settings failed', str(exc))
-        # Wrong credentials are no busy BMC: at once.
+        # driver_info without the BMC's address is no busy BMC: at once.
         self._update_node({'driver_info': {}})
         self.assertRaises(exception.MissingParameterValue,
                           self.interface.poll_step, self.task, step,
