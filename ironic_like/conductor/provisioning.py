@@ -65,6 +65,7 @@ def do_provisioning_action(context, executor, node_id, event, params):
         if event == 'abort':
             aborted = node.provision_state
             info = None
+            polled_steps.abandon(task)
             if aborted in states.HOLD_STATES or polled_steps.record(node):
                 # NO_RAMDISK too: left over, it would send a later hold's
                 # "unhold" down the path without the agent. A polled

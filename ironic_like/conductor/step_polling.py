@@ -110,6 +110,7 @@ def poll_node(context, node_id):
                 LOG.warning('Node %s: a %s step recorded as polled while '
                             'the node is in %s; forgotten', node.uuid,
                             found.get('kind'), node.provision_state)
+                polled_steps.abandon(task)
                 task.update_node({'driver_internal_info':
                                   polled_steps.without_record(
                                       node.driver_internal_info)})

@@ -84,7 +84,9 @@ opts = [
                     'out-of-band steps of its nodes that go on outside it '
                     '(the redfish BIOS steps wait so for the settings to '
                     'be in force after the reboot, the redfish RAID steps '
-                    'for the volumes): the node waits (clean '
+                    'for the volumes, the redfish firmware update for the '
+                    'BMC\'s task and the new versions): the node waits '
+                    '(clean '
                     'wait, service wait, deploy wait) with no worker and '
                     'no lock held, and whichever conductor owns it then '
                     'polls it. Each step bounds its own wait.'),

@@ -27,7 +27,8 @@ opts = [
     cfg.IntOpt('firmware_update_status_interval', default=60, min=0,
                help='Seconds between two reads of the BMC\'s firmware '
                     'update task while the update step waits for it (at '
-                    'least 1 here: the step itself polls).'),
+                    'least 1 here; read at the first conductor poll after '
+                    'it: [conductor]check_polled_steps_interval).'),
     cfg.IntOpt('firmware_update_reboot_delay', default=300, min=0,
                help='Default bound (seconds) of the wait, after a '
                     'component\'s update task completed, for the BMC to '
@@ -39,7 +40,9 @@ opts = [
     cfg.IntOpt('firmware_update_bmc_version_check_interval', default=30,
                min=0,
                help='Seconds between two reads of a component\'s version '
-                    'after its update (at least 1 here).'),
+                    'after its update (at least 1 here; read at the first '
+                    'conductor poll after it: [conductor]'
+                    'check_polled_steps_interval).'),
     cfg.IntOpt('firmware_update_nic_starting_wait', default=30, min=0,
                help='Seconds a NIC firmware update task may stay Starting '
                     'before the node is rebooted (some NICs start applying '
@@ -47,9 +50,8 @@ opts = [
     cfg.IntOpt('firmware_update_overall_timeout', default=7200, min=0,
                help='Bound (seconds) of a whole firmware update step, '
                     'every component of it: the step fails when it is not '
-                    'over by then. The step holds a conductor worker and '
-                    'the node\'s lock meanwhile, so 0 (Ironic: no bound) '
-                    'means the default bound here.'),
+                    'over by then. 0 (Ironic: no bound) means the default '
+                    'bound here: every step bounds its own wait.'),
 ]
 
 

@@ -80,7 +80,10 @@ class Polling(object):
     Polling while it is not (its state replaces the one kept), or raises
     when it failed; it bounds the wait itself (a deadline in its state).
     The interface should not hold onto anything between two polls: the
-    next one may run on another conductor."""
+    next one may run on another conductor. An interface that keeps
+    something on the conductor meanwhile (a staged file) may offer
+    ``abandon_step(task, step, state)``, called when the node is aborted
+    while it waits."""
 
     def __init__(self, state):
         self.state = dict(state or {})

@@ -113,6 +113,27 @@ def poll(task):
     return True
 
 
+def abandon(task):
+    """The node's polled step will not be polled again (an abort): the
+    interface's ``abandon_step(task, step, state)``, when it has one,
+    drops what it keeps on the conductor (a staged image). Never
+    raises."""
+    found = record(task.node)
+    if found is None:
+        return
+    step = found.get('step') or {}
+    interface = getattr(task.driver, step.get('interface') or '', None)
+    hook = getattr(interface, 'abandon_step', None)
+    if hook is None:
+        return
+    try:
+        hook(task, step, copy.deepcopy(found.get('state') or {}))
+    except Exception as e:
+        LOG.warning('Node %s: cleaning up after the abandoned step %s '
+                    'failed: %s', task.node.uuid, step_name(step),
+                    exception.safe_message(e))
+
+
 def without_record(info):
     """A copy of driver_internal_info ``info`` without the polled step
     (nor its agent phase)."""

@@ -120,7 +120,13 @@ def _abort_now(task):
         LOG.info('Node %s: nothing to abort any more (%s)', node.uuid,
                  node.provision_state)
         return
-    node_steps.move(task, 'abort', last_error='Aborted by request.')
+    # A step it started that goes on outside the conductor is forgotten
+    # in the abort's own write (the interface drops what it kept).
+    polled_steps.abandon(task)
+    info = (polled_steps.without_record(node.driver_internal_info)
+            if polled_steps.record(node) else None)
+    node_steps.move(task, 'abort', last_error='Aborted by request.',
+                    info=info)
     _abort_cleanup(task)
 
 

@@ -16,9 +16,10 @@ step, run out of band:
 
 For each component: the BMC's UpdateService.SimpleUpdate with the image
 (Targets: the node's system, when the BMC has several), then its task is
-read every ``[redfish]firmware_update_status_interval`` seconds until it
-is over; a task that ends other than Completed with status OK or Warning
-fails the step with the BMC's messages. As Ironic does:
+read every ``[redfish]firmware_update_status_interval`` seconds (at the
+first conductor poll after it) until it is over; a task that ends other
+than Completed with status OK or Warning fails the step with the BMC's
+messages. As Ironic does:
 
 - ``bios``: the node is rebooted as soon as the task is Starting,
   Running or Pending (BMCs that flash the BIOS at the next boot wait for
@@ -36,9 +37,13 @@ The version wait is bounded by the entry's ``wait`` (default
 ``[redfish]firmware_update_reboot_delay``); a version that did not change
 by then is logged, not an error (an image of the same version is a
 valid flash). The whole step is bounded by
-``[redfish]firmware_update_overall_timeout`` and holds a conductor worker
-and the node's lock meanwhile (Ironic polls from a periodic task
-instead). The components are read again at the end (GET
+``[redfish]firmware_update_overall_timeout``. It is polled, as Ironic
+polls from a periodic task (drivers.base.Polling): wherever it must wait
+(the task, the version, a component's ``wait``), it returns, the node
+waits with no conductor worker or lock held, and the poll after the
+wait carries it on from the component and phase reached, kept as JSON
+in the node's record (so on whichever conductor owns the node then).
+The components are read again at the end (GET
 /v1/nodes/{id}/firmware: ``last_version_flashed``); a BMC that does not
 answer then only delays that to the next verify.
 
@@ -185,22 +190,48 @@ class RedfishFirmware(redfish._RedfishBMC, base.FirmwareInterface):
     @base.clean_step(argsinfo=UPDATE_ARGSINFO, requires_ramdisk=False)
     def update(self, task, settings):
         entries = parse_settings(settings)
-        deadline = time.monotonic() + (
-            CONF.redfish.firmware_update_overall_timeout or DEFAULT_TIMEOUT)
-        staged = []
+        state = {'entries': entries, 'index': 0, 'staged': [],
+                 'deadline': time.time() + (
+                     CONF.redfish.firmware_update_overall_timeout or
+                     DEFAULT_TIMEOUT)}
+        _start_component(state)
+        return self._carry_on(task, state)
+
+    def poll_step(self, task, step, state):
+        """The update carried on from where the last poll left it
+        (``state``: what _carry_on kept): nothing before the time it
+        named (the [redfish] intervals and waits); Polling while a
+        component is not over, None once the last one is."""
+        if time.time() < state.get('next_at', 0):
+            return base.Polling(state)
+        return self._carry_on(task, dict(state))
+
+    def abandon_step(self, task, step, state):
+        """The node was aborted while the update waited: the images
+        this conductor staged go (the BMC may still be reading one: its
+        task then fails there)."""
+        _remove_staged(task, state)
+
+    def _carry_on(self, task, state):
+        """Run the update as far as it goes without waiting: Polling
+        (with the time of its next look) where it must wait for the BMC,
+        the reboot or a component to settle; None once every component
+        is over (the staged images removed, the versions read again).
+        A failure removes the staged images and raises."""
         try:
-            for index, entry in enumerate(entries):
-                _Update(task, index, entry, deadline, staged,
-                        last=index == len(entries) - 1).run()
-        finally:
-            for path in staged:
-                try:
-                    published_files.remove(path)
-                except OSError as e:
-                    # Not to hide how the step ended.
-                    LOG.warning('Node %s: the staged firmware image %s '
-                                'could not be removed: %s', task.node.uuid,
-                                path, e)
+            while state['index'] < len(state['entries']):
+                wait = _Update(task, state).step()
+                if wait is not None:
+                    state['next_at'] = time.time() + wait
+                    return base.Polling(state)
+                if state['comp'].get('over'):
+                    state['index'] += 1
+                    if state['index'] < len(state['entries']):
+                        _start_component(state)
+        except Exception:
+            _remove_staged(task, state)
+            raise
+        _remove_staged(task, state)
         try:
             self.cache_firmware_components(task)
         except Exception as e:
@@ -209,6 +240,24 @@ class RedfishFirmware(redfish._RedfishBMC, base.FirmwareInterface):
             LOG.warning('Node %s: firmware updated, but the versions could '
                         'not be read again: %s', task.node.uuid,
                         exception.safe_message(e))
+        return None
+
+
+def _start_component(state):
+    """The component at state['index'] starts: its version is read
+    first."""
+    state['comp'] = {'phase': _BEFORE, 'rebooted': False}
+
+
+def _remove_staged(task, state):
+    for path in state.get('staged') or ():
+        try:
+            published_files.remove(path)
+        except OSError as e:
+            # Not to hide how the step ended.
+            LOG.warning('Node %s: the staged firmware image %s could not '
+                        'be removed: %s', task.node.uuid, path, e)
+    state['staged'] = []
 
 
 def _nics(node_uuid, system):
@@ -255,21 +304,31 @@ class _ReadFailed(Exception):
     or answered something unreadable)."""
 
 
+# The phases of a component's update, in their order (a component skips
+# those it does not need).
+_BEFORE = 'before'      # its version read before the update
+_TASK = 'task'          # SimpleUpdate asked for; its task followed
+_VERSION = 'version'    # its new version awaited
+_SETTLE = 'settle'      # the entry's wait before the next component
+
+
 class _Update(object):
     """One component's update: SimpleUpdate, its task, the reboots and
-    the version wait."""
+    the version wait, as a machine of phases whose progress is kept in
+    ``state['comp']`` (JSON: the step is polled, maybe by another
+    conductor). step() does what can be done now and says how long to
+    wait before the next look."""
 
-    def __init__(self, task, index, entry, deadline, staged, last):
+    def __init__(self, task, state):
         self.task = task
         self.node = task.node
-        self.entry = entry
-        self.component = entry['component']
+        self.state = state
+        self.comp = state['comp']
+        self.entry = state['entries'][state['index']]
+        self.component = self.entry['component']
         self.kind = _kind(self.component)
-        self.index = index
-        self.deadline = deadline
-        self.staged = staged
-        self.last = last
-        self.rebooted = False
+        self.index = state['index']
+        self.last = self.index == len(state['entries']) - 1
         self.action = 'updating the %s firmware' % self.component
 
     def _fail(self, why):
@@ -279,74 +338,157 @@ class _Update(object):
                masking.mask_url_password(self.entry['url']), why)))
 
     def _left(self):
-        return self.deadline - time.monotonic()
+        return self.state['deadline'] - time.time()
 
-    def _sleep(self, interval):
-        time.sleep(max(1, min(interval, self._left())))
+    def _interval(self, interval):
+        """The wait before the next look: ``interval``, at least 1 s and
+        at most what the step has left."""
+        return max(1, min(interval, self._left()))
 
-    def run(self):
-        if self._left() <= 0:
-            raise self._fail('not started: the step ran out of '
-                             '[redfish]firmware_update_overall_timeout')
-        info, before = self._version_before()
-        image_url = self._stage()
-        monitor = self._submit(image_url)
-        sushy_task = self._wait_task(info, monitor)
-        self._check(sushy_task)
-        if self.kind == BIOS:
-            if not self.rebooted:
-                # The BMC staged the image; the BIOS flashes it at boot.
-                self._reboot()
-                self._settled(self._wait_version(before), before)
-            else:
-                self._settle()
-        elif self.kind == BMC:
-            self._after_bmc(before)
-        else:
-            if not self.rebooted:
-                self._reboot()
-            self._settle()
+    def step(self):
+        """Seconds to wait before the next look, or None: the phase
+        moved on (the component may be over: comp['over'])."""
+        phase = self.comp['phase']
+        if phase == _BEFORE:
+            return self._before()
+        if phase == _TASK:
+            return self._follow_task()
+        if phase == _VERSION:
+            return self._await_version()
+        return self._settling()
 
-    def _settle(self):
-        """The entry's ``wait``, Ironic's time for a component to settle
-        before the next one starts (for the BMC, and a BIOS whose BMC
-        staged the image, it bounds the version wait instead)."""
-        if self.entry.get('wait'):
-            time.sleep(max(0, min(self.entry['wait'], self._left())))
+    def _over(self):
+        self.comp['over'] = True
+
+    def _before(self):
+        """The component's version before the update, read again while
+        the BMC does not answer (it may still restart after the previous
+        component's update), for at most [redfish]
+        firmware_update_reboot_delay; then the image staged and
+        SimpleUpdate asked for."""
+        if 'until' not in self.comp:
+            if self._left() <= 0:
+                raise self._fail('not started: the step ran out of '
+                                 '[redfish]firmware_update_overall_timeout')
+            self.comp['until'] = time.time() + max(0, min(
+                CONF.redfish.firmware_update_reboot_delay, self._left()))
+        try:
+            self.comp['before'] = self._read_version()
+        except (exception.InvalidParameterValue,
+                exception.MissingParameterValue):
+            raise
+        except exception.IronicLikeException as e:
+            if time.time() >= self.comp['until']:
+                raise
+            LOG.info('Node %s: reading the %s version failed (read again): '
+                     '%s', self.node.uuid, self.component,
+                     exception.safe_message(e))
+            return self._interval(
+                CONF.redfish.firmware_update_bmc_version_check_interval)
+        monitor = self._submit(self._stage())
+        self.comp.update({'phase': _TASK,
+                          'monitor': monitor.task_monitor_uri})
+        return None
 
     def _read_version(self):
-        """(parsed driver_info, the component's version as the BMC
-        reports it now)."""
+        """The component's version as the BMC reports it now."""
         info, system = redfish_utils.get_system(self.node,
                                                 action=self.action)
         with redfish_utils.sushy_errors(info, self.action,
                                         exception.IronicLikeException):
-            return info, _version(system, self.kind)
+            return _version(system, self.kind)
 
-    def _version_before(self):
-        """(parsed driver_info, the component's version now), read again
-        while the BMC does not answer (it may still restart after the
-        previous component's update), for at most
-        [redfish]firmware_update_reboot_delay."""
-        until = time.monotonic() + max(0, min(
-            CONF.redfish.firmware_update_reboot_delay, self._left()))
-        while True:
-            try:
-                return self._read_version()
-            except (exception.InvalidParameterValue,
-                    exception.MissingParameterValue):
-                raise
-            except exception.IronicLikeException as e:
-                if time.monotonic() >= until:
-                    raise
-                LOG.info('Node %s: reading the %s version failed (read '
-                         'again): %s', self.node.uuid, self.component,
-                         exception.safe_message(e))
-            self._sleep(
+    def _follow_task(self):
+        """One read of the BMC's task: the reboot a BIOS or NIC task
+        waits for; once it is over (or gone: taken as done, as Ironic
+        does), what the component needs next."""
+        interval = CONF.redfish.firmware_update_status_interval
+        try:
+            processing, sushy_task = self._read_task()
+        except _ReadFailed as e:
+            if self._left() <= 0:
+                raise self._fail('its task could not be read: %s' % e)
+            LOG.info('Node %s: reading the %s update task failed (read '
+                     'again): %s', self.node.uuid, self.component, e)
+            return self._interval(interval)
+        if processing is None:
+            LOG.warning('Node %s: the BMC no longer has the task of the '
+                        '%s update; taken as done', self.node.uuid,
+                        self.component)
+            return self._task_over(None)
+        state = getattr(sushy_task, 'task_state', None)
+        # The task's state decides (some BMCs go on answering 202 once
+        # it ended), as in Ironic; without one, the answer's.
+        if (state is not None and state not in _RUNNING) or (
+                state is None and not processing):
+            return self._task_over(sushy_task)
+        if not self.comp['rebooted']:
+            if self.kind == BIOS and state in _BIOS_REBOOT_STATES:
+                self._reboot()
+            elif self.kind == NIC:
+                self._nic_starting(state)
+        if self._left() <= 0:
+            raise self._fail(
+                'its task is not over after [redfish]'
+                'firmware_update_overall_timeout (state %s)'
+                % _text(state))
+        return self._interval(interval)
+
+    def _task_over(self, sushy_task):
+        self._check(sushy_task)
+        if self.kind == BIOS:
+            if not self.comp['rebooted']:
+                # The BMC staged the image; the BIOS flashes it at boot.
+                self._reboot()
+                self._await(_VERSION)
+            else:
+                self._await(_SETTLE)
+        elif self.kind == BMC:
+            self._await(_VERSION)
+        else:
+            if not self.comp['rebooted']:
+                self._reboot()
+            self._await(_SETTLE)
+        return None
+
+    def _await(self, phase):
+        """The version wait (bounded by the entry's ``wait``, default
+        [redfish]firmware_update_reboot_delay) or the settling (the
+        entry's ``wait``, Ironic's time for a component to settle before
+        the next one starts) starts now."""
+        if phase == _VERSION:
+            bound = self.entry.get('wait') or \
+                CONF.redfish.firmware_update_reboot_delay
+        else:
+            bound = self.entry.get('wait') or 0
+        self.comp.update({'phase': phase, 'until': time.time() + max(
+            0, min(bound, self._left()))})
+
+    def _await_version(self):
+        """One read of the component's version: over when it is not the
+        one before, or at the end of the wait (the version read last,
+        None when that read failed: the BMC restarting, what it applied
+        is unknown, as Ironic decides at its timeout)."""
+        before = self.comp.get('before')
+        try:
+            now = self._read_version()
+        except exception.IronicLikeException as e:
+            now = None
+            LOG.info('Node %s: reading the %s version failed (read again): '
+                     '%s', self.node.uuid, self.component,
+                     exception.safe_message(e))
+        if (now is None or now == before) and \
+                time.time() < self.comp['until']:
+            return self._interval(
                 CONF.redfish.firmware_update_bmc_version_check_interval)
+        if self.kind == BMC:
+            self._after_bmc(now, before)
+        else:
+            self._settled(now, before)
+        self._over()
+        return None
 
-    def _after_bmc(self, before):
-        after = self._wait_version(before)
+    def _after_bmc(self, after, before):
         if after is None:
             # As Ironic: the BMC could not be read (still restarting);
             # a host reboot finishes what it applies.
@@ -359,6 +501,13 @@ class _Update(object):
             # As Ironic: some components after a BMC update are only
             # flashed once the host rebooted.
             self._reboot()
+
+    def _settling(self):
+        left = self.comp['until'] - time.time()
+        if left > 0:
+            return left
+        self._over()
+        return None
 
     def _settled(self, after, before):
         if after is None:
@@ -378,7 +527,8 @@ class _Update(object):
 
     def _stage(self):
         """The URL the BMC reads the image from: the entry's, or that of
-        a copy published under [deploy]http_root/firmware."""
+        a copy published under [deploy]http_root/firmware (removed when
+        the step ends, by the conductor that ends it)."""
         url = self.entry['url']
         scheme = urlparse.urlparse(url).scheme
         if scheme != 'file' and CONF.redfish.firmware_source == 'http':
@@ -387,7 +537,7 @@ class _Update(object):
         name = '%s-%d-%s' % (self.node.uuid, self.index,
                              base_name or 'firmware.bin')
         path = os.path.join(CONF.deploy.http_root, SUBDIR, name)
-        self.staged.append(path)
+        self.state['staged'].append(path)
         try:
             with published_files.replaced_whole(
                     path, prefix='.%s.' % name, binary=True) as fileobj:
@@ -395,7 +545,8 @@ class _Update(object):
                     # Checked again: the file may have changed since.
                     source = file_urls.local_path(url, 'settings')
                     published_files.copy_bounded(
-                        source, fileobj, self.deadline, url)
+                        source, fileobj, time.monotonic() + self._left(),
+                        url)
                 else:
                     published_files.download(
                         url, fileobj, 'the %s firmware update of node %s'
@@ -433,16 +584,23 @@ class _Update(object):
         LOG.info('Node %s: rebooting so that the %s firmware is applied',
                  self.node.uuid, self.component)
         redfish_utils.reboot_to_apply(self.task)
-        self.rebooted = True
+        self.comp['rebooted'] = True
 
-    def _read_task(self, info, monitor):
+    def _read_task(self):
         """(still processing, the sushy Task or None); None, None when
-        the BMC no longer has the task. _ReadFailed when it could not be
-        read now; wrong credentials raise."""
+        the BMC no longer has the task (a 404). _ReadFailed when it could
+        not be read now (read again at the next look); refused
+        credentials raise (InvalidParameterValue), as before anything
+        is read."""
+        info = redfish_utils.parse_driver_info(self.node)
         try:
             with redfish_utils.sushy_errors(
                     info, self.action, exception.IronicLikeException):
                 try:
+                    # Made anew from its URI at each look (the step is
+                    # polled); sushy reads the task as it makes it.
+                    monitor = redfish_utils.connection(info) \
+                        .get_task_monitor(self.comp['monitor'])
                     processing = monitor.check_is_processing
                     return processing, (monitor.task if processing
                                         else monitor.get_task())
@@ -457,58 +615,19 @@ class _Update(object):
         except exception.IronicLikeException as e:
             raise _ReadFailed(exception.safe_message(e))
 
-    def _wait_task(self, info, monitor):
-        """Read the BMC's task until it is over: the sushy Task, or None
-        when the BMC no longer has it (taken as done, as Ironic does).
-        Reboots the node for a BIOS or NIC task that waits for one."""
-        interval = CONF.redfish.firmware_update_status_interval
-        starting_since = None
-        while True:
-            try:
-                processing, sushy_task = self._read_task(info, monitor)
-            except _ReadFailed as e:
-                if self._left() <= 0:
-                    raise self._fail('its task could not be read: %s' % e)
-                LOG.info('Node %s: reading the %s update task failed '
-                         '(read again): %s', self.node.uuid,
-                         self.component, e)
-                self._sleep(interval)
-                continue
-            if processing is None:
-                LOG.warning('Node %s: the BMC no longer has the task of the '
-                            '%s update; taken as done', self.node.uuid,
-                            self.component)
-                return None
-            state = getattr(sushy_task, 'task_state', None)
-            # The task's state decides (some BMCs go on answering 202
-            # once it ended), as in Ironic; without one, the answer's.
-            if (state is not None and state not in _RUNNING) or (
-                    state is None and not processing):
-                return sushy_task
-            if not self.rebooted:
-                if self.kind == BIOS and state in _BIOS_REBOOT_STATES:
-                    self._reboot()
-                elif self.kind == NIC:
-                    starting_since = self._nic_starting(state,
-                                                        starting_since)
-            if self._left() <= 0:
-                raise self._fail(
-                    'its task is not over after [redfish]'
-                    'firmware_update_overall_timeout (state %s)'
-                    % _text(state))
-            self._sleep(interval)
-
-    def _nic_starting(self, state, since):
+    def _nic_starting(self, state):
         """A NIC task Starting for [redfish]firmware_update_nic_starting_
-        wait seconds waits for a reboot: reboot. When it was first seen
-        Starting (None once it is not)."""
+        wait seconds waits for a reboot: reboot. comp['starting_since']:
+        when it was first seen Starting (None once it is not)."""
         if state != sushy.TASK_STATE_STARTING:
-            return None
-        now = time.monotonic()
-        since = now if since is None else since
+            self.comp['starting_since'] = None
+            return
+        now = time.time()
+        since = self.comp.get('starting_since')
+        if since is None:
+            since = self.comp['starting_since'] = now
         if now - since >= CONF.redfish.firmware_update_nic_starting_wait:
             self._reboot()
-        return since
 
     def _check(self, sushy_task):
         if sushy_task is None:
@@ -520,31 +639,6 @@ class _Update(object):
         raise self._fail('the BMC\'s task ended %s (status %s): %s' % (
             _text(state), _text(status),
             '; '.join(_messages(sushy_task)) or 'no message'))
-
-    def _wait_version(self, before):
-        """Read the component's version until it is not ``before``, for
-        at most the entry's ``wait``: the version read last, None when
-        that read failed (the BMC restarting: what it applied is unknown,
-        as Ironic decides at its timeout)."""
-        bound = min(self.entry.get('wait') or
-                    CONF.redfish.firmware_update_reboot_delay, self._left())
-        until = time.monotonic() + max(0, bound)
-        interval = CONF.redfish.firmware_update_bmc_version_check_interval
-        last = None
-        while True:
-            try:
-                _, now = self._read_version()
-                last = now
-                if now is not None and now != before:
-                    return now
-            except exception.IronicLikeException as e:
-                last = None
-                LOG.info('Node %s: reading the %s version failed (read '
-                         'again): %s', self.node.uuid, self.component,
-                         exception.safe_message(e))
-            if time.monotonic() >= until:
-                return last
-            self._sleep(interval)
 
 
 _text = redfish_utils.task_text

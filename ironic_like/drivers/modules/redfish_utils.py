@@ -407,6 +407,12 @@ def task_messages(sushy_task):
     return found
 
 
+def connection(info):
+    """The sushy connection to the BMC of parsed driver_info ``info``
+    (cached); call it inside sushy_errors."""
+    return _CACHE.get(info)
+
+
 def task_monitor(node, uri):
     """The sushy TaskMonitor of the BMC task at ``uri`` (kept as its URI
     by a polled step); None when it cannot be made now."""

@@ -57,8 +57,12 @@ class PolledStepsBase(test_out_of_band_steps.OutOfBandBase):
                 return drivers_base.Polling({'left': state['left'] - 1})
             return None
 
+        def abandon_step(interface, task, step, state):
+            test.calls.append(('abandon', state['left']))
+
         for name, value in (('factory_reset', factory_reset),
-                            ('poll_step', poll_step)):
+                            ('poll_step', poll_step),
+                            ('abandon_step', abandon_step)):
             patcher = mock.patch.object(fake.FakeBIOS, name, value,
                                         create=True)
             patcher.start()
@@ -190,7 +194,9 @@ class TestPolledCleanSteps(PolledStepsBase):
         self.assertIsNone(step_polling.poll_node(self.context, node.id))
         node = self.db.get_node_by_id(node.id)
         self.assertIsNone(polled_steps.record(node))
-        self.assertEqual([('start', states.CLEANING)], self.calls)
+        # Not polled; what the interface kept for it dropped.
+        self.assertEqual([('start', states.CLEANING), ('abandon', 2)],
+                         self.calls)
 
     def test_abort_while_polled(self):
         node = self._act(self._manageable(), 'clean',
@@ -203,7 +209,9 @@ class TestPolledCleanSteps(PolledStepsBase):
         self.assertEqual('Aborted by request.', node.last_error)
         self.assertIsNone(polled_steps.record(node))
         self.assertIsNone(step_polling.poll_node(self.context, node.id))
-        self.assertEqual([('start', states.CLEANING)], self.calls)
+        # The interface dropped what it kept for the step.
+        self.assertEqual([('start', states.CLEANING), ('abandon', 2)],
+                         self.calls)
 
     def test_a_dead_conductor_leaves_the_poll_to_the_next_owner(self):
         # The conductor polling the node died holding its lock (mid

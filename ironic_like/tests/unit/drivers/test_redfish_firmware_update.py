@@ -4,6 +4,7 @@ checked before anything moves; per component SimpleUpdate, its task
 followed, the reboot the component needs, its new version awaited (on a
 fake clock); images staged under http_root removed afterwards."""
 
+import json
 import os
 import time
 import types
@@ -27,7 +28,8 @@ IMAGE = 'http://images.example/bios-2.0.bin'
 
 
 class _Clock(object):
-    """time.monotonic and time.sleep of the step: sleeping advances."""
+    """time.time, time.monotonic and time.sleep of the step: sleeping
+    advances (the waits between the polls of the step are sleeps)."""
 
     def __init__(self):
         # From the real clock's reading: the step's deadline is also
@@ -39,6 +41,9 @@ class _Clock(object):
         self.slept = []
 
     def monotonic(self):
+        return self.now
+
+    def time(self):
         return self.now
 
     def sleep(self, seconds):
@@ -110,6 +115,9 @@ class _UpdateStepTestCase(base.TestCase):
         conn = mock.Mock()
         conn.get_system.return_value = self.system
         conn.get_update_service.return_value = self.service
+        # The step follows its task by URI (it is polled): the task
+        # monitor SimpleUpdate answered last.
+        conn.get_task_monitor.side_effect = lambda uri: self.monitor
         conn.get_system_collection.return_value.members_identities = [
             SYSTEM_ID, '/redfish/v1/Systems/2']
         self.conn = conn
@@ -157,7 +165,20 @@ class _UpdateStepTestCase(base.TestCase):
             side_effect=read)
 
     def _update(self, *settings):
-        self.interface.update(self.task, list(settings))
+        """The step as the conductor runs it: started, then polled
+        until it is over (at most 500 polls), the clock moved to each
+        poll's time (the step's waits), its state through JSON."""
+        result = self.interface.update(self.task, list(settings))
+        step = {'interface': 'firmware', 'step': 'update'}
+        for _ in range(500):
+            if not drivers_base.is_polling(result):
+                return result
+            state = json.loads(json.dumps(result.state))
+            wait = state['next_at'] - self.clock.time()
+            if wait > 0:
+                self.clock.sleep(wait)
+            result = self.interface.poll_step(self.task, step, state)
+        self.fail('still polling after 500 polls')
 
     def _component(self, name):
         return {c.component: c for c in
@@ -186,6 +207,50 @@ class TestUpdateStep(_UpdateStepTestCase):
         self.assertEqual('2.0', bios.current_version)
         self.assertEqual('2.0', bios.last_version_flashed)
         self.assertEqual('1.0', bios.initial_version)
+
+    def test_polled_while_the_bmc_works(self):
+        # The step returns as soon as it must wait; a poll before the
+        # time it named does nothing; each later one looks once.
+        self.monitor = _Monitor([_task_doc(sushy.TASK_STATE_NEW),
+                                 _task_doc(sushy.TASK_STATE_COMPLETED)])
+        self._flash_bios_on_reboot()
+        result = self.interface.update(self.task, [
+            {'component': 'bios', 'url': IMAGE}])
+        self.assertTrue(drivers_base.is_polling(result))
+        state = json.loads(json.dumps(result.state))
+        self.assertEqual('task', state['comp']['phase'])
+        self.assertEqual('/redfish/v1/TaskService/Tasks/7',
+                         state['comp']['monitor'])
+        self.assertEqual(self.clock.now + 5, state['next_at'])
+        self.assertEqual(1, self.monitor.reads)
+        step = {'interface': 'firmware', 'step': 'update'}
+        again = self.interface.poll_step(self.task, step, state)
+        self.assertEqual(state, again.state)
+        self.assertEqual(1, self.monitor.reads)
+        self.clock.sleep(5)
+        # Completed: the reboot flashes it, the version shows it, done.
+        self.assertIsNone(self.interface.poll_step(self.task, step, state))
+        self.assertEqual(2, self.monitor.reads)
+        self.power.reboot.assert_called_once_with(self.task)
+        self.assertEqual('2.0', self._component('bios').current_version)
+
+    def test_task_unreadable_for_a_while(self):
+        # No connection to make the task monitor with: read again.
+        self.monitor = _Monitor([_task_doc(sushy.TASK_STATE_COMPLETED)])
+        self._flash_bios_on_reboot()
+        down = sushy.exceptions.ConnectionError(url='http://bmc.example',
+                                                error='refused')
+        answers = iter([down, down])
+
+        def monitor(uri):
+            answer = next(answers, self.monitor)
+            if isinstance(answer, Exception):
+                raise answer
+            return answer
+        self.conn.get_task_monitor.side_effect = monitor
+        self._update({'component': 'bios', 'url': IMAGE})
+        self.assertEqual([5, 5], self.clock.slept[:2])
+        self.assertEqual('2.0', self._component('bios').current_version)
 
     def test_bios_version_awaited_after_the_reboot(self):
         # The BIOS reports its new version only after its self test.
@@ -491,6 +556,24 @@ class TestUpdateStep(_UpdateStepTestCase):
         self.assertEqual([], os.listdir(os.path.join(self.root,
                                                      'firmware')))
 
+    def test_abandoned_while_polled_removes_the_staged_copy(self):
+        # The node aborted while the update waited for the BMC's task:
+        # the copy this conductor serves goes.
+        self.config(firmware_source='local', group='redfish')
+        self.useFixture(fixtures.MockPatchObject(
+            published_files, 'download',
+            side_effect=lambda url, f, purpose, bound: f.write(b'IMG') or 3))
+        self.monitor = _Monitor([_task_doc(sushy.TASK_STATE_RUNNING)])
+        result = self.interface.update(self.task, [
+            {'component': 'bmc', 'url': IMAGE}])
+        self.assertTrue(drivers_base.is_polling(result))
+        staged = os.path.join(self.root, 'firmware')
+        self.assertEqual(1, len(os.listdir(staged)))
+        self.interface.abandon_step(
+            self.task, {'interface': 'firmware', 'step': 'update'},
+            json.loads(json.dumps(result.state)))
+        self.assertEqual([], os.listdir(staged))
+
     def test_staging_failure_names_the_component(self):
         self.config(firmware_source='local', group='redfish')
         with open(os.path.join(self.root, 'firmware'), 'w'):
@@ -549,6 +632,9 @@ class TestWithSushysTaskMonitor(_UpdateStepTestCase):
             lambda *a, **k: sushy.taskmonitor.TaskMonitor.from_response(
                 connector, first, '/redfish/v1/UpdateService/Actions/'
                 'UpdateService.SimpleUpdate'))
+        # Each poll follows the task by the URI SimpleUpdate gave.
+        self.conn.get_task_monitor.side_effect = (
+            lambda uri: sushy.taskmonitor.TaskMonitor(connector, uri))
         return connector
 
     def test_202_without_a_body_then_200(self):
@@ -570,6 +656,30 @@ class TestWithSushysTaskMonitor(_UpdateStepTestCase):
         self._flash_bios_on_reboot()
         self._update({'component': 'bios', 'url': IMAGE})
         self.assertEqual('2.0', self._component('bios').current_version)
+
+    def _error(self, cls, status):
+        return cls(method='GET', url='/t/7', response=mock.Mock(
+            status_code=status, json=mock.Mock(return_value={})))
+
+    def test_task_gone_when_made_again_is_taken_as_done(self):
+        # The BMC restarted after its own update and forgot its tasks:
+        # the 404 of the monitor's first read (sushy reads as it makes
+        # it) is the task done, as before the step was polled.
+        connector = self._monitor(_response(202, _task_json('Running'),
+                                            location='/t/7'), [])
+        connector.get.side_effect = self._error(
+            sushy.exceptions.ResourceNotFoundError, 404)
+        self._update({'component': 'bmc', 'url': IMAGE})
+        self.assertEqual(1, connector.get.call_count)
+
+    def test_refused_credentials_when_made_again(self):
+        connector = self._monitor(_response(202, _task_json('Running'),
+                                            location='/t/7'), [])
+        connector.get.side_effect = self._error(
+            sushy.exceptions.AccessError, 401)
+        self.assertRaises(exception.InvalidParameterValue, self._update,
+                          {'component': 'bios', 'url': IMAGE})
+        self.assertEqual(1, connector.get.call_count)
 
     def test_200_while_running_then_exception(self):
         # Some BMCs answer 200 with the task while it runs.
