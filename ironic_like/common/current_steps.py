@@ -22,10 +22,24 @@ _SERVICING = frozenset([states.SERVICING, states.SERVICEWAIT,
                         states.SERVICEHOLD])
 
 
+# driver_internal_info: the out-of-band step the node waits for while it
+# is polled (conductor/flows/polled_steps.py), with its 'step' and 'kind'.
+POLLED_STEP = 'polled_step'
+_KIND_STATES = {'clean': _CLEANING, 'deploy': _DEPLOYING,
+                'service': _SERVICING}
+
+
 def _step_at(node, in_states, steps_key, index_key):
     if node.provision_state not in in_states:
         return {}
     info = node.driver_internal_info or {}
+    polled = info.get(POLLED_STEP)
+    if isinstance(polled, dict) and \
+            _KIND_STATES.get(polled.get('kind')) is in_states and \
+            isinstance(polled.get('step'), dict):
+        # Waiting for it: that step, also where the work keeps no list
+        # (cleaning or servicing without the agent).
+        return dict(polled['step'])
     steps, index = info.get(steps_key) or [], info.get(index_key) or 0
     if node.provision_state in states.HOLD_STATES and 0 < index <= \
             len(steps) and steps[index - 1].get('step') == step_names.HOLD:

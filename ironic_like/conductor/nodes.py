@@ -5,6 +5,7 @@ from oslo_log import log
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor import allocations
+from ironic_like.conductor.flows import polled_steps
 from ironic_like.conductor import instance_images
 from ironic_like.conductor import locks
 from ironic_like.conductor import node_flags
@@ -133,6 +134,9 @@ def destroy_node(context, node_id):
                 % (node.uuid, node.provision_state,
                    ', '.join(sorted(states.DELETE_ALLOWED_STATES))))
         macs = [port.address for port in task.ports]
+        # A step it waited for (in maintenance): what the interface kept
+        # on this conductor for it goes (a staged firmware image).
+        polled_steps.abandon(task)
         db_api.get_instance().destroy_node(node.id)
     # The virtual media, instance images and boot files this conductor
     # served for it, if any.

@@ -152,9 +152,26 @@ def do_provisioning_action(context, executor, node_id, event, params):
             rescue.validate(task, event, params)
         target = states.target_for(event, node.provision_state)
         previous = node.provision_state
-        _move(task, event, target=target, last_error=None)
+        # New work: nothing left by an earlier one (the steps kept after
+        # a hold or a polled step, their no-agent flag, a polled record
+        # a crash left) may steer it; dropped in the write that starts it.
+        info = _without_leftovers(task.node.driver_internal_info)
+        _move(task, event, target=target, last_error=None, info=info)
         task.set_spawn_error_hook(_not_started, previous, event)
         task.spawn_after(executor, _WORKERS[event], params or {})
+
+
+def _without_leftovers(info):
+    """driver_internal_info without what an earlier work kept for its
+    own carrying on (None when there is none: nothing to write)."""
+    info = info or {}
+    if not any(key in info for key in (AFTER_HOLD, servicing.NO_RAMDISK,
+                                       polled_steps.KEY)):
+        return None
+    info = polled_steps.without_record(info)
+    info.pop(AFTER_HOLD, None)
+    info.pop(servicing.NO_RAMDISK, None)
+    return info
 
 
 def _abort_running_work(node_id):

@@ -374,9 +374,18 @@ class ConductorService(object):
         except Exception:
             LOG.exception('Power sync could not list nodes')
             return
+        try:
+            # A BMC restarting for a polled step (its own firmware, a
+            # self test) answers nothing for minutes: not a power
+            # failure (Ironic's sync leaves nodes in these waits alone).
+            polled = set(step_polling.candidates(self.db, rows))
+        except Exception:
+            LOG.exception('Power sync could not list polled nodes')
+            return
         for row in rows:
-            if row[5] or row[6] or row[0] in driven:
-                continue  # reserved, in maintenance, or in a boot session
+            if row[5] or row[6] or row[0] in driven or row[0] in polled:
+                continue  # reserved, in maintenance, in a boot session,
+                #           or waiting for a polled step
             try:
                 power.sync_node_power_state(context, row[0])
             except Exception as e:

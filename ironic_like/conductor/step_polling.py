@@ -111,9 +111,12 @@ def poll_node(context, node_id):
                             'the node is in %s; forgotten', node.uuid,
                             found.get('kind'), node.provision_state)
                 polled_steps.abandon(task)
-                task.update_node({'driver_internal_info':
-                                  polled_steps.without_record(
-                                      node.driver_internal_info)})
+                info = polled_steps.without_record(
+                    node.driver_internal_info)
+                if found.get('without_agent'):
+                    info.pop(provisioning.AFTER_HOLD, None)
+                    info.pop(servicing.NO_RAMDISK, None)
+                task.update_node({'driver_internal_info': info})
                 return None
             try:
                 done = polled_steps.poll(task)

@@ -26,6 +26,7 @@ from oslo_log import log
 from oslo_utils import timeutils
 
 from ironic_like.common import agent_info
+from ironic_like.common import current_steps
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conf import CONF
@@ -33,7 +34,7 @@ from ironic_like.drivers import base as drivers_base
 
 LOG = log.getLogger(__name__)
 
-KEY = 'polled_step'
+KEY = current_steps.POLLED_STEP
 # The agent phase of a node whose agent runs meanwhile: its heartbeats
 # start nothing (runner.on_heartbeat knows no such phase), and the agent
 # timeouts leave it alone (agent_timeouts).

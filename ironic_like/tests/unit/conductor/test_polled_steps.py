@@ -9,10 +9,12 @@ import datetime
 from unittest import mock
 
 from ironic_like.common import agent_info
+from ironic_like.common import current_steps
 from ironic_like.common import deploy_templates
 from ironic_like.common import exception
 from ironic_like.common import states
 from ironic_like.conductor import agent_timeouts
+from ironic_like.conductor import power
 from ironic_like.conductor.flows import clean
 from ironic_like.conductor.flows import deploy
 from ironic_like.conductor.flows import polled_steps
@@ -253,6 +255,19 @@ class TestPolledCleanSteps(PolledStepsBase):
         info = node.driver_internal_info
         self.assertEqual(['hold', 'power_off'],
                          [s['step'] for s in info[servicing.AFTER_HOLD]])
+        # The API's clean_step is the step waited for (no list is kept
+        # without the agent).
+        self.assertEqual(('bios', 'factory_reset'), tuple(
+            current_steps.clean_step(node)[k] for k in ('interface',
+                                                        'step')))
+        # The power sync leaves it alone (its BMC may be restarting for
+        # the step).
+        other = utils.create_test_node(provision_state=states.MANAGEABLE)
+        with mock.patch.object(power, 'sync_node_power_state') as sync:
+            self.service.sync_power_states()
+        synced = [c.args[1] for c in sync.call_args_list]
+        self.assertIn(other.id, synced)
+        self.assertNotIn(node.id, synced)
         # Nothing heartbeats: the agent timeouts leave it alone.
         self.assertFalse(agent_timeouts.is_silent(node, now=FAR))
         self._poll(node, 'polling')
@@ -284,7 +299,22 @@ class TestPolledCleanSteps(PolledStepsBase):
         self.assertIsNone(node.last_error)
         self.assertNotIn(servicing.AFTER_HOLD, node.driver_internal_info)
 
+    def test_new_work_drops_what_an_earlier_one_left(self):
+        node = self._manageable(driver_internal_info={
+            servicing.AFTER_HOLD: [POWER_OFF],
+            servicing.NO_RAMDISK: True,
+            polled_steps.KEY: {'kind': 'clean', 'step': POLLED}})
+        node = self._act(node, 'clean', {'clean_steps': [ERASE]})
+        info = node.driver_internal_info
+        for key in (servicing.AFTER_HOLD, servicing.NO_RAMDISK,
+                    polled_steps.KEY):
+            self.assertNotIn(key, info)
+        # The cleaning is the agent's, as asked.
+        self.assertEqual(states.CLEANWAIT, node.provision_state)
+        self.assertEqual(clean.PHASE_GET_STEPS, self._phase(node))
+
     def test_candidates(self):
+        self.addCleanup(step_polling._QUEUED.clear)
         node = self._act(self._manageable(), 'clean',
                          {'clean_steps': [POLLED]})
         node = self._heartbeat(self._give_token(node))

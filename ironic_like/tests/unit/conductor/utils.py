@@ -46,6 +46,7 @@ class ConductorTestCase(base.TestCase):
     def setUp(self):
         super().setUp()
         self.config(takeover_check_interval=3600,
+                    check_polled_steps_interval=3600,
                     sync_power_state_interval=0,
                     node_locked_retry_interval=0.05,
                     group='conductor')
