@@ -64,19 +64,14 @@ def do_provisioning_action(context, executor, node_id, event, params):
                 'before "%s".' % (node.uuid, event))
         if event == 'abort':
             aborted = node.provision_state
-            info = None
+            # The steps kept after a hold and NO_RAMDISK (left over,
+            # they would send a later hold's "unhold" down the path
+            # without the agent) go, and a polled step is polled no more
+            # (what the BMC was asked to do goes on there): in the
+            # abort's own write.
             polled_steps.abandon(task)
-            if aborted in states.HOLD_STATES or polled_steps.record(node):
-                # NO_RAMDISK too: left over, it would send a later hold's
-                # "unhold" down the path without the agent. A polled
-                # step is polled no more (what the BMC was asked to do
-                # goes on there). In the abort's own write.
-                info = polled_steps.without_record(
-                    node.driver_internal_info)
-                info.pop(AFTER_HOLD, None)
-                info.pop(servicing.NO_RAMDISK, None)
             _move(task, 'abort', last_error='Aborted by request.',
-                  info=info)
+                  info=without_leftovers(node.driver_internal_info))
             if aborted == states.SERVICEFAIL:
                 # Back to active: the instance boots again.
                 task.spawn_after(executor, servicing.boot_instance_again)
@@ -155,15 +150,17 @@ def do_provisioning_action(context, executor, node_id, event, params):
         # New work: nothing left by an earlier one (the steps kept after
         # a hold or a polled step, their no-agent flag, a polled record
         # a crash left) may steer it; dropped in the write that starts it.
-        info = _without_leftovers(task.node.driver_internal_info)
+        info = without_leftovers(task.node.driver_internal_info)
         _move(task, event, target=target, last_error=None, info=info)
         task.set_spawn_error_hook(_not_started, previous, event)
         task.spawn_after(executor, _WORKERS[event], params or {})
 
 
-def _without_leftovers(info):
-    """driver_internal_info without what an earlier work kept for its
-    own carrying on (None when there is none: nothing to write)."""
+def without_leftovers(info):
+    """driver_internal_info without what a work kept for its own
+    carrying on (the steps after a hold or a polled step, the no-agent
+    flag, the polled record); None when there is none: nothing to
+    write."""
     info = info or {}
     if not any(key in info for key in (AFTER_HOLD, servicing.NO_RAMDISK,
                                        polled_steps.KEY)):

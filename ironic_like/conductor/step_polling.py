@@ -16,9 +16,12 @@ from oslo_log import log
 
 from ironic_like.common import exception
 from ironic_like.common import states
+from ironic_like.conductor.flows import clean
+from ironic_like.conductor.flows import deploy
 from ironic_like.conductor.flows import node_steps
 from ironic_like.conductor.flows import polled_steps
 from ironic_like.conductor.flows import runner
+from ironic_like.conductor.flows import service
 from ironic_like.conductor import locks
 from ironic_like.conductor import provisioning
 from ironic_like.conductor import servicing
@@ -26,14 +29,13 @@ from ironic_like.db import api as db_api
 
 LOG = log.getLogger(__name__)
 
-# The states a node waits in while its step is polled.
-POLLED_STATES = frozenset([states.CLEANWAIT, states.SERVICEWAIT,
-                           states.DEPLOYWAIT])
-_OPERATION = {'clean': 'Cleaning', 'service': 'Servicing',
-              'deploy': 'Deploy'}
 # The state a node waits in for a polled step of each kind of work.
 _WAIT_STATE = {'clean': states.CLEANWAIT, 'service': states.SERVICEWAIT,
                'deploy': states.DEPLOYWAIT}
+POLLED_STATES = frozenset(_WAIT_STATE.values())
+# How last_error names each kind of work (as its failed steps do).
+_OPERATION = {keys.kind: keys.operation for keys in (
+    clean.STEP_LIST, service.STEP_LIST, deploy.STEP_LIST)}
 
 # Node ids whose poll is queued or running here: a slow BMC is not
 # polled twice at once, nor queued again by every pass.
@@ -111,12 +113,9 @@ def poll_node(context, node_id):
                             'the node is in %s; forgotten', node.uuid,
                             found.get('kind'), node.provision_state)
                 polled_steps.abandon(task)
-                info = polled_steps.without_record(
-                    node.driver_internal_info)
-                if found.get('without_agent'):
-                    info.pop(provisioning.AFTER_HOLD, None)
-                    info.pop(servicing.NO_RAMDISK, None)
-                task.update_node({'driver_internal_info': info})
+                task.update_node({'driver_internal_info':
+                                  provisioning.without_leftovers(
+                                      node.driver_internal_info)})
                 return None
             try:
                 done = polled_steps.poll(task)
